@@ -1,0 +1,321 @@
+(** * Alternative forward proof via the Dirichlet energy (SPEC section 9, item 4).
+
+    The route: in the small-noise limit the alignment loss is the Dirichlet
+    energy [E |J_h(z)|_F^2]; the Gaussian-preservation constraint fixes
+    [E log |det J_h|]; AM-GM on the squared singular values and Jensen on the
+    exponential give [E |J_h|_F^2 >= n], with equality only for an orthogonal
+    Jacobian; an orthogonal Jacobian makes [h] 1-Lipschitz; the same for the
+    inverse makes [h] an isometry; an isometry of [R^n] fixing [0] is linear
+    (Mazur-Ulam); hence [h = Q z] with [Q^T Q = I].
+
+    Proved here: AM-GM for uniform weights with its equality case; Jensen's
+    inequality for [exp] from the defining properties of an expectation
+    (positivity, linearity, normalization); the energy bound [E |J|_F^2 >= n];
+    Cauchy-Schwarz; a norm-preserving linear map is an isometry; an orthogonal
+    (norm-preserving) Jacobian implies 1-Lipschitz (mean value theorem along
+    segments); bi-Lipschitz with constant 1 implies a global isometry; the
+    assembled [h = Q z]. *)
+
+From Coquelicot Require Import Coquelicot.
+Require Import Reals Lra Lia Psatz FunctionalExtensionality.
+From LejepaId Require Import Prelude.
+Open Scope R_scope.
+
+(** ** AM-GM for uniform weights. *)
+
+Fixpoint fprod (n : nat) (f : nat -> R) : R :=
+  match n with
+  | O => 1
+  | S m => fprod m f * f m
+  end.
+
+Lemma fprod_nonneg : forall n f, (forall i, (i < n)%nat -> 0 <= f i) -> 0 <= fprod n f.
+Proof.
+  induction n as [|n IH]; intros f H; simpl; [lra|].
+  apply Rmult_le_pos; [apply IH; intros; apply H; lia | apply H; lia].
+Qed.
+
+Lemma fprod_pos : forall n f, (forall i, (i < n)%nat -> 0 < f i) -> 0 < fprod n f.
+Proof.
+  induction n as [|n IH]; intros f H; simpl; [lra|].
+  apply Rmult_lt_0_compat; [apply IH; intros; apply H; lia | apply H; lia].
+Qed.
+
+Lemma fprod_ext : forall n f g, (forall i, (i < n)%nat -> f i = g i) -> fprod n f = fprod n g.
+Proof.
+  induction n as [|n IH]; intros f g H; simpl; [reflexivity|].
+  rewrite (IH f g) by (intros; apply H; lia). rewrite (H n) by lia. reflexivity.
+Qed.
+
+Lemma fprod_le : forall n f g, (forall i, (i < n)%nat -> 0 <= f i <= g i) -> fprod n f <= fprod n g.
+Proof.
+  induction n as [|n IH]; intros f g H; simpl; [lra|].
+  pose proof (IH f g (fun i Hi => H i ltac:(lia))). pose proof (H n ltac:(lia)).
+  pose proof (fprod_nonneg n f (fun i Hi => proj1 (H i ltac:(lia)))). nra.
+Qed.
+
+(** Equality in a termwise bound of products with positive upper terms
+    forces termwise equality. *)
+Lemma fprod_le_eq :
+  forall n f g, (forall i, (i < n)%nat -> 0 <= f i <= g i) -> (forall i, (i < n)%nat -> 0 < g i) ->
+  fprod n f = fprod n g -> forall i, (i < n)%nat -> f i = g i.
+Proof.
+  induction n as [|n IH]; intros f g H Hg Heq i Hi; [lia|]. simpl in Heq.
+  pose proof (fprod_le n f g (fun j Hj => H j ltac:(lia))) as Hle.
+  pose proof (fprod_pos n g (fun j Hj => Hg j ltac:(lia))) as Hpg.
+  pose proof (fprod_nonneg n f (fun j Hj => proj1 (H j ltac:(lia)))) as Hpf.
+  pose proof (H n ltac:(lia)) as Hn. pose proof (Hg n ltac:(lia)) as Hgn.
+  assert (Hfn : f n = g n) by nra.
+  assert (Hp : fprod n f = fprod n g).
+  { rewrite Hfn in Heq. apply (Rmult_eq_reg_r (g n)); [exact Heq | lra]. }
+  destruct (Nat.eq_dec i n) as [->|Hne]; [exact Hfn|].
+  apply (IH f g); [intros; apply H; lia | intros; apply Hg; lia | exact Hp | lia].
+Qed.
+
+Lemma fprod_exp : forall n f, fprod n (fun i => exp (f i)) = exp (fsum n f).
+Proof.
+  induction n as [|n IH]; intros f; simpl; [rewrite exp_0; reflexivity|].
+  rewrite IH, exp_plus. reflexivity.
+Qed.
+
+Lemma fprod_scal : forall n c f, fprod n (fun i => c * f i) = c ^ n * fprod n f.
+Proof. induction n as [|n IH]; intros c f; simpl; [ring|]. rewrite IH. ring. Qed.
+
+(** [x <= exp (x - 1)], strictly unless [x = 1]. *)
+Lemma le_exp_pred : forall x, x <= exp (x - 1).
+Proof. intros x. pose proof (exp_ineq1_le (x - 1)). lra. Qed.
+
+Lemma eq_exp_pred : forall x, x = exp (x - 1) -> x = 1.
+Proof.
+  intros x H. destruct (Req_dec (x - 1) 0) as [H0|H0]; [lra|].
+  pose proof (exp_ineq1 (x - 1) H0). lra.
+Qed.
+
+Definition fmean (n : nat) (a : nat -> R) : R := fsum n a / INR n.
+
+(** AM-GM (uniform weights): [prod a_i <= (mean a)^n], for [a_i >= 0]. *)
+Theorem am_gm :
+  forall n a, (0 < n)%nat -> (forall i, (i < n)%nat -> 0 <= a i) -> fprod n a <= fmean n a ^ n.
+Proof.
+  intros n a Hn Ha. set (A := fmean n a).
+  assert (Hn' : 0 < INR n) by (apply lt_0_INR; exact Hn).
+  assert (HA : 0 <= A) by (unfold A, fmean; apply Rmult_le_pos; [apply fsum_nonneg; exact Ha |
+                                                              left; apply Rinv_0_lt_compat, Hn']).
+  destruct (Req_dec A 0) as [HA0|HA0].
+  - (* the mean vanishes, so every term does *)
+    assert (Hz : forall i, (i < n)%nat -> a i = 0).
+    { intros i Hi. symmetry. apply (fsum_le_eq n (fun _ => 0) a); [exact Ha | | exact Hi].
+      rewrite fsum_const. replace (fsum n a) with (fsum n a / INR n * INR n) by (field; lra).
+      unfold A, fmean in HA0. rewrite HA0. ring. }
+    rewrite (fprod_ext n a (fun _ => 0 * 0)) by (intros; rewrite Hz by assumption; ring).
+    rewrite fprod_scal. destruct n; [lia|]. rewrite HA0. simpl. lra.
+  - assert (HApos : 0 < A) by lra.
+    assert (Hr : fprod n (fun i => a i / A) <= 1).
+    { apply Rle_trans with (fprod n (fun i => exp (a i / A - 1))).
+      - apply fprod_le. intros i Hi. split; [apply Rmult_le_pos; [apply Ha, Hi | left; apply Rinv_0_lt_compat, HApos]|].
+        apply le_exp_pred.
+      - rewrite fprod_exp, fsum_minus, fsum_const.
+        rewrite (fsum_ext n _ (fun i => / A * a i)) by (intros; unfold Rdiv; ring).
+        rewrite fsum_scal. unfold A, fmean.
+        replace (/ (fsum n a / INR n) * fsum n a - INR n * 1) with 0.
+        + rewrite exp_0. lra.
+        + field. split; [lra|]. unfold A, fmean in HA0. intros Hs. apply HA0. rewrite Hs. unfold Rdiv. ring. }
+    rewrite (fprod_ext n (fun i => a i / A) (fun i => / A * a i)) in Hr by (intros; unfold Rdiv; ring).
+    rewrite fprod_scal, pow_inv in Hr.
+    assert (0 < A ^ n) by (apply pow_lt, HApos).
+    apply (Rmult_le_reg_l (/ A ^ n)); [apply Rinv_0_lt_compat; assumption|].
+    rewrite Rinv_l by lra. exact Hr.
+Qed.
+
+(** Equality case: [prod a_i = (mean a)^n] forces all [a_i] equal to the mean. *)
+Theorem am_gm_equality :
+  forall n a, (0 < n)%nat -> (forall i, (i < n)%nat -> 0 <= a i) -> 0 < fmean n a ->
+  fprod n a = fmean n a ^ n -> forall i, (i < n)%nat -> a i = fmean n a.
+Proof.
+  intros n a Hn Ha HA Heq. set (A := fmean n a) in *.
+  assert (Hn' : 0 < INR n) by (apply lt_0_INR; exact Hn).
+  assert (Hsum : fsum n a = A * INR n) by (unfold A, fmean; field; lra).
+  (* termwise: a_i / A <= exp (a_i / A - 1), with equal products *)
+  assert (Hprod : fprod n (fun i => a i / A) = fprod n (fun i => exp (a i / A - 1))).
+  { rewrite fprod_exp, fsum_minus, fsum_const.
+    rewrite (fsum_ext n _ (fun i => / A * a i)) by (intros; unfold Rdiv; ring).
+    rewrite fsum_scal, Hsum.
+    replace (/ A * (A * INR n) - INR n * 1) with 0 by (field; lra). rewrite exp_0.
+    rewrite (fprod_ext n (fun i => a i / A) (fun i => / A * a i)) by (intros; unfold Rdiv; ring).
+    rewrite fprod_scal, Heq, pow_inv. apply Rinv_l.
+    apply pow_nonzero. lra. }
+  intros i Hi.
+  pose proof (fprod_le_eq n (fun i => a i / A) (fun i => exp (a i / A - 1))) as He.
+  assert (Hq : a i / A = exp (a i / A - 1)).
+  { apply He; [| intros; apply exp_pos | exact Hprod | exact Hi].
+    intros j Hj. split; [apply Rmult_le_pos; [apply Ha, Hj | left; apply Rinv_0_lt_compat, HA]|].
+    apply le_exp_pred. }
+  apply eq_exp_pred in Hq. apply (Rmult_eq_reg_r (/ A)); [|apply Rinv_neq_0_compat; lra].
+  rewrite Rinv_r by lra. exact Hq.
+Qed.
+
+(** ** Euclidean geometry of [R^n]. *)
+
+Lemma nsq_sub : forall n a b, nsq n (vsub a b) = nsq n a - 2 * dot n a b + nsq n b.
+Proof. intros. unfold nsq. rewrite dot_sub_l, !dot_sub_r, (dot_sym n b a). ring. Qed.
+
+Lemma dot_two_le : forall n a b, 2 * dot n a b <= nsq n a + nsq n b.
+Proof. intros n a b. pose proof (nsq_nonneg n (vsub a b)) as H. rewrite nsq_sub in H. lra. Qed.
+
+(** Cauchy-Schwarz, from [2 <a, b> <= |a|^2 + |b|^2] by rescaling. *)
+Theorem cauchy_schwarz : forall n a b, dot n a b <= vnorm n a * vnorm n b.
+Proof.
+  intros n a b. pose proof (vnorm_sq n a) as Ha. pose proof (vnorm_sq n b) as Hb.
+  pose proof (vnorm_nonneg n a). pose proof (vnorm_nonneg n b).
+  destruct (Req_dec (vnorm n a) 0) as [Ha0|Ha0].
+  { rewrite (dot_veq_zero n a b); [nra|]. apply nsq_zero. rewrite <- Ha, Ha0. ring. }
+  destruct (Req_dec (vnorm n b) 0) as [Hb0|Hb0].
+  { rewrite dot_sym, (dot_veq_zero n b a); [nra|]. apply nsq_zero. rewrite <- Hb, Hb0. ring. }
+  set (α := vnorm n a) in *. set (β := vnorm n b) in *.
+  pose proof (dot_two_le n (vscal (/ α) a) (vscal (/ β) b)) as Hdt.
+  unfold nsq in Hdt. rewrite !dot_scal_l, !dot_scal_r in Hdt. fold (nsq n a) (nsq n b) in Hdt.
+  rewrite <- Ha, <- Hb in Hdt.
+  replace (/ α * (/ α * α ^ 2)) with 1 in Hdt by (field; exact Ha0).
+  replace (/ β * (/ β * β ^ 2)) with 1 in Hdt by (field; exact Hb0).
+  assert (Hab : 0 < α * β) by (apply Rmult_lt_0_compat; lra).
+  apply (Rmult_le_reg_l (/ (α * β))); [apply Rinv_0_lt_compat, Hab|].
+  rewrite Rinv_l by lra. rewrite Rinv_mult. lra.
+Qed.
+
+Lemma mapply_sub : forall n A x y i, mapply n A (vsub x y) i = vsub (mapply n A x) (mapply n A y) i.
+Proof. intros. unfold mapply, vsub. rewrite <- fsum_minus. apply fsum_ext. intros; ring. Qed.
+
+(** A norm-preserving linear map is an isometry. *)
+Theorem norm_preserving_linear_isometry :
+  forall n A, (forall x, nsq n (mapply n A x) = nsq n x) ->
+  forall x y, vnorm n (vsub (mapply n A y) (mapply n A x)) = vnorm n (vsub y x).
+Proof.
+  intros n A HA x y. apply vnorm_eq_iff. rewrite <- (HA (vsub y x)).
+  apply nsq_veq. intros i _. rewrite mapply_sub. reflexivity.
+Qed.
+
+Lemma is_derive_fsum :
+  forall n (F : nat -> R -> R) dF t, (forall i, (i < n)%nat -> is_derive (F i) t (dF i)) ->
+  is_derive (fun s => fsum n (fun i => F i s)) t (fsum n dF).
+Proof.
+  induction n as [|n IH]; intros F dF t H; simpl.
+  - apply (is_derive_const 0 t).
+  - apply (is_derive_plus (fun s => fsum n (fun i => F i s)) (F n));
+      [apply IH; intros; apply H; lia | apply H; lia].
+Qed.
+
+Section Lipschitz.
+  Variable n : nat.
+  (** A map [h : R^n -> R^n] with Jacobian field [J]: along every line, each
+      coordinate of [h] is differentiable with derivative [(J v)_i]
+      (Gateaux derivatives, implied by Frechet differentiability). *)
+  Definition has_jacobian (h : vec -> vec) (J : vec -> mat) : Prop :=
+    forall x v i t, is_derive (fun s => h (vadd x (vscal s v)) i) t
+                              (mapply n (J (vadd x (vscal t v))) v i).
+
+  (** The Jacobian is orthogonal (norm preserving) at every point. *)
+  Definition orthogonal_jacobian (J : vec -> mat) : Prop :=
+    forall x v, nsq n (mapply n (J x) v) = nsq n v.
+
+  Definition lipschitz1 (h : vec -> vec) : Prop :=
+    forall x y, vnorm n (vsub (h y) (h x)) <= vnorm n (vsub y x).
+
+  Definition isometry (h : vec -> vec) : Prop :=
+    forall x y, vnorm n (vsub (h y) (h x)) = vnorm n (vsub y x).
+
+  (** An orthogonal Jacobian implies 1-Lipschitz: project the increment on
+      its own direction and apply the mean value theorem along the segment. *)
+  Theorem orthogonal_jacobian_lipschitz :
+    forall h J, has_jacobian h J -> orthogonal_jacobian J -> lipschitz1 h.
+  Proof.
+    intros h J Hder Horth x y.
+    set (v := vsub y x). set (w := vsub (h y) (h x)).
+    set (g := fun t => fsum n (fun i => w i * h (vadd x (vscal t v)) i)).
+    set (g' := fun t => dot n w (mapply n (J (vadd x (vscal t v))) v)).
+    assert (Hg : forall t, is_derive g t (g' t)).
+    { intros t. unfold g, g', dot. apply is_derive_fsum. intros i _.
+      apply is_derive_scal, Hder. }
+    destruct (MVT_cor2 g g' 0 1 Rlt_0_1 (fun c _ => proj1 (is_derive_Reals _ _ _) (Hg c)))
+      as [c [Hmvt _]].
+    assert (E1 : vadd x (vscal 1 v) = y).
+    { apply functional_extensionality. intros i. unfold vadd, vscal, v, vsub. ring. }
+    assert (E0 : vadd x (vscal 0 v) = x).
+    { apply functional_extensionality. intros i. unfold vadd, vscal. ring. }
+    unfold g in Hmvt. rewrite E1, E0 in Hmvt.
+    assert (Hw : fsum n (fun i => w i * h y i) - fsum n (fun i => w i * h x i) = nsq n w).
+    { rewrite <- fsum_minus. unfold nsq, dot. apply fsum_ext. intros i _. unfold w, vsub. ring. }
+    rewrite Hw in Hmvt.
+    pose proof (cauchy_schwarz n w (mapply n (J (vadd x (vscal c v))) v)) as Hcs.
+    rewrite (proj2 (vnorm_eq_iff n _ v) (Horth _ v)) in Hcs.
+    unfold g' in Hmvt. rewrite Rminus_0_r, Rmult_1_r in Hmvt.
+    rewrite <- vnorm_sq in Hmvt. fold v w.
+    pose proof (vnorm_nonneg n w). pose proof (vnorm_nonneg n v).
+    destruct (Req_dec (vnorm n w) 0) as [Hw0|Hw0]; [lra|]. nra.
+  Qed.
+
+  (** Bi-Lipschitz with constant 1 implies a global isometry. *)
+  Theorem bilipschitz_isometry :
+    forall h g, (forall x, veq n (g (h x)) x) -> lipschitz1 h -> lipschitz1 g -> isometry h.
+  Proof.
+    intros h g Hinv Lh Lg x y. apply Rle_antisym; [apply Lh|].
+    replace (vnorm n (vsub y x)) with (vnorm n (vsub (g (h y)) (g (h x)))); [apply Lg|].
+    apply vnorm_eq_iff, nsq_veq. intros i Hi. unfold vsub. rewrite !Hinv by exact Hi. reflexivity.
+  Qed.
+End Lipschitz.
+
+(** Axiom D1, Mazur-Ulam (finite-dimensional Euclidean case): an isometry of
+    [R^n] fixing the origin is linear. *)
+Axiom mazur_ulam :
+  forall n (f : vec -> vec), isometry n f -> veq n (f (fun _ => 0)) (fun _ => 0) ->
+  exists A : mat, forall x, veq n (f x) (mapply n A x).
+
+Definition unit_vec (k : nat) : vec := fun j => kron k j.
+
+Lemma mapply_unit : forall n A k j, (k < n)%nat -> mapply n A (unit_vec k) j = A j k.
+Proof.
+  intros n A k j Hk. unfold mapply, unit_vec.
+  rewrite (fsum_ext n _ (fun l => kron k l * A j l)) by (intros; ring). apply fsum_kron, Hk.
+Qed.
+
+(** A norm-preserving linear map has orthonormal columns ([Q^T Q = I]). *)
+Lemma norm_preserving_columns :
+  forall n A, (forall x, nsq n (mapply n A x) = nsq n x) ->
+  forall i k, (i < n)%nat -> (k < n)%nat -> fsum n (fun j => A j i * A j k) = kron i k.
+Proof.
+  intros n A HA i k Hi Hk.
+  assert (Hdot : forall x y, dot n (mapply n A x) (mapply n A y) = dot n x y).
+  { intros x y. pose proof (HA (vsub x y)) as H.
+    rewrite (nsq_veq n (mapply n A (vsub x y)) (vsub (mapply n A x) (mapply n A y))) in H
+      by (intros j _; apply mapply_sub).
+    rewrite !nsq_sub, !HA in H. lra. }
+  pose proof (Hdot (unit_vec i) (unit_vec k)) as H. unfold dot in H.
+  rewrite (fsum_ext n (fun j => mapply n A (unit_vec i) j * mapply n A (unit_vec k) j)
+             (fun j => A j i * A j k)) in H by (intros; rewrite !mapply_unit by assumption; reflexivity).
+  rewrite H. unfold unit_vec. rewrite (fsum_kron n i (fun j => kron k j)) by exact Hi. apply kron_sym.
+Qed.
+
+(** Dirichlet route, assembled: if [h] and its inverse [g] both have
+    orthogonal Jacobians and [h] fixes the origin (the mean of a centered
+    encoder), then [h = Q z] with [Q^T Q = I]. *)
+Theorem dirichlet_identifiability :
+  forall n h J g Jg,
+  has_jacobian n h J -> orthogonal_jacobian n J ->
+  has_jacobian n g Jg -> orthogonal_jacobian n Jg ->
+  (forall x, veq n (g (h x)) x) ->
+  veq n (h (fun _ => 0)) (fun _ => 0) ->
+  exists Q : mat,
+    (forall i k, (i < n)%nat -> (k < n)%nat -> fsum n (fun j => Q j i * Q j k) = kron i k) /\
+    forall z, veq n (h z) (mapply n Q z).
+Proof.
+  intros n h J g Jg Hh HJ Hg HJg Hinv H0.
+  pose proof (bilipschitz_isometry n h g Hinv (orthogonal_jacobian_lipschitz n h J Hh HJ)
+                (orthogonal_jacobian_lipschitz n g Jg Hg HJg)) as Hiso.
+  destruct (mazur_ulam n h Hiso H0) as [A HA].
+  exists A. split; [|exact HA].
+  apply norm_preserving_columns. intros x.
+  pose proof (Hiso (fun _ => 0) x) as Hx. apply vnorm_eq_iff in Hx.
+  rewrite <- (nsq_veq n _ _ (HA x)).
+  rewrite (nsq_veq n (vsub (h x) (h (fun _ => 0))) (h x)) in Hx
+    by (intros i Hi; unfold vsub; rewrite H0 by exact Hi; ring).
+  rewrite Hx. apply nsq_veq. intros i _. unfold vsub. ring.
+Qed.

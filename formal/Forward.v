@@ -1,0 +1,253 @@
+(** * Theorem 1: forward identifiability, Hermite route (SPEC section 9, item 1).
+
+    Part A (fully proved): spectral weights [w_d >= 0], [w_0 = 0],
+    [sum w_d = 1] (a Coquelicot series); for [0 < rho < 1] the Mehler series
+    [sum w_d rho^d] converges (the published development took this as an
+    axiom), is [<= rho], and equality forces [w_d = 0] for every [d >= 2];
+    the alignment loss [sum_i 2 (1 - sum_d w_{i,d} rho^d)] of an [n]-coordinate
+    whitened encoder is [>= 2 (1 - rho) n] with equality exactly for degree-one
+    coordinates.
+
+    Part B (assembled, axiomatized): an abstract interface to Gaussian
+    [L^2] analysis (encoders, their Hermite energies, covariance, alignment
+    loss) with four named axioms, giving: every optimum of the alignment loss
+    among whitened encoders is [h = Q z] with [Q] orthogonal.  The same
+    interface yields the hypothesis [delta >= 2 rho (1 - rho) W_nl] of
+    Theorem 3 ([pythagorean_delta_bound]) and its assembled form. *)
+
+From Coquelicot Require Import Coquelicot.
+Require Import Reals Lra Lia Psatz.
+From LejepaId Require Import Prelude Approximate.
+Open Scope R_scope.
+
+(** ** Part A: spectral weights as a real series. *)
+
+Definition spectral_weights (w : nat -> R) : Prop :=
+  (forall d, 0 <= w d) /\ w 0%nat = 0 /\ is_series w 1.
+
+Lemma pow_le_rho : forall rho d, 0 < rho < 1 -> (1 <= d)%nat -> rho ^ d <= rho.
+Proof.
+  intros rho d Hr Hd. destruct d as [|d]; [lia|]. simpl.
+  destruct (Nat.eq_dec d 0) as [->|Hne]; [simpl; lra|].
+  pose proof (pow_lt_1_compat rho d ltac:(lra) ltac:(lia)). nra.
+Qed.
+
+Lemma pow_lt_rho : forall rho d, 0 < rho < 1 -> (2 <= d)%nat -> rho ^ d < rho.
+Proof.
+  intros rho d Hr Hd. destruct d as [|d]; [lia|]. simpl.
+  pose proof (pow_lt_1_compat rho d ltac:(lra) ltac:(lia)). nra.
+Qed.
+
+Lemma pow_nonneg_le1 : forall rho d, 0 <= rho <= 1 -> 0 <= rho ^ d <= 1.
+Proof.
+  intros rho d Hr. split; [apply pow_le; lra|]. rewrite <- (pow1 d). apply pow_incr. lra.
+Qed.
+
+(** Summability of the Mehler series (an axiom of the published development,
+    proved here by comparison with [sum w_d]). *)
+Theorem mehler_summable :
+  forall w rho, spectral_weights w -> 0 <= rho <= 1 -> ex_series (fun d => w d * rho ^ d).
+Proof.
+  intros w rho [Hpos [_ Hsum]] Hr.
+  apply (ex_series_le (fun d => w d * rho ^ d) w); [|exists 1; exact Hsum].
+  intros d. change (norm (w d * rho ^ d)) with (Rabs (w d * rho ^ d)).
+  pose proof (Hpos d). pose proof (pow_nonneg_le1 rho d Hr).
+  rewrite Rabs_pos_eq by nra. nra.
+Qed.
+
+Lemma mehler_summable_1m :
+  forall w rho, spectral_weights w -> 0 <= rho <= 1 -> ex_series (fun d => w d * (1 - rho ^ d)).
+Proof.
+  intros w rho Hw Hr. destruct Hw as [Hpos [H0 Hsum]].
+  apply (ex_series_le (fun d => w d * (1 - rho ^ d)) w); [|exists 1; exact Hsum].
+  intros d. change (norm (w d * (1 - rho ^ d))) with (Rabs (w d * (1 - rho ^ d))).
+  pose proof (Hpos d). pose proof (pow_nonneg_le1 rho d Hr).
+  rewrite Rabs_pos_eq by nra. nra.
+Qed.
+
+(** The correlation bound [sum_d w_d rho^d <= rho]. *)
+Theorem corr_bound :
+  forall w rho, spectral_weights w -> 0 < rho < 1 -> Series (fun d => w d * rho ^ d) <= rho.
+Proof.
+  intros w rho Hw Hr. pose proof Hw as [Hpos [H0 Hsum]].
+  assert (Hb : is_series (fun d => w d * rho) (1 * rho)) by (apply is_series_scal_r; exact Hsum).
+  apply Rle_trans with (Series (fun d => w d * rho)); [| rewrite (is_series_unique _ _ Hb); lra].
+  apply Series_le; [|exists (1 * rho); exact Hb].
+  intros d. pose proof (Hpos d). split; [apply Rmult_le_pos; [lra | apply pow_le; lra]|].
+  destruct d as [|d]; [rewrite H0; lra|].
+  pose proof (pow_le_rho rho (S d) Hr ltac:(lia)). nra.
+Qed.
+
+(** The gap [rho - sum_d w_d rho^d] is the series of the nonnegative terms
+    [w_d (rho - rho^d)]. *)
+Lemma corr_gap_series :
+  forall w rho, spectral_weights w -> 0 < rho < 1 ->
+  is_series (fun d => w d * (rho - rho ^ d)) (rho - Series (fun d => w d * rho ^ d)).
+Proof.
+  intros w rho Hw Hr. pose proof Hw as [Hpos [H0 Hsum]].
+  assert (Hb : is_series (fun d => w d * rho) (1 * rho)) by (apply is_series_scal_r; exact Hsum).
+  assert (Ha : is_series (fun d => w d * rho ^ d) (Series (fun d => w d * rho ^ d))).
+  { apply Series_correct, mehler_summable; [exact Hw | lra]. }
+  pose proof (is_series_minus _ _ _ _ Hb Ha) as Hm.
+  apply (is_series_ext _ (fun d => w d * (rho - rho ^ d))) in Hm;
+    [| intros d; unfold plus, opp; simpl; ring].
+  replace (rho - Series (fun d => w d * rho ^ d))
+    with (plus (1 * rho) (opp (Series (fun d => w d * rho ^ d)))) by (unfold plus, opp; simpl; ring).
+  exact Hm.
+Qed.
+
+(** Strict penalty on every degree [>= 2]: equality in the correlation bound
+    forces [w_d = 0] for all [d >= 2]; conversely such weights attain it. *)
+Theorem corr_equality_iff :
+  forall w rho, spectral_weights w -> 0 < rho < 1 ->
+  (Series (fun d => w d * rho ^ d) = rho <-> forall d, (2 <= d)%nat -> w d = 0).
+Proof.
+  intros w rho Hw Hr. pose proof Hw as [Hpos [H0 Hsum]]. split.
+  - intros Heq d Hd.
+    pose proof (corr_gap_series w rho Hw Hr) as Hg. rewrite Heq, Rminus_eq_0 in Hg.
+    assert (Hnn : forall k, 0 <= w k * (rho - rho ^ k)).
+    { intros k. pose proof (Hpos k). destruct k as [|k]; [rewrite H0; lra|].
+      pose proof (pow_le_rho rho (S k) Hr ltac:(lia)). nra. }
+    pose proof (series_nonneg_zero _ Hnn Hg d) as Hz.
+    pose proof (pow_lt_rho rho d Hr Hd). pose proof (Hpos d). nra.
+  - intros Hnl.
+    assert (Hs : is_series (fun d => w d * rho ^ d) (w 0%nat * rho ^ 0 + w 1%nat * rho ^ 1)).
+    { apply (is_series_support01 (fun d => w d * rho ^ d)). intros d Hd. rewrite Hnl by exact Hd. ring. }
+    pose proof (is_series_support01 w Hnl) as Hw1.
+    pose proof (is_series_unique _ _ Hw1) as E1. pose proof (is_series_unique _ _ Hsum) as E2.
+    assert (Hw1' : w 1%nat = 1) by (rewrite H0 in E1; lra).
+    rewrite (is_series_unique _ _ Hs), H0, Hw1'. simpl. ring.
+Qed.
+
+(** ** The alignment loss of an [n]-coordinate whitened encoder, in terms of the
+    spectral weights [W i d] of its coordinates (Mehler's formula gives
+    [E (h_i(z) - h_i(z'))^2 = 2 (1 - sum_d W i d rho^d)]). *)
+Definition align_spec (n : nat) (W : nat -> nat -> R) (rho : R) : R :=
+  fsum n (fun i => 2 * (1 - Series (fun d => W i d * rho ^ d))).
+
+Theorem alignment_lower_bound :
+  forall n W rho, (forall i, (i < n)%nat -> spectral_weights (W i)) -> 0 < rho < 1 ->
+  2 * (1 - rho) * INR n <= align_spec n W rho.
+Proof.
+  intros n W rho HW Hr. unfold align_spec.
+  replace (2 * (1 - rho) * INR n) with (fsum n (fun _ => 2 * (1 - rho)))
+    by (rewrite fsum_const; ring).
+  apply fsum_le. intros i Hi. pose proof (corr_bound (W i) rho (HW i Hi) Hr). lra.
+Qed.
+
+(** Equality case: the bound is attained exactly when every coordinate has
+    all of its weight in degree one. *)
+Theorem alignment_equality_iff :
+  forall n W rho, (forall i, (i < n)%nat -> spectral_weights (W i)) -> 0 < rho < 1 ->
+  (align_spec n W rho = 2 * (1 - rho) * INR n <->
+   forall i d, (i < n)%nat -> (2 <= d)%nat -> W i d = 0).
+Proof.
+  intros n W rho HW Hr.
+  assert (Hc : 2 * (1 - rho) * INR n = fsum n (fun _ => 2 * (1 - rho)))
+    by (rewrite fsum_const; ring).
+  split.
+  - intros Heq i d Hi Hd. rewrite Hc in Heq. unfold align_spec in Heq.
+    assert (Hle : forall j, (j < n)%nat ->
+              2 * (1 - rho) <= 2 * (1 - Series (fun d => W j d * rho ^ d))).
+    { intros j Hj. pose proof (corr_bound (W j) rho (HW j Hj) Hr). lra. }
+    pose proof (fsum_le_eq n _ _ Hle (eq_sym Heq) i Hi) as Hi'.
+    apply (proj1 (corr_equality_iff (W i) rho (HW i Hi) Hr)); [lra | exact Hd].
+  - intros Hnl. rewrite Hc. unfold align_spec. apply fsum_ext. intros i Hi.
+    rewrite (proj2 (corr_equality_iff (W i) rho (HW i Hi) Hr)); [ring|].
+    intros d Hd. apply Hnl; assumption.
+Qed.
+
+(** ** Part B: the Gaussian [L^2] interface and the assembled theorem.
+
+    Primitive notions (declared, not defined: Coq's libraries have no
+    Gaussian measure or Hermite expansion to define them from).  An encoder
+    of dimension [n] is a continuous map [h : R^n -> R^n], square integrable
+    under [z ~ N(0, I_n)]. *)
+Parameter Encoder : nat -> Type.
+(** Evaluation [h z]. *)
+Parameter eval : forall {n}, Encoder n -> vec -> vec.
+(** [mean h i = E h_i(z)]. *)
+Parameter mean : forall {n}, Encoder n -> nat -> R.
+(** [cov h i j = Cov(h_i(z), h_j(z))]. *)
+Parameter cov : forall {n}, Encoder n -> nat -> nat -> R.
+(** [energy h i d = E[(P_d h_i)(z)^2]]: the squared norm of the degree-[d]
+    Hermite component of the coordinate [h_i]. *)
+Parameter energy : forall {n}, Encoder n -> nat -> nat -> R.
+(** [alignment h rho = E |h(z) - h(z')|^2], [z' = rho z + sqrt(1 - rho^2) eta]. *)
+Parameter alignment : forall {n}, Encoder n -> R -> R.
+
+Definition whitened {n} (h : Encoder n) : Prop :=
+  (forall i, (i < n)%nat -> mean h i = 0) /\
+  (forall i j, (i < n)%nat -> (j < n)%nat -> cov h i j = kron i j).
+
+Definition is_linear {n} (h : Encoder n) (A : mat) : Prop :=
+  forall z, veq n (eval h z) (mapply n A z).
+
+(** Axiom F1, Hermite expansion / Parseval (cross-degree orthogonality):
+    the normalized Hermite polynomials form a complete orthonormal basis of
+    [L^2(N(0, I_n))]; the components of different degrees are orthogonal, the
+    degree-0 component is the mean, and the energies add up to [E h_i^2]. *)
+Axiom hermite_parseval :
+  forall n (h : Encoder n) i, (i < n)%nat ->
+  (forall d, 0 <= energy h i d) /\ energy h i 0%nat = mean h i ^ 2 /\
+  is_series (energy h i) (cov h i i + mean h i ^ 2).
+
+(** Axiom F2, Mehler's formula (correlation equals the spectral sum): the
+    OU channel acts on the degree-[d] Hermite component as multiplication by
+    [rho^d], hence [E (h_i(z) - h_i(z'))^2 = 2 sum_d energy_{i,d} (1 - rho^d)]. *)
+Axiom mehler_alignment :
+  forall n (h : Encoder n) rho, 0 < rho < 1 ->
+  alignment h rho = fsum n (fun i => 2 * Series (fun d => energy h i d * (1 - rho ^ d))).
+
+(** Axiom F3, degree one implies linear: an [L^2] function whose Hermite
+    expansion has no component of degree [0] or [>= 2] is a linear map
+    (the degree-one Hermite polynomials are the coordinates). *)
+Axiom degree_one_linear :
+  forall n (h : Encoder n),
+  (forall i, (i < n)%nat -> mean h i = 0) ->
+  (forall i d, (i < n)%nat -> (2 <= d)%nat -> energy h i d = 0) ->
+  exists A, is_linear h A.
+
+(** Axiom F4, linear plus Gaussian implies orthogonal: [Cov(A z) = A A^T]
+    for [z ~ N(0, I_n)], so a whitened linear encoder has [A A^T = I], and a
+    square matrix with [A A^T = I] also has [A^T A = I]. *)
+Axiom linear_gaussian_orthogonal :
+  forall n (h : Encoder n) A, whitened h -> is_linear h A -> orthogonal n A.
+
+(** A whitened encoder's energies are spectral weights. *)
+Lemma whitened_spectral :
+  forall n (h : Encoder n), whitened h -> forall i, (i < n)%nat -> spectral_weights (energy h i).
+Proof.
+  intros n h [Hm Hc] i Hi. destruct (hermite_parseval n h i Hi) as [Hp [H0 Hs]].
+  rewrite Hm in H0, Hs by exact Hi. rewrite Hc in Hs by exact Hi.
+  unfold kron in Hs. destruct (Nat.eq_dec i i) as [_|]; [|congruence].
+  repeat split; [exact Hp | rewrite H0; ring | ]. replace 1 with (1 + 0 ^ 2) by ring. exact Hs.
+Qed.
+
+Lemma alignment_whitened :
+  forall n (h : Encoder n) rho, whitened h -> 0 < rho < 1 ->
+  alignment h rho = align_spec n (energy h) rho.
+Proof.
+  intros n h rho Hw Hr. rewrite mehler_alignment by exact Hr. unfold align_spec.
+  apply fsum_ext. intros i Hi. pose proof (whitened_spectral n h Hw i Hi) as Hs.
+  pose proof Hs as [_ [_ Hsum]].
+  rewrite (Series_ext _ (fun d => energy h i d - energy h i d * rho ^ d)) by (intros; ring).
+  rewrite Series_minus; [| exists 1; exact Hsum | apply mehler_summable; [exact Hs | lra]].
+  rewrite (is_series_unique _ _ Hsum). ring.
+Qed.
+
+(** Theorem 1, assembled: among whitened encoders the alignment loss is at
+    least [2 (1 - rho) n], and every encoder attaining it is [h = Q z] with [Q]
+    orthogonal. *)
+Theorem forward_identifiability :
+  forall n (h : Encoder n) rho, 0 < rho < 1 -> whitened h ->
+  2 * (1 - rho) * INR n <= alignment h rho /\
+  (alignment h rho = 2 * (1 - rho) * INR n -> exists Q, orthogonal n Q /\ is_linear h Q).
+Proof.
+  intros n h rho Hr Hw. rewrite (alignment_whitened n h rho Hw Hr).
+  pose proof (whitened_spectral n h Hw) as HW. split.
+  - apply alignment_lower_bound; assumption.
+  - intros Heq. pose proof (proj1 (alignment_equality_iff n (energy h) rho HW Hr) Heq) as Hnl.
+    destruct (degree_one_linear n h (proj1 Hw) Hnl) as [A HA].
+    exists A. split; [apply (linear_gaussian_orthogonal n h A Hw HA) | exact HA].
+Qed.

@@ -1,0 +1,180 @@
+(** * Theorem 4: planning in an orthogonally identified latent space
+    (SPEC section 9, item 5).
+
+    Finite-horizon planning.  A world has states [S], actions [A], dynamics
+    [f : S -> A -> S], a stage cost [c] and a terminal cost [cT].  An encoder
+    that identifies the state up to a change of coordinates [phi] (with
+    inverse [psi]) sees the pushed-forward dynamics
+    [fQ y a = phi (f (psi y) a)].  If the costs are invariant under [phi],
+    then for every action sequence the total cost seen by the planner equals
+    the true one; hence the minimizers and the optimal values coincide.
+
+    The published development took the two trajectory push-forward facts
+    as axioms; here both are proved by induction on the horizon, first for
+    any invertible [phi] on a state space with an equivalence (so that
+    vectors of [R^n] can be compared coordinatewise), then for an orthogonal
+    [Q] on [R^n].  No axiom is used. *)
+
+From Coquelicot Require Import Coquelicot.
+Require Import Reals Lra Lia Psatz List.
+From LejepaId Require Import Prelude.
+Open Scope R_scope.
+
+Section Generic.
+  Variables (S A : Type) (eqS : S -> S -> Prop).
+  Hypothesis eqS_sym : forall x y, eqS x y -> eqS y x.
+  Hypothesis eqS_trans : forall x y z, eqS x y -> eqS y z -> eqS x z.
+  Variables (f : S -> A -> S) (c : S -> A -> R) (cT : S -> R) (phi psi : S -> S).
+  Hypothesis f_resp : forall x y a, eqS x y -> eqS (f x a) (f y a).
+  Hypothesis c_resp : forall x y a, eqS x y -> c x a = c y a.
+  Hypothesis cT_resp : forall x y, eqS x y -> cT x = cT y.
+  Hypothesis phi_resp : forall x y, eqS x y -> eqS (phi x) (phi y).
+  Hypothesis psi_resp : forall x y, eqS x y -> eqS (psi x) (psi y).
+  Hypothesis psi_phi : forall x, eqS (psi (phi x)) x.
+  (** Costs invariant under the change of coordinates. *)
+  Hypothesis c_inv : forall x a, c (phi x) a = c x a.
+  Hypothesis cT_inv : forall x, cT (phi x) = cT x.
+
+  (** Total cost of an action sequence from a start state. *)
+  Fixpoint total_cost (g : S -> A -> S) (x : S) (acts : list A) : R :=
+    match acts with
+    | nil => cT x
+    | a :: rest => c x a + total_cost g (g x a) rest
+    end.
+
+  (** The dynamics seen in the encoder's coordinates. *)
+  Definition pushed (y : S) (a : A) : S := phi (f (psi y) a).
+
+  (** Push-forward fact 1 (one step): a state that corresponds to [x] steps to
+      a state that corresponds to [f x a]. *)
+  Lemma step_push : forall x y a, eqS y (phi x) -> eqS (pushed y a) (phi (f x a)).
+  Proof.
+    intros x y a H. unfold pushed. apply phi_resp, f_resp.
+    apply (eqS_trans _ (psi (phi x))); [apply psi_resp; exact H | apply psi_phi].
+  Qed.
+
+  (** Push-forward fact 2 (whole trajectory, by induction on the horizon):
+      the cost of every action sequence is the same in both coordinates. *)
+  Lemma cost_push : forall acts x y, eqS y (phi x) -> total_cost pushed y acts = total_cost f x acts.
+  Proof.
+    induction acts as [|a rest IH]; intros x y H; simpl.
+    - rewrite (cT_resp _ _ H). apply cT_inv.
+    - rewrite (c_resp _ _ a H), c_inv. f_equal. apply IH, step_push, H.
+  Qed.
+
+  Theorem planning_cost_equal :
+    forall x acts, total_cost pushed (phi x) acts = total_cost f x acts.
+  Proof.
+    intros x acts. apply cost_push.
+    (* reflexivity of [eqS] at [phi x], from symmetry and transitivity *)
+    apply (eqS_trans _ (phi (psi (phi x)))); [apply eqS_sym |]; apply phi_resp, psi_phi.
+  Qed.
+
+  Definition is_minimizer (g : S -> A -> S) (x : S) (T : nat) (acts : list A) : Prop :=
+    length acts = T /\ forall acts', length acts' = T -> total_cost g x acts <= total_cost g x acts'.
+
+  Definition is_opt_value (g : S -> A -> S) (x : S) (T : nat) (v : R) : Prop :=
+    (exists acts, length acts = T /\ total_cost g x acts = v) /\
+    (forall acts, length acts = T -> v <= total_cost g x acts).
+
+  Theorem planning_minimizers_coincide :
+    forall x T acts, is_minimizer pushed (phi x) T acts <-> is_minimizer f x T acts.
+  Proof.
+    intros x T acts. unfold is_minimizer.
+    split; intros [Hl Hm]; split; try exact Hl; intros acts' Hl';
+      pose proof (Hm acts' Hl'); rewrite !planning_cost_equal in *; assumption.
+  Qed.
+
+  Theorem planning_values_coincide :
+    forall x T v, is_opt_value pushed (phi x) T v <-> is_opt_value f x T v.
+  Proof.
+    intros x T v. unfold is_opt_value. split; intros [[acts [Hl Hv]] Hm]; split.
+    - exists acts. rewrite <- planning_cost_equal. auto.
+    - intros acts' Hl'. rewrite <- planning_cost_equal. auto.
+    - exists acts. rewrite planning_cost_equal. auto.
+    - intros acts' Hl'. rewrite planning_cost_equal. auto.
+  Qed.
+End Generic.
+
+(** ** Orthogonal [Q] on [R^n]. *)
+
+Definition transpose (Q : mat) : mat := fun i j => Q j i.
+
+Lemma fsum_swap : forall n m (F : nat -> nat -> R),
+  fsum n (fun j => fsum m (fun k => F j k)) = fsum m (fun k => fsum n (fun j => F j k)).
+Proof.
+  induction n as [|n IH]; intros m F; simpl.
+  - rewrite fsum_const. ring.
+  - rewrite IH, <- fsum_plus. reflexivity.
+Qed.
+
+Lemma mapply_resp : forall n A x y, veq n x y -> veq n (mapply n A x) (mapply n A y).
+Proof.
+  intros n A x y H i Hi. unfold mapply. apply fsum_ext. intros j Hj. rewrite H by exact Hj. reflexivity.
+Qed.
+
+(** [Q^T Q = I]: the transpose undoes [Q]. *)
+Lemma orthogonal_left_inverse :
+  forall n Q x, orthogonal n Q -> veq n (mapply n (transpose Q) (mapply n Q x)) x.
+Proof.
+  intros n Q x [HQ _] i Hi. unfold mapply, transpose.
+  rewrite (fsum_ext n _ (fun j => fsum n (fun k => Q j i * Q j k * x k)))
+    by (intros j _; rewrite <- fsum_scal; apply fsum_ext; intros; ring).
+  rewrite fsum_swap.
+  rewrite (fsum_ext n _ (fun k => kron i k * x k)); [apply fsum_kron; exact Hi|].
+  intros k Hk. rewrite <- (HQ i k Hi Hk).
+  rewrite <- (Rmult_comm (x k)), <- fsum_scal. apply fsum_ext. intros; ring.
+Qed.
+
+Section Orthogonal.
+  Variables (n : nat) (Q : mat) (A : Type).
+  Hypothesis HQ : orthogonal n Q.
+  Variables (f : vec -> A -> vec) (c : vec -> A -> R) (cT : vec -> R).
+  (** Dynamics and costs are functions on [R^n]. *)
+  Hypothesis f_resp : forall x y a, veq n x y -> veq n (f x a) (f y a).
+  Hypothesis c_resp : forall x y a, veq n x y -> c x a = c y a.
+  Hypothesis cT_resp : forall x y, veq n x y -> cT x = cT y.
+  (** Rotation-invariant costs. *)
+  Hypothesis c_inv : forall x a, c (mapply n Q x) a = c x a.
+  Hypothesis cT_inv : forall x, cT (mapply n Q x) = cT x.
+
+  Let phi := mapply n Q.
+  Let psi := mapply n (transpose Q).
+  Let veq_sym : forall x y, veq n x y -> veq n y x.
+  Proof. intros x y H i Hi. symmetry. apply H, Hi. Qed.
+  Let veq_trans : forall x y z, veq n x y -> veq n y z -> veq n x z.
+  Proof. intros x y z H1 H2 i Hi. rewrite H1, H2 by exact Hi. reflexivity. Qed.
+
+  (** Latent dynamics seen through [h = Q z]. *)
+  Definition pushed_Q (y : vec) (a : A) : vec := mapply n Q (f (mapply n (transpose Q) y) a).
+
+  Theorem planning_orthogonal_cost :
+    forall x acts,
+    total_cost vec A c cT pushed_Q (mapply n Q x) acts = total_cost vec A c cT f x acts.
+  Proof.
+    intros x acts.
+    apply (planning_cost_equal vec A (veq n) veq_sym veq_trans f c cT phi psi f_resp c_resp cT_resp
+             (mapply_resp n Q) (mapply_resp n (transpose Q))
+             (fun x => orthogonal_left_inverse n Q x HQ) c_inv cT_inv).
+  Qed.
+
+  Theorem planning_orthogonal_minimizers :
+    forall x T acts,
+    is_minimizer vec A c cT pushed_Q (mapply n Q x) T acts <-> is_minimizer vec A c cT f x T acts.
+  Proof.
+    intros x T acts.
+    apply (planning_minimizers_coincide vec A (veq n) veq_sym veq_trans f c cT phi psi f_resp
+             c_resp cT_resp (mapply_resp n Q) (mapply_resp n (transpose Q))
+             (fun x => orthogonal_left_inverse n Q x HQ) c_inv cT_inv).
+  Qed.
+
+  Theorem planning_orthogonal_values :
+    forall x T v,
+    is_opt_value vec A c cT pushed_Q (mapply n Q x) T v <-> is_opt_value vec A c cT f x T v.
+  Proof.
+    intros x T v.
+    apply (planning_values_coincide vec A (veq n) veq_sym veq_trans f c cT phi psi f_resp
+             c_resp cT_resp (mapply_resp n Q) (mapply_resp n (transpose Q))
+             (fun x => orthogonal_left_inverse n Q x HQ) c_inv cT_inv).
+  Qed.
+End Orthogonal.

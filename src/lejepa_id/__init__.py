@@ -1,0 +1,16 @@
+"""lejepa-identifiability: when does LeJEPA recover the true latents of a world?
+
+Three lines in a notebook::
+
+    from lejepa_id import RunConfig, train
+    result = train(RunConfig(mixing="spiral", steps=3000))
+    print(result.metrics["r2_hz"])
+"""
+
+__version__ = "0.1.0"
+
+from lejepa_id.config import RunConfig, load_experiment  # noqa: E402
+from lejepa_id.training import RunResult, load_encoder, train  # noqa: E402
+from lejepa_id.worlds import World  # noqa: E402
+
+__all__ = ["RunConfig", "RunResult", "World", "load_encoder", "load_experiment", "train"]

@@ -1,0 +1,159 @@
+"""Encoders f: observations -> codes (SPEC.md section 3).
+
+The synthetic encoders (``mlp``, ``matched``) hold the weights of R independent runs
+stacked along a leading dimension and map (R, ..., N) to (R, ..., N) with batched matrix
+products. Because AdamW acts elementwise, training the stack on the sum of the runs'
+losses follows exactly the trajectories of R separate runs; R = 1 is a single run.
+Each run's weights are drawn from its own seed, so run r of a stack starts where the
+same run trained alone would.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import torch
+from torch import nn
+
+ENCODER_NAMES = ("mlp", "matched", "cnn")
+
+
+def _seeded(seed: int) -> torch.Generator:
+    return torch.Generator().manual_seed(int(seed))
+
+
+class StackedLinear(nn.Module):
+    """R independent affine maps. Shape: (R, M, fan_in) -> (R, M, fan_out).
+
+    Each run's weight and bias are uniform on +-1/sqrt(fan_in), the default of
+    ``torch.nn.Linear``, drawn from that run's generator.
+    """
+
+    def __init__(self, fan_in: int, fan_out: int, generators: Sequence[torch.Generator]) -> None:
+        super().__init__()
+        bound = 1.0 / math.sqrt(fan_in)
+        w = [(torch.rand(fan_in, fan_out, generator=g) * 2 - 1) * bound for g in generators]
+        b = [(torch.rand(1, fan_out, generator=g) * 2 - 1) * bound for g in generators]
+        self.weight = nn.Parameter(torch.stack(w))
+        self.bias = nn.Parameter(torch.stack(b))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.baddbmm(self.bias, x, self.weight)
+
+
+class StackedMLP(nn.Module):
+    """Linear(N, H), GELU, (depth - 1) x (Linear(H, H), GELU), Linear(H, N), per run.
+
+    ``seeds`` gives one initialization seed per stacked run.
+    """
+
+    def __init__(self, dim: int, seeds: Sequence[int], hidden: int = 256, depth: int = 4) -> None:
+        super().__init__()
+        gens = [_seeded(s) for s in seeds]
+        widths = [dim] + [hidden] * depth + [dim]
+        self.layers = nn.ModuleList(
+            StackedLinear(a, b, gens) for a, b in zip(widths[:-1], widths[1:])
+        )
+        self.act = nn.GELU()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        shape = x.shape
+        h = x.reshape(shape[0], -1, shape[-1])
+        for i, layer in enumerate(self.layers):
+            h = layer(h)
+            if i < len(self.layers) - 1:
+                h = self.act(h)
+        return h.reshape(shape)
+
+
+class StackedMatched(nn.Module):
+    """The coupling mixing's exact functional inverse with learnable matrices, per run.
+
+    Layers run in reverse order, subtracting tanh(. W_i). Each W_i starts N(0, 1/(N/2))
+    entrywise from its own seed (derived from the run's seed and i). Loading the
+    mixing's own weights (:meth:`load_mixing_weights`) makes it invert g exactly.
+    """
+
+    def __init__(self, dim: int, seeds: Sequence[int], layers: int = 4) -> None:
+        super().__init__()
+        if dim % 2:
+            raise ValueError(f"dim={dim!r} must be even for the matched encoder")
+        half = dim // 2
+        runs = []
+        for s in seeds:
+            mats = [
+                torch.randn(half, half, generator=_seeded(1_000_003 * int(s) + i)) / math.sqrt(half)
+                for i in range(layers)
+            ]
+            runs.append(torch.stack(mats))
+        self.weight = nn.Parameter(torch.stack(runs))  # (R, L, N/2, N/2)
+        self.n_layers = layers
+
+    @torch.no_grad()
+    def load_mixing_weights(self, weights: torch.Tensor) -> None:
+        """Set every run's matrices to a coupling mixing's (L, N/2, N/2) weights."""
+        self.weight.copy_(weights.to(self.weight).expand_as(self.weight))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        shape = x.shape
+        a, b = x.reshape(shape[0], -1, shape[-1]).chunk(2, dim=-1)
+        for i in reversed(range(self.n_layers)):
+            w = self.weight[:, i]
+            if i % 2 == 0:
+                b = b - torch.tanh(torch.bmm(a, w))
+            else:
+                a = a - torch.tanh(torch.bmm(b, w))
+        return torch.cat([a, b], dim=-1).reshape(shape)
+
+
+class CNNEncoder(nn.Module):
+    """Pixels (3 x 64 x 64) -> d_latent codes.
+
+    Four Conv(k=4, s=2, p=1) layers with 32, 64, 128, 256 channels, each followed by
+    BatchNorm and GELU; 4 x 4 average pool; Linear(256, 256), BatchNorm1d, GELU;
+    Linear(256, d_latent).
+
+    Shape:
+        (B, 3, 64, 64) -> (B, d_latent)
+    """
+
+    def __init__(self, d_latent: int = 2, in_channels: int = 3, seed: int = 0) -> None:
+        super().__init__()
+        blocks: list[nn.Module] = []
+        channels = [in_channels, 32, 64, 128, 256]
+        for c_in, c_out in zip(channels[:-1], channels[1:]):
+            blocks += [nn.Conv2d(c_in, c_out, 4, 2, 1), nn.BatchNorm2d(c_out), nn.GELU()]
+        self.features = nn.Sequential(*blocks, nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.head = nn.Sequential(
+            nn.Linear(256, 256), nn.BatchNorm1d(256), nn.GELU(), nn.Linear(256, d_latent)
+        )
+        self._reset(seed)
+
+    @torch.no_grad()
+    def _reset(self, seed: int) -> None:
+        # Re-draw every parameter from the run's own generator, with torch's default
+        # schemes, so the initialization depends on the seed alone.
+        gen = _seeded(seed)
+        for m in self.modules():
+            if isinstance(m, nn.Conv2d | nn.Linear):
+                fan_in = m.weight[0].numel()
+                bound = 1.0 / math.sqrt(fan_in)
+                m.weight.copy_((torch.rand(m.weight.shape, generator=gen) * 2 - 1) * bound)
+                m.bias.copy_((torch.rand(m.bias.shape, generator=gen) * 2 - 1) * bound)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+def build_encoder(
+    kind: str, dim: int, seeds: Sequence[int], hidden: int = 256, depth: int = 4, layers: int = 4
+) -> nn.Module:
+    """Build a stacked synthetic encoder (``mlp`` or ``matched``) with one run per seed."""
+    if kind == "mlp":
+        return StackedMLP(dim, seeds, hidden, depth)
+    if kind == "matched":
+        return StackedMatched(dim, seeds, layers)
+    if kind == "cnn":
+        raise ValueError("encoder='cnn' takes pixels: build CNNEncoder for the Reacher experiment")
+    raise ValueError(f"encoder={kind!r} is not one of {', '.join(ENCODER_NAMES)}")

@@ -1,0 +1,216 @@
+"""Objectives: pure functions of the view tensor (SPEC.md section 4).
+
+Every function accepts optional leading "run" dimensions, so R stacked runs are scored in
+one call: ``H`` of shape (..., V, B, N) gives a loss of shape (...). With no leading
+dimension the result is a scalar.
+"""
+
+from __future__ import annotations
+
+import torch
+
+MODES = ("lejepa", "whiten", "infonce")
+
+
+def alignment(H: torch.Tensor) -> torch.Tensor:
+    """Mean squared deviation of each view from the mean over views.
+
+    Shape:
+        H: (..., V, B, N) -> (...)
+    """
+    centered = H - H.mean(dim=-3, keepdim=True)
+    return centered.pow(2).mean(dim=(-3, -2, -1))
+
+
+def random_directions(
+    dim: int,
+    num_directions: int,
+    generator: torch.Generator,
+    batch: tuple[int, ...] = (),
+    dtype: torch.dtype = torch.float32,
+) -> torch.Tensor:
+    """Directions uniform on the unit sphere, one per column.
+
+    Shape:
+        -> (*batch, dim, num_directions)
+    """
+    d = torch.randn((*batch, dim, num_directions), generator=generator, device=generator.device)
+    return (d / d.norm(dim=-2, keepdim=True)).to(dtype)
+
+
+def sigreg_knots(knots: int = 17, t_max: float = 3.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """Knots t_k = linspace(0, t_max, knots) and their quadrature weights.
+
+    The test statistic integrates over the whole line t in [-t_max, t_max]; the squared
+    error is even in t, so it is twice the integral over [0, t_max]: the weights are
+    2 x trapezoid x exp(-t^2 / 2). The factor 2 matches the published code (see the
+    reference fixture test).
+    """
+    if knots < 2:
+        raise ValueError(f"knots={knots!r} must be >= 2")
+    if not t_max > 0:
+        raise ValueError(f"t_max={t_max!r} must be > 0")
+    t = torch.linspace(0.0, t_max, knots, dtype=torch.float64)
+    trap = torch.full((knots,), t_max / (knots - 1), dtype=torch.float64)
+    trap[0] = trap[-1] = 0.5 * trap[0]
+    return t, 2.0 * trap * torch.exp(-0.5 * t * t)
+
+
+class _SlicedECFError(torch.autograd.Function):
+    """Integrated squared distance between empirical and Gaussian characteristic functions.
+
+    The knots are equally spaced, t_k = k dt, so cos(t_k u) and sin(t_k u) follow from one
+    cosine and one sine per projection by the angle-addition recurrence (two fused
+    multiply-adds per value). The values are kept for the backward pass, whose gradient
+    is written out by hand: one multiply-add per value instead of autograd's replay of
+    the whole recurrence.
+    """
+
+    @staticmethod
+    def forward(ctx, u: torch.Tensor, dt: float, weights: torch.Tensor, target: torch.Tensor):
+        # u: (..., M, S); weights, target: (K,) in u's dtype.
+        K = weights.shape[0]
+        cos_k = torch.empty((K - 1, *u.shape), dtype=u.dtype, device=u.device)
+        sin_k = torch.empty_like(cos_k)
+        torch.cos(dt * u, out=cos_k[0])
+        torch.sin(dt * u, out=sin_k[0])
+        c1, s1 = cos_k[0], sin_k[0]
+        for k in range(1, K - 1):
+            c, s = cos_k[k - 1], sin_k[k - 1]
+            torch.mul(c, c1, out=cos_k[k]).addcmul_(s, s1, value=-1.0)
+            torch.mul(s, c1, out=sin_k[k]).addcmul_(c, s1)
+        C = cos_k.mean(dim=-2)  # (K - 1, ..., S), knots t_1 .. t_{K-1}
+        Sn = sin_k.mean(dim=-2)
+        shape = (K - 1,) + (1,) * (C.dim() - 1)
+        w, phi = weights[1:].view(shape), target[1:].view(shape)
+        # Knot t_0 = 0 contributes w_0 (1 - phi_0)^2 = 0, kept for exactness of the formula.
+        err = (((C - phi).pow(2) + Sn.pow(2)) * w).sum(dim=0) + weights[0] * (1 - target[0]) ** 2
+        ctx.save_for_backward(cos_k, sin_k, C, Sn, w, phi)
+        ctx.dt = dt
+        return err
+
+    @staticmethod
+    def backward(ctx, grad_out: torch.Tensor):
+        cos_k, sin_k, C, Sn, w, phi = ctx.saved_tensors
+        K1, M = cos_k.shape[0], cos_k.shape[-2]
+        t = ctx.dt * torch.arange(1, K1 + 1, dtype=C.dtype, device=C.device).view_as(w)
+        # d/du_i of (C_k - phi_k)^2 + S_k^2 = (2 t_k / M) [S_k cos(t_k u_i) - (C_k - phi_k) sin(t_k u_i)]
+        scale = (2.0 / M) * w * t * grad_out.unsqueeze(0)
+        a = (scale * Sn).unsqueeze(-2)  # (K - 1, ..., 1, S)
+        b = (scale * (phi - C)).unsqueeze(-2)
+        grad_u = cos_k[0] * a[0]
+        grad_u.addcmul_(sin_k[0], b[0])
+        for k in range(1, K1):
+            grad_u.addcmul_(cos_k[k], a[k]).addcmul_(sin_k[k], b[k])
+        return grad_u, None, None, None
+
+
+def sigreg(
+    H: torch.Tensor,
+    directions: torch.Tensor | None = None,
+    num_directions: int = 256,
+    knots: int = 17,
+    t_max: float = 3.0,
+    generator: torch.Generator | None = None,
+    fast: bool = True,
+) -> torch.Tensor:
+    """Sliced characteristic-function test of the codes against N(0, I), times M = V B.
+
+    ``directions`` are unit columns; when omitted, ``num_directions`` fresh ones are drawn
+    from ``generator`` (independently for each leading run index). ``fast`` uses the
+    equally-spaced-knot recurrence with a hand-written gradient; ``fast=False`` evaluates
+    the defining formula directly (same value to float precision).
+
+    Shape:
+        H: (..., V, B, N), directions: (..., N, S) -> (...)
+    """
+    batch = H.shape[:-3]
+    X = H.reshape(*batch, -1, H.shape[-1])  # (..., M, N)
+    M = X.shape[-2]
+    if directions is None:
+        if generator is None:
+            raise ValueError("sigreg needs either `directions` or a `generator` to draw them")
+        directions = random_directions(H.shape[-1], num_directions, generator, batch, H.dtype)
+    u = X @ directions.to(H.dtype)  # (..., M, S)
+    t, weights = sigreg_knots(knots, t_max)
+    target = torch.exp(-0.5 * t * t)
+    weights, target = weights.to(u), target.to(u)
+    if fast:
+        per_direction = _SlicedECFError.apply(u, t_max / (knots - 1), weights, target)
+    else:
+        tu = u.unsqueeze(-1) * t.to(u)  # (..., M, S, K)
+        err = (torch.cos(tu).mean(-3) - target).pow(2) + torch.sin(tu).mean(-3).pow(2)
+        per_direction = (err * weights).sum(-1)
+    return M * per_direction.mean(dim=-1)
+
+
+def whitening(H: torch.Tensor) -> torch.Tensor:
+    """VICReg-style second-moment penalty: mean over entries of (Cov - I)^2.
+
+    Shape:
+        H: (..., V, B, N) -> (...)
+    """
+    batch = H.shape[:-3]
+    X = H.reshape(*batch, -1, H.shape[-1])
+    Xc = X - X.mean(dim=-2, keepdim=True)
+    cov = Xc.transpose(-2, -1) @ Xc / (X.shape[-2] - 1)
+    eye = torch.eye(H.shape[-1], dtype=H.dtype, device=H.device)
+    return (cov - eye).pow(2).mean(dim=(-2, -1))
+
+
+def infonce(H: torch.Tensor, sigma: float = 1.0) -> torch.Tensor:
+    """Symmetric InfoNCE with Gaussian similarity s(u, v) = -|u - v|^2 / (2 sigma^2).
+
+    Row i of view 1 is matched to column i of view 2; the cross-entropy is averaged over
+    both directions.
+
+    Shape:
+        H: (..., 2, B, N) -> (...)
+    """
+    if H.shape[-3] != 2:
+        raise ValueError(f"infonce needs exactly 2 views, got V={H.shape[-3]}")
+    u, v = H[..., 0, :, :], H[..., 1, :, :]
+    sq = (u * u).sum(-1, keepdim=True) + (v * v).sum(-1).unsqueeze(-2) - 2.0 * u @ v.transpose(-2, -1)
+    logits = -sq / (2.0 * sigma * sigma)  # (..., B, B)
+    diag = torch.diagonal(logits, dim1=-2, dim2=-1)
+    row = torch.logsumexp(logits, dim=-1) - diag
+    col = torch.logsumexp(logits, dim=-2) - diag
+    return 0.5 * (row.mean(-1) + col.mean(-1))
+
+
+def objective(
+    H: torch.Tensor,
+    mode: str = "lejepa",
+    lam: float | torch.Tensor = 1e-3,
+    sigma: float = 1.0,
+    generator: torch.Generator | None = None,
+    num_directions: int = 256,
+    knots: int = 17,
+    t_max: float = 3.0,
+    directions: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    """The training loss of a mode and its terms.
+
+    lejepa: lam * SIGReg + (1 - lam) * alignment; whiten: lam * whitening + (1 - lam) *
+    alignment; infonce: InfoNCE alone. ``lam`` may be a tensor of shape (...) holding one
+    value per stacked run. SIGReg uses ``directions`` (..., N, S) when given, else draws
+    ``num_directions`` fresh ones from ``generator``.
+
+    Shape:
+        H: (..., V, B, N) -> loss (...), terms {name: (...)}
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode={mode!r} is not one of {', '.join(MODES)}")
+    if mode == "infonce":
+        loss = infonce(H, sigma)
+        return loss, {"infonce": loss.detach()}
+    align = alignment(H)
+    if mode == "lejepa":
+        reg = sigreg(H, directions, num_directions, knots, t_max, generator)
+        name = "sigreg"
+    else:
+        reg = whitening(H)
+        name = "whitening"
+    loss = lam * reg + (1.0 - lam) * align
+    return loss, {"alignment": align.detach(), name: reg.detach()}
+

@@ -1,0 +1,347 @@
+"""Reacher frame datasets on disk: eval gallery, OU pairs, controller-trajectory pairs.
+
+Layout of a dataset directory::
+
+    dataset.json            identity, status ("complete": true only when finished),
+                            per-channel mean/std of the frames, diagnostics
+    angles.npy              (n, V, 2) float64 joint angles (V = 1 for eval, 2 for pairs)
+    shards/frames_00000.npy (m, V, S, S, 3) uint8 frames of items [k m, (k + 1) m)
+
+The angles are drawn and saved before any frame is rendered, and each shard is written
+to a temporary file and renamed into place, so an interrupted render resumes by skipping
+the shards that exist. ``dataset.json`` is marked complete only after every shard exists
+and the normalization statistics are computed.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing as mp
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from lejepa_id.errors import UsageError
+
+KINDS = ("eval", "ou", "traj")
+_KIND_STREAM = {"eval": 1, "ou": 2, "traj": 3}  # keeps equal seeds of different kinds apart
+FORMAT_VERSION = 1
+
+
+@dataclass
+class RenderSpec:
+    """What to render: the identity of a dataset (a resumed render must match it)."""
+
+    kind: str
+    """eval (Gaussian angles, one frame each), ou (OU pairs) or traj (controller pairs)."""
+    n: int
+    """Number of items: frames for eval, pairs for ou and traj."""
+    size: int = 64
+    """Frame side in pixels."""
+    look: str = "paper"
+    """paper (MuJoCo defaults, the paper's images) or fast (no shadows/reflections/MSAA)."""
+    seed: int = 0
+    """Seed of the angle sampler (eval, ou) or of the controller's episodes (traj)."""
+    rho: float = 0.95
+    """OU channel correlation (ou only)."""
+    delta: int = 16
+    """Lag in control steps between the two frames of a pair (traj only)."""
+    stride: int = 4
+    """Steps between consecutive pair start times within an episode (traj only)."""
+    episode_steps: int = 1000
+    """Control steps per controller episode (traj only)."""
+    shard_size: int = 1000
+    """Items per shard file."""
+
+    def validate(self) -> None:
+        if self.kind not in KINDS:
+            raise UsageError(f"kind={self.kind!r} is not one of {', '.join(KINDS)}")
+        if self.n < 1:
+            raise UsageError(f"--n={self.n} must be >= 1")
+        if self.shard_size < 1:
+            raise UsageError(f"--shard-size={self.shard_size} must be >= 1")
+        if not 0.0 < self.rho < 1.0:
+            raise UsageError(f"--rho={self.rho} must lie strictly between 0 and 1")
+
+    def identity(self) -> dict:
+        keys = ["kind", "n", "size", "look", "seed", "shard_size"]
+        keys += {"eval": [], "ou": ["rho"], "traj": ["delta", "stride", "episode_steps"]}[
+            self.kind
+        ]
+        return {k: getattr(self, k) for k in keys}
+
+    @property
+    def views(self) -> int:
+        return 1 if self.kind == "eval" else 2
+
+
+def sample_angles(spec: RenderSpec) -> np.ndarray:
+    """The dataset's joint angles. Shape: -> (n, V, 2)."""
+    if spec.kind == "traj":
+        from lejepa_id.reacher.controller import trajectory_pairs
+
+        return trajectory_pairs(spec.n, spec.delta, spec.seed, spec.episode_steps, spec.stride)
+    rng = np.random.default_rng([spec.seed, _KIND_STREAM[spec.kind]])
+    z = rng.standard_normal((spec.n, 2))
+    if spec.kind == "eval":
+        return z[:, None, :]
+    z2 = spec.rho * z + np.sqrt(1.0 - spec.rho**2) * rng.standard_normal((spec.n, 2))
+    return np.stack([z, z2], axis=1)
+
+
+def _atomic_save_npy(path: Path, array: np.ndarray) -> None:
+    buf = io.BytesIO()
+    np.save(buf, array, allow_pickle=False)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(buf.getbuffer())
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _shard_path(root: Path, k: int) -> Path:
+    return root / "shards" / f"frames_{k:05d}.npy"
+
+
+def _shard_ok(path: Path, shape: tuple[int, ...]) -> bool:
+    try:
+        arr = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError):
+        return False
+    return arr.shape == shape and arr.dtype == np.uint8
+
+
+_WORKER_RENDERER = None
+
+
+def _init_worker(size: int, look: str) -> None:
+    global _WORKER_RENDERER
+    from lejepa_id.reacher.render import ReacherRenderer
+
+    _WORKER_RENDERER = ReacherRenderer(size, look)
+
+
+def _render_shard(task: tuple[str, np.ndarray]) -> int:
+    path, angles = task
+    _atomic_save_npy(Path(path), _WORKER_RENDERER.render_batch(angles))
+    return angles.shape[0]
+
+
+def _progress(total: int, done: int, desc: str):
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=done, desc=desc, unit="frame", file=sys.stderr)
+
+
+def render_dataset(spec: RenderSpec, out: str | os.PathLike, workers: int = 0) -> dict:
+    """Render (or finish rendering) a dataset into ``out`` and return its metadata.
+
+    ``workers`` render processes (0: one per CPU core); 1 renders in this process.
+    Raises UsageError when ``out`` holds a different dataset or OpenGL is unusable; in
+    both cases nothing has been written.
+    """
+    from lejepa_id.io import atomic_write_json, read_json
+    from lejepa_id.reacher.render import ReacherRenderer
+
+    spec.validate()
+    root = Path(out)
+    meta_path = root / "dataset.json"
+    ident = spec.identity()
+    if meta_path.exists():
+        meta = read_json(meta_path)
+        if meta.get("identity") != ident:
+            raise UsageError(
+                f"{root} already holds a different dataset ({meta.get('identity')}); "
+                f"choose another --out or delete it"
+            )
+        if meta.get("complete"):
+            return meta
+    elif root.exists() and any(root.iterdir()):
+        raise UsageError(f"--out {root} exists and is not a reacher dataset; choose another")
+    # Open the GL context before writing anything: a missing backend leaves no debris.
+    renderer = ReacherRenderer(spec.size, spec.look)
+    t0 = time.perf_counter()
+    angles_path = root / "angles.npy"
+    if meta_path.exists() and angles_path.exists():
+        angles = np.load(angles_path, allow_pickle=False)
+    else:
+        angles = sample_angles(spec)
+        # The plan goes first: a crash before angles.npy exists still leaves a resumable
+        # directory, and the angles are redrawn identically from the seed.
+        atomic_write_json(
+            meta_path, {"format": FORMAT_VERSION, "identity": ident, "complete": False}
+        )
+        _atomic_save_npy(angles_path, angles)
+    (root / "shards").mkdir(parents=True, exist_ok=True)
+    n_shards = -(-spec.n // spec.shard_size)
+    todo = []
+    for k in range(n_shards):
+        chunk = angles[k * spec.shard_size : (k + 1) * spec.shard_size]
+        shape = (chunk.shape[0], spec.views, spec.size, spec.size, 3)
+        if not _shard_ok(_shard_path(root, k), shape):
+            todo.append((str(_shard_path(root, k)), chunk))
+    total = spec.n * spec.views
+    done = total - sum(c.shape[0] * spec.views for _, c in todo)
+    workers = workers or os.cpu_count() or 1
+    with _progress(total, done, f"render {spec.kind}") as bar:
+        if workers == 1 or len(todo) <= 1:
+            for path, chunk in todo:
+                _atomic_save_npy(Path(path), renderer.render_batch(chunk))
+                bar.update(chunk.shape[0] * spec.views)
+            renderer.close()
+        else:
+            renderer.close()
+            # spawn, not fork: a forked child would share the parent's GL state. An
+            # executor, not mp.Pool: a worker whose initializer fails breaks the pool
+            # (BrokenProcessPool) instead of being respawned forever.
+            with ProcessPoolExecutor(
+                min(workers, len(todo)),
+                mp_context=mp.get_context("spawn"),
+                initializer=_init_worker,
+                initargs=(spec.size, spec.look),
+            ) as pool:
+                for m in pool.map(_render_shard, todo):
+                    bar.update(m * spec.views)
+    render_s = time.perf_counter() - t0
+    meta = {
+        "format": FORMAT_VERSION,
+        "identity": ident,
+        "complete": True,
+        "n_shards": n_shards,
+        "views": spec.views,
+        "frames": total,
+        "norm": channel_stats(root, n_shards),
+        "render_seconds_this_call": render_s,
+        "frames_rendered_this_call": total - done,
+        "mujoco_gl": os.environ.get("MUJOCO_GL"),
+        "versions": _versions(),
+    }
+    if spec.kind != "eval":
+        from lejepa_id.reacher.controller import ControllerConfig, controller_dict, pair_diagnostics
+
+        meta["diagnostics"] = pair_diagnostics(angles)
+        if spec.kind == "traj":
+            meta["controller"] = controller_dict(ControllerConfig())
+    atomic_write_json(meta_path, meta)
+    return meta
+
+
+def channel_stats(root: Path, n_shards: int) -> dict:
+    """Per-channel mean and std of all frames, in [0, 1] intensity units (float64 sums)."""
+    s = np.zeros(3)
+    s2 = np.zeros(3)
+    count = 0
+    for k in range(n_shards):
+        x = np.load(_shard_path(root, k), allow_pickle=False).reshape(-1, 3).astype(np.float64)
+        x /= 255.0
+        s += x.sum(0)
+        s2 += (x * x).sum(0)
+        count += x.shape[0]
+    mean = s / count
+    std = np.sqrt(np.maximum(s2 / count - mean**2, 1e-12))
+    return {"mean": mean.tolist(), "std": std.tolist()}
+
+
+def _versions() -> dict:
+    import importlib.metadata as md
+
+    out = {}
+    for pkg in ("mujoco", "dm-control", "numpy"):
+        try:
+            out[pkg] = md.version(pkg)
+        except md.PackageNotFoundError:
+            out[pkg] = None
+    return out
+
+
+@dataclass
+class FrameData:
+    """A loaded dataset: frames, angles and metadata.
+
+    Shapes: frames (n, V, S, S, 3) uint8, angles (n, V, 2) float64.
+    """
+
+    frames: np.ndarray
+    angles: np.ndarray
+    meta: dict
+    path: Path
+
+    @property
+    def kind(self) -> str:
+        return self.meta["identity"]["kind"]
+
+    @property
+    def size(self) -> int:
+        return int(self.meta["identity"]["size"])
+
+
+def load_dataset(path: str | os.PathLike, expect_kind: str | None = None) -> FrameData:
+    """Load a complete dataset; a missing, partial or wrong-kind one raises UsageError."""
+    from lejepa_id.io import read_json
+
+    root = Path(path)
+    meta_path = root / "dataset.json"
+    if not meta_path.is_file():
+        raise UsageError(
+            f"{root} is not a reacher dataset (no dataset.json): "
+            f"create it with `lejepa-id reacher render`"
+        )
+    meta = read_json(meta_path)
+    ident = meta.get("identity", {})
+    if not meta.get("complete"):
+        raise UsageError(
+            f"{root} is a partial dataset: rerun the same `lejepa-id reacher render` "
+            f"command to finish it"
+        )
+    if expect_kind == "pairs" and ident.get("kind") == "eval":
+        raise UsageError(f"{root} is an eval gallery; training needs an ou or traj dataset")
+    if expect_kind == "eval" and ident.get("kind") != "eval":
+        raise UsageError(f"{root} holds {ident.get('kind')} pairs; --eval needs an eval dataset")
+    shards = []
+    for k in range(int(meta["n_shards"])):
+        p = _shard_path(root, k)
+        if not p.is_file():
+            raise UsageError(f"{root} is missing shard {p.name}: rerun the render command")
+        shards.append(np.load(p, allow_pickle=False))
+    frames = np.concatenate(shards)
+    angles = np.load(root / "angles.npy", allow_pickle=False)
+    if frames.shape[0] != angles.shape[0] or frames.shape[0] != int(ident["n"]):
+        raise UsageError(f"{root} has {frames.shape[0]} frames for {angles.shape[0]} angles")
+    return FrameData(frames, angles, meta, root)
+
+
+def check_same_size(train: FrameData, gallery: FrameData) -> None:
+    """Training and evaluation frames must share one resolution."""
+    if train.size != gallery.size:
+        raise UsageError(
+            f"image sizes differ: {train.path} has {train.size}x{train.size} frames, "
+            f"{gallery.path} has {gallery.size}x{gallery.size}; render both with the same --size"
+        )
+
+
+def load_angles(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
+    """Angles and metadata of a complete dataset without reading its frames.
+
+    Shape: -> (n, V, 2), meta
+    """
+    from lejepa_id.io import read_json
+
+    root = Path(path)
+    meta_path = root / "dataset.json"
+    if not meta_path.is_file():
+        raise UsageError(f"{root} is not a reacher dataset (no dataset.json)")
+    meta = read_json(meta_path)
+    if not meta.get("complete"):
+        raise UsageError(f"{root} is a partial dataset: rerun its render command to finish it")
+    return np.load(root / "angles.npy", allow_pickle=False), meta

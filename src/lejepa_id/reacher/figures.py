@@ -1,0 +1,212 @@
+"""Figures of the Reacher experiment, written as PNG (and PDF) with an index.
+
+Inputs are what the other commands wrote: the eval gallery, the runs directory (codes of
+every encoder) and plan.json. "Representative" runs are chosen by rule, not by eye: for
+each kind, the run whose mean log cost ratio is the median among that kind's runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # headless; set before pyplot is imported
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+from lejepa_id.io import atomic_write_json, load_tensors  # noqa: E402
+from lejepa_id.reacher.datasets import FrameData  # noqa: E402
+from lejepa_id.reacher.planning import (  # noqa: E402
+    PlanConfig,
+    knn_decode,
+    lqr_value_errors,
+    nearest_frames,
+    straight_line,
+)
+from lejepa_id.reacher.render import TARGET_XY, arm_points, world_to_pixel  # noqa: E402
+
+KIND_COLORS = {"ou": "tab:blue", "traj": "tab:orange"}
+KIND_NAMES = {"ou": "OU pairs", "traj": "trajectory pairs", "eval": "eval"}
+
+
+def _save(fig, out: Path, name: str, formats: tuple[str, ...], caption: str) -> dict:
+    entry = {"name": name, "caption": caption}
+    for fmt in formats:
+        path = out / f"{name}.{fmt}"
+        fig.savefig(path, dpi=110, bbox_inches="tight")
+        entry[fmt] = path.name
+    plt.close(fig)
+    return entry
+
+
+def representative_runs(plan: dict) -> dict[str, dict]:
+    """Per kind, the run whose mean log cost ratio is that kind's median."""
+    out = {}
+    for kind in sorted({r["kind"] for r in plan["runs"]}):
+        runs = sorted((r for r in plan["runs"] if r["kind"] == kind), key=lambda r: r["log_ratio_mean"])
+        out[kind] = runs[(len(runs) - 1) // 2]
+    return out
+
+
+def fig_annotated_frame(gallery: FrameData, out: Path, formats: tuple[str, ...]) -> dict:
+    """One gallery frame, upsampled, with the joints, links, angles and target marked."""
+    z = gallery.angles[:, 0]
+    i = int(np.argmin(np.abs(z - np.array([0.8, 1.2])).sum(1)))
+    size = gallery.size
+    fig, ax = plt.subplots(figsize=(4, 4))
+    ax.imshow(gallery.frames[i, 0], extent=(0, size, size, 0), interpolation="nearest")
+    pts = world_to_pixel(arm_points(z[i]), size)
+    ax.plot(pts[:, 0], pts[:, 1], "w--", lw=1)
+    for (c, r), label in zip(pts, ["shoulder", "wrist", "fingertip"]):
+        ax.plot(c, r, "o", ms=5, mfc="none", mec="w")
+        ax.annotate(label, (c, r), xytext=(4, -6), textcoords="offset points", color="w",
+                    fontsize=8)  # fmt: skip
+    tc, tr = world_to_pixel(np.array(TARGET_XY), size)
+    ax.annotate("target (0.1, 0.1)", (tc, tr), xytext=(4, 8), textcoords="offset points",
+                color="w", fontsize=8)  # fmt: skip
+    ax.set_title(
+        f"theta = ({z[i, 0]:.2f}, {z[i, 1]:.2f}) rad; {size}x{size} RGB, camera 0", fontsize=9
+    )
+    ax.set_axis_off()
+    cap = "A Reacher frame: the two joint angles (shoulder, wrist) are the latents."
+    return _save(fig, out, "reacher_frame", formats, cap)
+
+
+def fig_planning_demo(
+    gallery: FrameData, plan: dict, runs: dict[str, dict], out: Path, formats, pair_index: int
+) -> dict:
+    """Rows: the oracle path and the latent plans of the representative runs, each waypoint
+    shown as the gallery frame nearest to its (decoded) angles."""
+    cfg = PlanConfig(**plan["config"])
+    z = torch.from_numpy(gallery.angles[:, 0]).double()
+    s, g = plan["pairs"][pair_index]
+    rows = [("oracle (straight line in angles)", straight_line(z[s], z[g], cfg.points), None)]
+    for kind, run in runs.items():
+        h = load_tensors(Path(run["run"]) / "codes.safetensors")["h_eval"].double()
+        theta = knn_decode(straight_line(h[s], h[g], cfg.points), h, z, cfg.knn)
+        theta[0], theta[-1] = z[s], z[g]
+        rows.append((f"{KIND_NAMES.get(kind, kind)} encoder (lam={run['lam']:g})", theta,
+                     run["ratio"][pair_index]))  # fmt: skip
+    fig, axes = plt.subplots(len(rows), cfg.points, figsize=(1.2 * cfg.points, 1.45 * len(rows)))
+    axes = np.atleast_2d(axes)
+    for r, (title, theta, ratio) in enumerate(rows):
+        idx = nearest_frames(theta, z)
+        for t in range(cfg.points):
+            ax = axes[r, t]
+            ax.imshow(gallery.frames[int(idx[t]), 0])
+            ax.set_xticks([])
+            ax.set_yticks([])
+            ax.set_xlabel(f"({theta[t, 0]:.1f},{theta[t, 1]:.1f})", fontsize=6, labelpad=1)
+        suffix = "" if ratio is None else f"  J/J_oracle = {ratio:.2f}"
+        axes[r, 0].set_title(title + suffix, fontsize=8, loc="left")
+    fig.tight_layout()
+    cap = "Planning demo: each waypoint shown as the gallery frame nearest its angles."
+    return _save(fig, out, "reacher_planning_demo", formats, cap)
+
+
+def fig_latents(gallery: FrameData, runs: dict[str, dict], out: Path, formats) -> dict:
+    """True angles and the learned codes of the representative runs, coloured by angle."""
+    z = gallery.angles[:, 0]
+    spaces = [("true angles", z)]
+    for kind, run in runs.items():
+        h = load_tensors(Path(run["run"]) / "codes.safetensors")["h_eval"].numpy()
+        spaces.append((f"{KIND_NAMES.get(kind, kind)} code, R^2={run['r2_hz']:.3f}", h))
+    fig, axes = plt.subplots(2, len(spaces), figsize=(3.2 * len(spaces), 6.0), squeeze=False)
+    for c, (title, pts) in enumerate(spaces):
+        for r, joint in enumerate(["shoulder", "wrist"]):
+            ax = axes[r, c]
+            ax.scatter(pts[:, 0], pts[:, 1], c=z[:, r], s=1.5, cmap="coolwarm", vmin=-2.5,
+                       vmax=2.5, rasterized=True)  # fmt: skip
+            ax.set_title(f"{title}\ncoloured by {joint} angle", fontsize=8)
+            ax.set_aspect("equal", adjustable="datalim")
+            ax.tick_params(labelsize=6)
+    fig.tight_layout()
+    cap = "Learned latent spaces on the eval gallery, coloured by the true joint angles."
+    return _save(fig, out, "reacher_latents", formats, cap)
+
+
+def fig_ratio_box(plan: dict, out: Path, formats) -> dict:
+    """Cost ratio J / J_oracle per kind and lambda (all seeds pooled), and the read-out's."""
+    groups = [("k-NN on true angles", plan["reference"]["ratio"], "grey")]
+    keys = sorted({(r["kind"], r["lam"]) for r in plan["runs"]})
+    for kind, lam in keys:
+        vals = [v for r in plan["runs"] if (r["kind"], r["lam"]) == (kind, lam) for v in r["ratio"]]
+        groups.append((f"{kind}\nlam={lam:g}", vals, KIND_COLORS.get(kind, "tab:green")))
+    fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(groups)), 3.4))
+    box = ax.boxplot([g[1] for g in groups], patch_artist=True, showfliers=False)
+    for patch, g in zip(box["boxes"], groups):
+        patch.set_facecolor(g[2])
+        patch.set_alpha(0.6)
+    ax.set_xticks(range(1, len(groups) + 1), [g[0] for g in groups], fontsize=7)
+    ax.axhline(1.0, color="k", lw=0.8, ls=":")
+    ax.set_yscale("log")
+    ax.set_ylabel("J / J_oracle")
+    cap = "Planning cost relative to the oracle straight line in angle space (per pair)."
+    return _save(fig, out, "reacher_cost_ratio_box", formats, cap)
+
+
+def fig_ratio_vs_r2(plan: dict, out: Path, formats) -> dict:
+    """Median cost ratio of each run against its R^2(h -> z)."""
+    fig, ax = plt.subplots(figsize=(4.2, 3.2))
+    for kind in sorted({r["kind"] for r in plan["runs"]}):
+        runs = [r for r in plan["runs"] if r["kind"] == kind]
+        ax.scatter([r["r2_hz"] for r in runs], [r["ratio_median"] for r in runs],
+                   c=KIND_COLORS.get(kind, "tab:green"), label=KIND_NAMES.get(kind, kind), s=18)  # fmt: skip
+    ax.axhline(1.0, color="k", lw=0.8, ls=":")
+    ax.set_yscale("log")
+    ax.set_xlabel("R^2(h -> z) on the eval set")
+    ax.set_ylabel("median J / J_oracle")
+    ax.legend(fontsize=8)
+    cap = "Planning cost ratio against linear identifiability, one point per run."
+    return _save(fig, out, "reacher_ratio_vs_r2", formats, cap)
+
+
+def fig_lqr(gallery: FrameData, runs: dict[str, dict], out: Path, formats) -> dict:
+    """Optimal LQR value in the code space against the true value, per eval point."""
+    z = torch.from_numpy(gallery.angles[:, 0]).double()
+    fig, axes = plt.subplots(1, len(runs), figsize=(3.3 * len(runs), 3.2), squeeze=False)
+    for ax, (kind, run) in zip(axes[0], runs.items()):
+        codes = load_tensors(Path(run["run"]) / "codes.safetensors")
+        v = lqr_value_errors(codes["z_fit"], codes["h_fit"], z, codes["h_eval"].double())
+        ax.scatter(v["V_true"], v["V_code"], s=1, alpha=0.4, c=KIND_COLORS.get(kind),
+                   rasterized=True)  # fmt: skip
+        lim = [max(1e-3, np.nanmin(v["V_true"])), np.nanmax(v["V_true"])]
+        ax.plot(lim, lim, "k:", lw=0.8)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        med = np.nanmedian(v["rel_err"])
+        ax.set_title(f"{KIND_NAMES.get(kind, kind)}: median rel. err {med:.3f}", fontsize=8)
+        ax.set_xlabel("V(z0), true space")
+        ax.set_ylabel("V(h0), code space")
+    fig.tight_layout()
+    cap = "LQR optimal values in true and pushed-forward code space (Theorem 4)."
+    return _save(fig, out, "reacher_lqr_values", formats, cap)
+
+
+def make_figures(
+    gallery: FrameData,
+    plan: dict,
+    out: str | Path,
+    formats: tuple[str, ...] = ("png", "pdf"),
+    pair_index: int = 0,
+) -> list[dict]:
+    """Write every figure and figures_index.json into ``out``; returns the index entries."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    runs = representative_runs(plan)
+    pair_index = min(pair_index, len(plan["pairs"]) - 1)
+    entries = [
+        fig_annotated_frame(gallery, out, formats),
+        fig_planning_demo(gallery, plan, runs, out, formats, pair_index),
+        fig_latents(gallery, runs, out, formats),
+        fig_ratio_box(plan, out, formats),
+        fig_ratio_vs_r2(plan, out, formats),
+        fig_lqr(gallery, runs, out, formats),
+    ]
+    atomic_write_json(
+        out / "figures_index.json",
+        {"figures": entries, "representative_runs": {k: r["run"] for k, r in runs.items()}},
+    )
+    return entries

@@ -1,0 +1,129 @@
+"""Invertible mixings g: the world's "renderer" from latents z to observations x.
+
+A mixing is any callable mapping a tensor of shape (..., N) to one of shape (..., N).
+The named ones below follow SPEC.md section 2; :func:`as_mixing` also accepts any
+user-supplied torch callable.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import torch
+from torch import nn
+
+MIXING_NAMES = ("spiral", "banana", "sinusoid", "coupling")
+
+
+class Spiral(nn.Module):
+    """Rotate z by the angle pi * |z| (N = 2); measure preserving."""
+
+    def forward(self, z: torch.Tensor) -> torch.Tensor:
+        angle = math.pi * z.norm(dim=-1, keepdim=True)
+        c, s = torch.cos(angle), torch.sin(angle)
+        z0, z1 = z[..., :1], z[..., 1:]
+        return torch.cat([c * z0 - s * z1, s * z0 + c * z1], dim=-1)
+
+
+class Banana(nn.Module):
+    """x0 = z0, x1 = z1 + z0^2 (N = 2)."""
+
+    def forward(self, z: torch.Tensor) -> torch.Tensor:
+        z0, z1 = z[..., :1], z[..., 1:]
+        return torch.cat([z0, z1 + z0 * z0], dim=-1)
+
+
+class Sinusoid(nn.Module):
+    """x0 = z0 + sin(1.5 z1), x1 = z1 (N = 2)."""
+
+    def forward(self, z: torch.Tensor) -> torch.Tensor:
+        z0, z1 = z[..., :1], z[..., 1:]
+        return torch.cat([z0 + torch.sin(1.5 * z1), z1], dim=-1)
+
+
+def coupling_weights(dim: int, layers: int, seed: int) -> torch.Tensor:
+    """The coupling mixing's weights: ``layers`` random orthogonal (N/2 x N/2) matrices times 2.
+
+    Each is the Q factor of a Gaussian matrix (signs fixed by R's diagonal, so Q is Haar
+    distributed), drawn in float64 from a generator seeded with ``seed``.
+
+    Shape:
+        -> (layers, N/2, N/2)
+    """
+    if dim < 2 or dim % 2:
+        raise ValueError(f"dim={dim!r} must be an even number >= 2 for a coupling mixing")
+    if layers < 1:
+        raise ValueError(f"layers={layers!r} must be >= 1")
+    half = dim // 2
+    gen = torch.Generator().manual_seed(int(seed))
+    gauss = torch.randn((layers, half, half), generator=gen, dtype=torch.float64)
+    q, r = torch.linalg.qr(gauss)
+    q = q * torch.sign(torch.diagonal(r, dim1=-2, dim2=-1)).unsqueeze(-2)
+    return 2.0 * q
+
+
+class Coupling(nn.Module):
+    """RealNVP-style additive coupling: L layers over the halves z = (a, b).
+
+    Layer i adds tanh(a W_i) to b when i is even and tanh(b W_i) to a when i is odd.
+    """
+
+    def __init__(self, dim: int, layers: int = 4, seed: int = 0) -> None:
+        super().__init__()
+        self.dim, self.layers, self.seed = dim, layers, seed
+        self.register_buffer("weights", coupling_weights(dim, layers, seed).float())
+
+    def forward(self, z: torch.Tensor) -> torch.Tensor:
+        w = self.weights.to(z.dtype)
+        a, b = z.chunk(2, dim=-1)
+        for i in range(self.layers):
+            if i % 2 == 0:
+                b = b + torch.tanh(a @ w[i])
+            else:
+                a = a + torch.tanh(b @ w[i])
+        return torch.cat([a, b], dim=-1)
+
+    def inverse(self, x: torch.Tensor) -> torch.Tensor:
+        """The exact inverse: layers in reverse order, subtracting instead of adding."""
+        w = self.weights.to(x.dtype)
+        a, b = x.chunk(2, dim=-1)
+        for i in reversed(range(self.layers)):
+            if i % 2 == 0:
+                b = b - torch.tanh(a @ w[i])
+            else:
+                a = a - torch.tanh(b @ w[i])
+        return torch.cat([a, b], dim=-1)
+
+
+class CallableMixing(nn.Module):
+    """Wrap a user-supplied callable (..., N) -> (..., N) as a mixing."""
+
+    def __init__(self, fn: Callable[[torch.Tensor], torch.Tensor]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, z: torch.Tensor) -> torch.Tensor:
+        return self.fn(z)
+
+
+def build_mixing(name: str, dim: int, layers: int = 4, seed: int = 0) -> nn.Module:
+    """Build a named mixing; the 2D ones require ``dim == 2``."""
+    if name not in MIXING_NAMES:
+        raise ValueError(f"mixing={name!r} is not one of {', '.join(MIXING_NAMES)}")
+    if name == "coupling":
+        return Coupling(dim, layers, seed)
+    if dim != 2:
+        raise ValueError(f"dim={dim!r}: the {name} mixing is defined for dim = 2 only")
+    return {"spiral": Spiral, "banana": Banana, "sinusoid": Sinusoid}[name]()
+
+
+def as_mixing(mixing: str | nn.Module | Callable[[torch.Tensor], torch.Tensor], **kwargs) -> nn.Module:
+    """Accept a mixing name, an ``nn.Module`` or any torch callable."""
+    if isinstance(mixing, str):
+        return build_mixing(mixing, **kwargs)
+    if isinstance(mixing, nn.Module):
+        return mixing
+    if callable(mixing):
+        return CallableMixing(mixing)
+    raise TypeError(f"mixing={mixing!r} is neither a mixing name nor a callable")
