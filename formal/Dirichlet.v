@@ -13,8 +13,10 @@
     (positivity, linearity, normalization); the energy bound [E |J|_F^2 >= n];
     Cauchy-Schwarz; a norm-preserving linear map is an isometry; an orthogonal
     (norm-preserving) Jacobian implies 1-Lipschitz (mean value theorem along
-    segments); bi-Lipschitz with constant 1 implies a global isometry; the
-    assembled [h = Q z]. *)
+    segments); bi-Lipschitz with constant 1 implies a global isometry; an
+    isometry of [R^n] fixing [0] is linear (the Euclidean case of Mazur-Ulam,
+    by polarization); the assembled [h = Q z].  The published development took
+    AM-GM, Jensen and Mazur-Ulam as axioms; this file declares no axiom. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz FunctionalExtensionality.
@@ -154,6 +156,82 @@ Proof.
   rewrite Rinv_r by lra. exact Hq.
 Qed.
 
+(** ** Jensen's inequality for [exp] and the Dirichlet-energy bound.
+
+    Stated for any expectation: a normalized, linear, monotone functional on
+    random variables over a sample space [T] (the Gaussian expectation is one;
+    so is any finite average).  Since the expectation is a hypothesis, Jensen
+    is proved rather than assumed. *)
+Section Expectation.
+  Variable T : Type.
+
+  Definition is_expectation (E : (T -> R) -> R) : Prop :=
+    (forall c, E (fun _ => c) = c) /\
+    (forall a b f g, E (fun t => a * f t + b * g t) = a * E f + b * E g) /\
+    (forall f g, (forall t, f t <= g t) -> E f <= E g).
+
+  Lemma expectation_scal : forall E, is_expectation E -> forall a f, E (fun t => a * f t) = a * E f.
+  Proof.
+    intros E [_ [Hlin _]] a f.
+    replace (fun t => a * f t) with (fun t => a * f t + 0 * f t)
+      by (apply functional_extensionality; intros; ring).
+    rewrite Hlin. ring.
+  Qed.
+
+  (** Jensen: [exp (E X) <= E (exp X)], from the tangent line
+      [exp x >= exp m (1 + (x - m))] at [m = E X]. *)
+  Theorem jensen_exp : forall E, is_expectation E -> forall X, exp (E X) <= E (fun t => exp (X t)).
+  Proof.
+    intros E HE X. pose proof HE as [Hc [Hlin Hmono]]. set (m := E X).
+    assert (Htan : forall t, exp m * (1 - m) * 1 + exp m * X t <= exp (X t)).
+    { intros t. replace (X t) with (m + (X t - m)) at 2 by ring. rewrite exp_plus.
+      pose proof (exp_ineq1_le (X t - m)). pose proof (exp_pos m). nra. }
+    pose proof (Hmono _ _ Htan) as H.
+    rewrite (Hlin (exp m * (1 - m)) (exp m) (fun _ => 1) X), Hc in H. fold m in H. lra.
+  Qed.
+
+  (** The Dirichlet-energy bound.  For each sample [t], [a t i > 0] are the
+      squared singular values of the Jacobian (eigenvalues of [J^T J]), so
+      [sum_i a t i = |J|_F^2] and [prod_i a t i = det (J^T J)]; preserving the
+      Gaussian makes [E log det (J^T J) = 0].  Then AM-GM pointwise and Jensen
+      give [E |J|_F^2 >= n]. *)
+  Theorem dirichlet_energy_bound :
+    forall E n (a : T -> nat -> R), is_expectation E -> (0 < n)%nat ->
+    (forall t i, (i < n)%nat -> 0 < a t i) ->
+    E (fun t => ln (fprod n (a t))) = 0 ->
+    INR n <= E (fun t => fsum n (a t)).
+  Proof.
+    intros E n a HE Hn Ha Hlog. pose proof HE as [Hc [Hlin Hmono]].
+    assert (Hn' : 0 < INR n) by (apply lt_0_INR; exact Hn).
+    set (Y := fun t => / INR n * ln (fprod n (a t))).
+    assert (Hpt : forall t, INR n * exp (Y t) <= fsum n (a t)).
+    { intros t. pose proof (am_gm n (a t) Hn (fun i Hi => Rlt_le _ _ (Ha t i Hi))) as Hag.
+      assert (Hp : 0 < fprod n (a t)) by (apply fprod_pos; intros; apply Ha; assumption).
+      assert (Hm : 0 < fmean n (a t)).
+      { unfold fmean. apply Rdiv_lt_0_compat; [|exact Hn'].
+        destruct n as [|k]; [lia|]. simpl. pose proof (Ha t k ltac:(lia)).
+        pose proof (fsum_nonneg k (a t) (fun i Hi => Rlt_le _ _ (Ha t i ltac:(lia)))). lra. }
+      assert (Hl : ln (fprod n (a t)) <= INR n * ln (fmean n (a t))).
+      { rewrite <- ln_pow by exact Hm. destruct (Rle_lt_or_eq_dec _ _ Hag) as [Hlt|Heq].
+        - left. apply ln_increasing; assumption.
+        - rewrite Heq. lra. }
+      assert (HY : Y t <= ln (fmean n (a t))).
+      { unfold Y. apply (Rmult_le_reg_l (INR n)); [exact Hn'|].
+        rewrite <- Rmult_assoc, Rinv_r by lra. lra. }
+      assert (HeY : exp (Y t) <= fmean n (a t)).
+      { rewrite <- (exp_ln (fmean n (a t))) by exact Hm.
+        destruct HY as [Hlt|Heq]; [left; apply exp_increasing, Hlt | rewrite Heq; lra]. }
+      replace (fsum n (a t)) with (INR n * fmean n (a t)) by (unfold fmean; field; lra).
+      apply Rmult_le_compat_l; lra. }
+    pose proof (Hmono _ _ Hpt) as H.
+    rewrite (expectation_scal E HE (INR n) (fun t => exp (Y t))) in H.
+    pose proof (jensen_exp E HE Y) as J.
+    assert (HEY : E Y = 0).
+    { unfold Y. rewrite (expectation_scal E HE (/ INR n) (fun t => ln (fprod n (a t)))), Hlog. ring. }
+    rewrite HEY, exp_0 in J. nra.
+  Qed.
+End Expectation.
+
 (** ** Euclidean geometry of [R^n]. *)
 
 Lemma nsq_sub : forall n a b, nsq n (vsub a b) = nsq n a - 2 * dot n a b + nsq n b.
@@ -263,18 +341,64 @@ Section Lipschitz.
   Qed.
 End Lipschitz.
 
-(** Axiom D1, Mazur-Ulam (finite-dimensional Euclidean case): an isometry of
-    [R^n] fixing the origin is linear. *)
-Axiom mazur_ulam :
-  forall n (f : vec -> vec), isometry n f -> veq n (f (fun _ => 0)) (fun _ => 0) ->
-  exists A : mat, forall x, veq n (f x) (mapply n A x).
-
 Definition unit_vec (k : nat) : vec := fun j => kron k j.
 
 Lemma mapply_unit : forall n A k j, (k < n)%nat -> mapply n A (unit_vec k) j = A j k.
 Proof.
   intros n A k j Hk. unfold mapply, unit_vec.
   rewrite (fsum_ext n _ (fun l => kron k l * A j l)) by (intros; ring). apply fsum_kron, Hk.
+Qed.
+
+Lemma dot_unit : forall n x j, (j < n)%nat -> dot n x (unit_vec j) = x j.
+Proof.
+  intros n x j Hj. unfold dot, unit_vec.
+  rewrite (fsum_ext n _ (fun i => kron j i * x i)) by (intros; ring). apply fsum_kron, Hj.
+Qed.
+
+(** [<y, A x> = sum_j x_j <y, A e_j>]. *)
+Lemma dot_mapply : forall n y A x,
+  dot n y (mapply n A x) = fsum n (fun j => x j * dot n y (fun i => A i j)).
+Proof.
+  intros n y A x. unfold dot, mapply.
+  rewrite (fsum_ext n _ (fun i => fsum n (fun j => y i * A i j * x j)))
+    by (intros i _; rewrite <- fsum_scal; apply fsum_ext; intros; ring).
+  rewrite fsum_swap. apply fsum_ext. intros j _. rewrite <- fsum_scal. apply fsum_ext. intros; ring.
+Qed.
+
+(** Mazur-Ulam, Euclidean case (an axiom of the published development, proved
+    here by polarization): an isometry of [R^n] fixing the origin preserves
+    inner products, hence is the linear map whose columns are the images of
+    the unit vectors. *)
+Theorem isometry_linear :
+  forall n (f : vec -> vec), isometry n f -> veq n (f (fun _ => 0)) (fun _ => 0) ->
+  exists A : mat, forall x, veq n (f x) (mapply n A x).
+Proof.
+  intros n f Hiso H0.
+  assert (Hn : forall x, nsq n (f x) = nsq n x).
+  { intros x. pose proof (Hiso (fun _ => 0) x) as Hx. apply vnorm_eq_iff in Hx.
+    rewrite (nsq_veq n (vsub (f x) (f (fun _ => 0))) (f x)) in Hx
+      by (intros i Hi; unfold vsub; rewrite H0 by exact Hi; ring).
+    rewrite Hx. apply nsq_veq. intros i _. unfold vsub. ring. }
+  assert (Hd : forall x y, dot n (f x) (f y) = dot n x y).
+  { intros x y. pose proof (Hiso x y) as Hxy. apply vnorm_eq_iff in Hxy.
+    rewrite !nsq_sub, !Hn in Hxy. rewrite (dot_sym n (f x)), (dot_sym n x). lra. }
+  set (A := fun i j => f (unit_vec j) i). exists A. intros x.
+  set (y := mapply n A x).
+  assert (Hcol : forall z j, (j < n)%nat -> dot n (f z) (fun i => A i j) = z j).
+  { intros z j Hj. unfold A. change (fun i => f (unit_vec j) i) with (f (unit_vec j)).
+    rewrite Hd. apply dot_unit, Hj. }
+  assert (Hfy : dot n (f x) y = nsq n x).
+  { unfold y. rewrite dot_mapply. unfold nsq, dot at 2. apply fsum_ext. intros j Hj.
+    rewrite Hcol by exact Hj. reflexivity. }
+  assert (Hyy : nsq n y = nsq n x).
+  { unfold nsq at 1. unfold y at 2. rewrite dot_mapply. unfold nsq, dot at 2. apply fsum_ext.
+    intros j Hj. f_equal. rewrite dot_sym. unfold y. rewrite dot_mapply.
+    rewrite (fsum_ext n _ (fun k => kron j k * x k)); [apply fsum_kron, Hj|].
+    intros k Hk. unfold A. change (fun i => f (unit_vec j) i) with (f (unit_vec j)).
+    change (fun i => f (unit_vec k) i) with (f (unit_vec k)).
+    rewrite Hd, dot_unit by exact Hk. unfold unit_vec. ring. }
+  assert (Hz : nsq n (vsub (f x) y) = 0) by (rewrite nsq_sub, Hn, Hfy, Hyy; ring).
+  intros i Hi. pose proof (nsq_zero n _ Hz i Hi) as E. unfold vsub in E. lra.
 Qed.
 
 (** A norm-preserving linear map has orthonormal columns ([Q^T Q = I]). *)
@@ -310,7 +434,7 @@ Proof.
   intros n h J g Jg Hh HJ Hg HJg Hinv H0.
   pose proof (bilipschitz_isometry n h g Hinv (orthogonal_jacobian_lipschitz n h J Hh HJ)
                 (orthogonal_jacobian_lipschitz n g Jg Hg HJg)) as Hiso.
-  destruct (mazur_ulam n h Hiso H0) as [A HA].
+  destruct (isometry_linear n h Hiso H0) as [A HA].
   exists A. split; [|exact HA].
   apply norm_preserving_columns. intros x.
   pose proof (Hiso (fun _ => 0) x) as Hx. apply vnorm_eq_iff in Hx.

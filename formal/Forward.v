@@ -159,10 +159,12 @@ Qed.
 
 (** ** Part B: the Gaussian [L^2] interface and the assembled theorem.
 
-    Primitive notions (declared, not defined: Coq's libraries have no
-    Gaussian measure or Hermite expansion to define them from).  An encoder
-    of dimension [n] is a continuous map [h : R^n -> R^n], square integrable
-    under [z ~ N(0, I_n)]. *)
+    Primitive notions are declared, not defined: Coq's libraries have no
+    Gaussian measure or Hermite expansion to define them from.  Every fact
+    about them that the proofs use is one of the named axioms below. *)
+
+(** An encoder of dimension [n]: a continuous map [h : R^n -> R^n], square
+    integrable under [z ~ N(0, I_n)]. *)
 Parameter Encoder : nat -> Type.
 (** Evaluation [h z]. *)
 Parameter eval : forall {n}, Encoder n -> vec -> vec.
@@ -250,4 +252,114 @@ Proof.
   - intros Heq. pose proof (proj1 (alignment_equality_iff n (energy h) rho HW Hr) Heq) as Hnl.
     destruct (degree_one_linear n h (proj1 Hw) Hnl) as [A HA].
     exists A. split; [apply (linear_gaussian_orthogonal n h A Hw HA) | exact HA].
+Qed.
+
+(** ** Theorem 3, assembled on the same interface.
+
+    For a centered encoder (not necessarily whitened): the nonlinear mass
+    [W_nl = sum_i sum_{d >= 2} energy_{i,d}], the excess loss
+    [delta = L_h - 2 (1 - rho) tr Cov(h)], and the covariance defect
+    [eps = |Cov(h) - I|_F]. *)
+Definition nl_degree (d : nat) : R := if Nat.leb 2 d then 1 else 0.
+
+Definition W_nl {n} (h : Encoder n) : R :=
+  fsum n (fun i => Series (fun d => energy h i d * nl_degree d)).
+
+Definition trace_cov {n} (h : Encoder n) : R := fsum n (fun i => cov h i i).
+
+Definition delta_excess {n} (h : Encoder n) (rho : R) : R :=
+  alignment h rho - 2 * (1 - rho) * trace_cov h.
+
+Definition cov_defect {n} (h : Encoder n) : R :=
+  sqrt (fsum n (fun i => fsum n (fun j => (cov h i j - kron i j) ^ 2))).
+
+Lemma summable_weighted :
+  forall e l c, (forall d, 0 <= e d) -> is_series e l -> (forall d, 0 <= c d <= 1) ->
+  ex_series (fun d => e d * c d).
+Proof.
+  intros e l c He Hs Hc. apply (ex_series_le (fun d => e d * c d) e); [|exists l; exact Hs].
+  intros d. change (norm (e d * c d)) with (Rabs (e d * c d)).
+  pose proof (He d). pose proof (Hc d). rewrite Rabs_pos_eq by nra. nra.
+Qed.
+
+(** The Pythagorean split of the excess loss across Hermite degrees gives the
+    hypothesis of Theorem 3: [delta >= 2 rho (1 - rho) W_nl]. *)
+Theorem pythagorean_delta_bound :
+  forall n (h : Encoder n) rho, 0 < rho < 1 -> (forall i, (i < n)%nat -> mean h i = 0) ->
+  kappa rho * W_nl h <= delta_excess h rho.
+Proof.
+  intros n h rho Hr Hm. unfold delta_excess, W_nl, trace_cov. rewrite mehler_alignment by exact Hr.
+  rewrite <- !fsum_scal, <- fsum_minus.
+  apply fsum_le. intros i Hi.
+  destruct (hermite_parseval n h i Hi) as [Hp [H0 Hs]].
+  rewrite Hm in H0, Hs by exact Hi. replace (cov h i i + 0 ^ 2) with (cov h i i) in Hs by ring.
+  set (e := energy h i) in *.
+  assert (Hc1 : forall d, 0 <= 1 - rho ^ d <= 1).
+  { intros d. pose proof (pow_nonneg_le1 rho d ltac:(lra)). lra. }
+  assert (Hc2 : forall d, 0 <= nl_degree d <= 1).
+  { intros d. unfold nl_degree. destruct (Nat.leb 2 d); lra. }
+  pose proof (summable_weighted e _ _ Hp Hs Hc1) as E1.
+  pose proof (summable_weighted e _ _ Hp Hs Hc2) as E2.
+  set (t := fun d => 2 * (e d * (1 - rho ^ d)) - 2 * (1 - rho) * e d - kappa rho * (e d * nl_degree d)).
+  pose proof (is_series_minus _ _ _ _
+                (is_series_minus _ _ _ _ (is_series_scal_r 2 _ _ (Series_correct _ E1))
+                   (is_series_scal_r (2 * (1 - rho)) _ _ Hs))
+                (is_series_scal_r (kappa rho) _ _ (Series_correct _ E2))) as Hst.
+  apply (is_series_ext _ t) in Hst; [| intros d; unfold t, plus, opp; simpl; ring].
+  assert (Hnn : forall d, 0 <= t d).
+  { intros d. unfold t. pose proof (Hp d). destruct d as [|[|d]].
+    - rewrite H0. unfold nl_degree. simpl. lra.
+    - unfold nl_degree. simpl. nra.
+    - unfold nl_degree. simpl Nat.leb. cbv iota.
+      assert (Hpow : rho ^ S (S d) <= rho ^ 2).
+      { replace (S (S d)) with (2 + d)%nat by lia. rewrite pow_add.
+        pose proof (pow_nonneg_le1 rho d ltac:(lra)). pose proof (pow2_ge_0 rho). nra. }
+      unfold kappa. nra. }
+  pose proof (series_nonneg t _ Hnn Hst) as Hfin. unfold plus, opp in Hfin. simpl in Hfin.
+  fold e. nra.
+Qed.
+
+(** [polar_dev h = |M - Q|_F], where [M = E h(z) z^T] is the degree-one
+    Hermite coefficient matrix of [h] and [Q] its polar factor. *)
+Parameter polar_dev : forall {n}, Encoder n -> R.
+(** [procrustes_error h = min_Q E |h(z) - Q z|^2] over orthogonal [Q]
+    (the Procrustes MSE of SPEC section 5). *)
+Parameter procrustes_error : forall {n}, Encoder n -> R.
+
+(** Axiom T1, polar-decomposition bound: [Cov(h) = M M^T + Cov(nonlinear part)],
+    so [|M M^T - I|_F <= eps + W_nl] (a PSD matrix has Frobenius norm at most
+    its trace); the polar factor [Q] of [M] satisfies
+    [|M - Q|_F <= |M M^T - I|_F] (singular values: [|s - 1| <= |s^2 - 1|]). *)
+Axiom polar_bound :
+  forall n (h : Encoder n), (forall i, (i < n)%nat -> mean h i = 0) ->
+  0 <= polar_dev h /\ polar_dev h <= cov_defect h + W_nl h.
+
+(** Axiom T2, Pythagorean split of the Procrustes error: the degree-one part
+    [M z] and the higher-degree part of [h] are orthogonal in [L^2], so
+    [E |h(z) - Q z|^2 = |M - Q|_F^2 + W_nl] for the polar factor [Q], and the
+    Procrustes error is at most that. *)
+Axiom procrustes_split :
+  forall n (h : Encoder n), (forall i, (i < n)%nat -> mean h i = 0) ->
+  procrustes_error h <= polar_dev h ^ 2 + W_nl h.
+
+Lemma W_nl_nonneg : forall n (h : Encoder n), (forall i, (i < n)%nat -> mean h i = 0) -> 0 <= W_nl h.
+Proof.
+  intros n h Hm. apply fsum_nonneg. intros i Hi.
+  destruct (hermite_parseval n h i Hi) as [Hp [_ Hs]].
+  assert (Hc : forall d, 0 <= nl_degree d <= 1) by (intros d; unfold nl_degree; destruct (Nat.leb 2 d); lra).
+  pose proof (summable_weighted _ _ _ Hp Hs Hc) as E.
+  apply (series_nonneg (fun d => energy h i d * nl_degree d)); [|apply Series_correct, E].
+  intros d. pose proof (Hp d). pose proof (Hc d). nra.
+Qed.
+
+(** Theorem 3, assembled: for a centered encoder, the Procrustes error is at
+    most [D + (eps + D)^2] with [D = delta / (2 rho (1 - rho))]. *)
+Theorem approx_identifiability_assembled :
+  forall n (h : Encoder n) rho, 0 < rho < 1 -> (forall i, (i < n)%nat -> mean h i = 0) ->
+  procrustes_error h <= thm3_bound rho (delta_excess h rho) (cov_defect h).
+Proof.
+  intros n h rho Hr Hm. destruct (polar_bound n h Hm) as [Hq Hp].
+  eapply Rle_trans; [apply (procrustes_split n h Hm)|].
+  apply approx_identifiability; [exact Hr | apply W_nl_nonneg, Hm | exact Hq | exact Hp |].
+  apply pythagorean_delta_bound; assumption.
 Qed.

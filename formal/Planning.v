@@ -100,14 +100,6 @@ End Generic.
 
 Definition transpose (Q : mat) : mat := fun i j => Q j i.
 
-Lemma fsum_swap : forall n m (F : nat -> nat -> R),
-  fsum n (fun j => fsum m (fun k => F j k)) = fsum m (fun k => fsum n (fun j => F j k)).
-Proof.
-  induction n as [|n IH]; intros m F; simpl.
-  - rewrite fsum_const. ring.
-  - rewrite IH, <- fsum_plus. reflexivity.
-Qed.
-
 Lemma mapply_resp : forall n A x y, veq n x y -> veq n (mapply n A x) (mapply n A y).
 Proof.
   intros n A x y H i Hi. unfold mapply. apply fsum_ext. intros j Hj. rewrite H by exact Hj. reflexivity.

@@ -227,3 +227,11 @@ Proof.
   intros n a b H. unfold dot. rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
   intros i Hi. rewrite H by exact Hi. ring.
 Qed.
+
+Lemma fsum_swap : forall n m (F : nat -> nat -> R),
+  fsum n (fun j => fsum m (fun k => F j k)) = fsum m (fun k => fsum n (fun j => F j k)).
+Proof.
+  induction n as [|n IH]; intros m F; simpl.
+  - rewrite fsum_const. ring.
+  - rewrite IH, <- fsum_plus. reflexivity.
+Qed.

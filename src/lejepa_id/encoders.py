@@ -20,7 +20,8 @@ ENCODER_NAMES = ("mlp", "matched", "cnn")
 
 
 def _seeded(seed: int) -> torch.Generator:
-    return torch.Generator().manual_seed(int(seed))
+    # Derived seeds are 63-bit, so 1_000_003 * seed + i can overflow a C long long.
+    return torch.Generator().manual_seed(int(seed) % 2**63)
 
 
 class StackedLinear(nn.Module):

@@ -217,6 +217,7 @@ class _Trainer:
         self.x_eval_prime = torch.stack([self.evalsets[r].x_prime for r, _ in self.members])
         self.baselines = [e.baseline() for e in self.evalsets]
         self.alive = torch.ones(R, dtype=torch.bool, device=self.device)
+        self.all_alive = True
         self.diverged_at = [None] * R
         self.curves: list[dict[str, list[float]]] = [{} for _ in range(R)]
         self.recent_loss = torch.zeros(R, device=self.device)
@@ -252,27 +253,36 @@ class _Trainer:
         self.opt.zero_grad(set_to_none=True)
         total.backward()
         if bool(newly_bad.any()):
-            self._freeze(newly_bad, step + 1)
+            self._mark_diverged(newly_bad, step + 1)
+        if not self.all_alive:
+            self._freeze_dead()
         self.opt.step()
         self.last_loss, self.last_terms = loss.detach(), terms
         if step >= c0.steps - 100:
             self.recent_loss += loss.detach()
             self.recent_count += 1
 
-    def _freeze(self, bad: torch.Tensor, step: int) -> None:
+    def _mark_diverged(self, bad: torch.Tensor, step: int) -> None:
         for i in torch.nonzero(bad).flatten().tolist():
             self.diverged_at[i] = step
         self.alive &= ~bad
-        # Zero the diverged members' gradients so AdamW leaves their weights as they were.
+        self.all_alive = False
+
+    def _freeze_dead(self) -> None:
+        # Zero the diverged members' gradients (NaN flows into their slices through the
+        # masked loss) so AdamW leaves their weights as they were when they diverged.
+        dead = ~self.alive
         for p in self.encoder.parameters():
             if p.grad is not None:
-                p.grad[bad] = 0.0
+                p.grad[dead] = 0.0
 
     @torch.no_grad()
     def evaluate(self, step: int) -> list[dict[str, float]]:
         self.encoder.eval()
-        h = self.encoder(self.x_eval)
-        h_prime = self.encoder(self.x_eval_prime)
+        # Diverged members may hold non-finite codes; they are not reported, but must not
+        # break the batched linear algebra of the others.
+        h = torch.nan_to_num(self.encoder(self.x_eval), 0.0, 0.0, 0.0)
+        h_prime = torch.nan_to_num(self.encoder(self.x_eval_prime), 0.0, 0.0, 0.0)
         scores = self.scorer.score(h, h_prime)
         if self.c0.dim == 2:
             zg = torch.stack([self.evalsets[r].z_grid for r, _ in self.members])

@@ -20,12 +20,14 @@ The pure API is :func:`check` (returns a :class:`Report`) and
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -395,6 +397,30 @@ def check(formal_dir: str | Path | None = None, timeout: float = 900.0) -> Repor
     return report
 
 
+def _print_assumptions(
+    coqc: str,
+    opts: list[str],
+    work: Path,
+    header: list[str],
+    items: list[int],
+    names: list[str],
+    tag: str,
+    timeout: float,
+) -> subprocess.CompletedProcess[str]:
+    """One ``coqc`` run writing ``assume_<k>.out`` for each index ``k`` in ``items``."""
+    body = [f'Redirect "assume_{k}" Print Assumptions {names[k]}.' for k in items]
+    path = work / f"LejepaVerifyAudit{tag}.v"
+    path.write_text("\n".join(header + body) + "\n")
+    return subprocess.run(
+        [coqc, *opts, path.name],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 def _audit(
     coqc: str,
     opts: list[str],
@@ -411,46 +437,42 @@ def _audit(
     ]
     # Require without Import, so that names print qualified and a planted lemma
     # cannot hide behind the short name of a declared axiom.
-    lines = [f"Require {m}." for m in modules]
+    header = [f"Require {m}." for m in modules]
+    names = [t.name for t in report.theorems]
+    # Print Assumptions walks the whole dependency graph (Coquelicot included),
+    # about a second per theorem, so the theorems are audited in parallel chunks.
+    workers = max(1, min(os.cpu_count() or 1, 8, len(names)))
+    chunks = [list(range(len(names)))[w::workers] for w in range(workers)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(
+            pool.map(
+                lambda wc: _print_assumptions(
+                    coqc, opts, work, header, wc[1], names, str(wc[0]), timeout
+                ),
+                enumerate(chunks),
+            )
+        )
     for k, thm in enumerate(report.theorems):
-        lines.append(f'Redirect "assume_{k}" Print Assumptions {thm.name}.')
-    check_file = work / "LejepaVerifyAudit.v"
-    check_file.write_text("\n".join(lines) + "\n")
-    proc = subprocess.run(
-        [coqc, *opts, check_file.name],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    if proc.returncode != 0:
-        # Usually a theorem name that does not exist: coqc stops at the first
-        # error, so retry each failed theorem alone to name every culprit.
-        for k, thm in enumerate(report.theorems):
-            if (work / f"assume_{k}.out").exists():
-                continue
-            single = work / "LejepaVerifyOne.v"
-            single.write_text(
-                "\n".join(lines[: len(modules)])
-                + f'\nRedirect "assume_{k}" Print Assumptions {thm.name}.\n'
-            )
-            one = subprocess.run(
-                [coqc, *opts, single.name],
-                cwd=work,
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                check=False,
-            )
-            if one.returncode != 0:
-                thm.error = "not found: " + " ".join((one.stdout + one.stderr).split())[-200:]
-                report.errors.append(f"Print Assumptions failed for {thm.name}")
+        out_file = work / f"assume_{k}.out"
+        # Redirect creates its file before running the command, so an empty
+        # file means the command failed (usually: no such theorem). coqc stops
+        # at the first error of a chunk, so retry each missing theorem alone.
+        if out_file.exists() and out_file.read_text().strip():
+            continue
+        one = _print_assumptions(coqc, opts, work, header, [k], names, "One", timeout)
+        if one.returncode != 0:
+            thm.error = "not found: " + " ".join((one.stdout + one.stderr).split())[-200:]
+            report.errors.append(f"Print Assumptions failed for {thm.name}")
     declared = report.declared
     for k, thm in enumerate(report.theorems):
         if thm.error:
             continue
-        out = (work / f"assume_{k}.out").read_text()
+        out_file = work / f"assume_{k}.out"
+        out = out_file.read_text() if out_file.exists() else ""
+        if not out.lstrip().startswith(("Axioms:", "Closed under the global context")):
+            thm.error = "no Print Assumptions output"
+            report.errors.append(f"no Print Assumptions output for {thm.name}")
+            continue
         thm.assumptions = parse_assumptions(out)
         for name in thm.assumptions:
             std = [s for s in STANDARD_AXIOMS if _matches(name, s)]
@@ -463,6 +485,12 @@ def _audit(
                 thm.parameters.append(own[0].name)
             else:
                 thm.undeclared.append(name)
+        # Print Assumptions lists in no documented order: sort for a stable table.
+        order = {d.name: k for k, d in enumerate(declared)}
+        thm.axioms.sort(key=order.__getitem__)
+        thm.parameters.sort(key=order.__getitem__)
+        thm.standard.sort()
+        thm.undeclared.sort()
 
 
 # --------------------------------------------------------------------------- output

@@ -120,9 +120,10 @@ def pair_diagnostics(pairs: np.ndarray) -> dict:
     """Statistics of a pair dataset that decide whether the OU/Gaussian theory applies.
 
     Per joint: lag correlation corr(q_t, q_{t+delta}), mean, std, skewness, excess
-    kurtosis, and D'Agostino-Pearson normality tests of the marginal and of the increment
-    q_{t+delta} - q_t, wrapped to [-pi, pi) (scipy.stats.normaltest). For an OU pair dataset the correlation is
-    rho, skew and kurtosis are near 0 and the tests do not reject.
+    kurtosis, and D'Agostino-Pearson normality tests (scipy.stats.normaltest) of the
+    marginal and of the increment q_{t+delta} - q_t wrapped to [-pi, pi). For an OU pair
+    dataset the correlation is rho, skew and kurtosis are near 0 and the tests do not
+    reject.
 
     Shape: pairs (n, 2, J) -> nested dict of floats.
     """

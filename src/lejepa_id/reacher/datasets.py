@@ -71,9 +71,7 @@ class RenderSpec:
 
     def identity(self) -> dict:
         keys = ["kind", "n", "size", "look", "seed", "shard_size"]
-        keys += {"eval": [], "ou": ["rho"], "traj": ["delta", "stride", "episode_steps"]}[
-            self.kind
-        ]
+        keys += {"eval": [], "ou": ["rho"], "traj": ["delta", "stride", "episode_steps"]}[self.kind]
         return {k: getattr(self, k) for k in keys}
 
     @property

@@ -95,6 +95,7 @@ def pixel_baseline(x_fit, z_fit, x_eval, z_eval, components: int = 64) -> float:
     x_fit = torch.as_tensor(x_fit, dtype=torch.float32)
     x_eval = torch.as_tensor(x_eval, dtype=torch.float32)
     mean = x_fit.mean(0)
+    components = min(components, x_fit.shape[0] - 1, x_fit.shape[1])
     gen_state = torch.random.get_rng_state()
     torch.manual_seed(0)  # pca_lowrank is randomized; keep the baseline reproducible
     _, _, V = torch.pca_lowrank(x_fit - mean, q=components, center=False, niter=4)

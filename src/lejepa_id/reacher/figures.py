@@ -45,7 +45,9 @@ def representative_runs(plan: dict) -> dict[str, dict]:
     """Per kind, the run whose mean log cost ratio is that kind's median."""
     out = {}
     for kind in sorted({r["kind"] for r in plan["runs"]}):
-        runs = sorted((r for r in plan["runs"] if r["kind"] == kind), key=lambda r: r["log_ratio_mean"])
+        runs = sorted(
+            (r for r in plan["runs"] if r["kind"] == kind), key=lambda r: r["log_ratio_mean"]
+        )
         out[kind] = runs[(len(runs) - 1) // 2]
     return out
 
@@ -61,11 +63,18 @@ def fig_annotated_frame(gallery: FrameData, out: Path, formats: tuple[str, ...])
     ax.plot(pts[:, 0], pts[:, 1], "w--", lw=1)
     for (c, r), label in zip(pts, ["shoulder", "wrist", "fingertip"]):
         ax.plot(c, r, "o", ms=5, mfc="none", mec="w")
-        ax.annotate(label, (c, r), xytext=(4, -6), textcoords="offset points", color="w",
-                    fontsize=8)  # fmt: skip
+        ax.annotate(
+            label, (c, r), xytext=(4, -6), textcoords="offset points", color="w", fontsize=8
+        )
     tc, tr = world_to_pixel(np.array(TARGET_XY), size)
-    ax.annotate("target (0.1, 0.1)", (tc, tr), xytext=(4, 8), textcoords="offset points",
-                color="w", fontsize=8)  # fmt: skip
+    ax.annotate(
+        "target (0.1, 0.1)",
+        (tc, tr),
+        xytext=(4, 8),
+        textcoords="offset points",
+        color="w",
+        fontsize=8,
+    )
     ax.set_title(
         f"theta = ({z[i, 0]:.2f}, {z[i, 1]:.2f}) rad; {size}x{size} RGB, camera 0", fontsize=9
     )
@@ -87,8 +96,13 @@ def fig_planning_demo(
         h = load_tensors(Path(run["run"]) / "codes.safetensors")["h_eval"].double()
         theta = knn_decode(straight_line(h[s], h[g], cfg.points), h, z, cfg.knn)
         theta[0], theta[-1] = z[s], z[g]
-        rows.append((f"{KIND_NAMES.get(kind, kind)} encoder (lam={run['lam']:g})", theta,
-                     run["ratio"][pair_index]))  # fmt: skip
+        rows.append(
+            (
+                f"{KIND_NAMES.get(kind, kind)} encoder (lam={run['lam']:g})",
+                theta,
+                run["ratio"][pair_index],
+            )
+        )
     fig, axes = plt.subplots(len(rows), cfg.points, figsize=(1.2 * cfg.points, 1.45 * len(rows)))
     axes = np.atleast_2d(axes)
     for r, (title, theta, ratio) in enumerate(rows):
@@ -117,8 +131,16 @@ def fig_latents(gallery: FrameData, runs: dict[str, dict], out: Path, formats) -
     for c, (title, pts) in enumerate(spaces):
         for r, joint in enumerate(["shoulder", "wrist"]):
             ax = axes[r, c]
-            ax.scatter(pts[:, 0], pts[:, 1], c=z[:, r], s=1.5, cmap="coolwarm", vmin=-2.5,
-                       vmax=2.5, rasterized=True)  # fmt: skip
+            ax.scatter(
+                pts[:, 0],
+                pts[:, 1],
+                c=z[:, r],
+                s=1.5,
+                cmap="coolwarm",
+                vmin=-2.5,
+                vmax=2.5,
+                rasterized=True,
+            )
             ax.set_title(f"{title}\ncoloured by {joint} angle", fontsize=8)
             ax.set_aspect("equal", adjustable="datalim")
             ax.tick_params(labelsize=6)
@@ -152,8 +174,13 @@ def fig_ratio_vs_r2(plan: dict, out: Path, formats) -> dict:
     fig, ax = plt.subplots(figsize=(4.2, 3.2))
     for kind in sorted({r["kind"] for r in plan["runs"]}):
         runs = [r for r in plan["runs"] if r["kind"] == kind]
-        ax.scatter([r["r2_hz"] for r in runs], [r["ratio_median"] for r in runs],
-                   c=KIND_COLORS.get(kind, "tab:green"), label=KIND_NAMES.get(kind, kind), s=18)  # fmt: skip
+        ax.scatter(
+            [r["r2_hz"] for r in runs],
+            [r["ratio_median"] for r in runs],
+            c=KIND_COLORS.get(kind, "tab:green"),
+            label=KIND_NAMES.get(kind, kind),
+            s=18,
+        )
     ax.axhline(1.0, color="k", lw=0.8, ls=":")
     ax.set_yscale("log")
     ax.set_xlabel("R^2(h -> z) on the eval set")
@@ -170,8 +197,12 @@ def fig_lqr(gallery: FrameData, runs: dict[str, dict], out: Path, formats) -> di
     for ax, (kind, run) in zip(axes[0], runs.items()):
         codes = load_tensors(Path(run["run"]) / "codes.safetensors")
         v = lqr_value_errors(codes["z_fit"], codes["h_fit"], z, codes["h_eval"].double())
-        ax.scatter(v["V_true"], v["V_code"], s=1, alpha=0.4, c=KIND_COLORS.get(kind),
-                   rasterized=True)  # fmt: skip
+        if not np.isfinite(v["rel_err"]).any():
+            ax.set_title(f"{KIND_NAMES.get(kind, kind)}: no stable Riccati solution", fontsize=8)
+            continue
+        ax.scatter(
+            v["V_true"], v["V_code"], s=1, alpha=0.4, c=KIND_COLORS.get(kind), rasterized=True
+        )
         lim = [max(1e-3, np.nanmin(v["V_true"])), np.nanmax(v["V_true"])]
         ax.plot(lim, lim, "k:", lw=0.8)
         ax.set_xscale("log")

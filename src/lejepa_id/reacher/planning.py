@@ -156,8 +156,15 @@ def _quantiles(x: np.ndarray) -> dict:
     if x.size == 0:
         return {"n": 0}
     q = np.quantile(x, [0.1, 0.25, 0.5, 0.75, 0.9])
-    return {"n": int(x.size), "mean": float(x.mean()), "q10": q[0], "q25": q[1],
-            "median": q[2], "q75": q[3], "q90": q[4]}  # fmt: skip
+    return {
+        "n": int(x.size),
+        "mean": float(x.mean()),
+        "q10": q[0],
+        "q25": q[1],
+        "median": q[2],
+        "q75": q[3],
+        "q90": q[4],
+    }
 
 
 def _wilcoxon(x: np.ndarray) -> float | None:
@@ -173,7 +180,9 @@ def find_runs(runs_dir: str | Path) -> list[Path]:
     runs = sorted(p.parent for p in root.glob("*/*/result.json"))
     runs = [r for r in runs if (r / "codes.safetensors").is_file()]
     if not runs:
-        raise UsageError(f"no finished runs under {root}: train some with `lejepa-id reacher train`")
+        raise UsageError(
+            f"no finished runs under {root}: train some with `lejepa-id reacher train`"
+        )
     return runs
 
 
@@ -228,14 +237,16 @@ def evaluate_planning(runs_dir: str | Path, z_gallery: np.ndarray, cfg: PlanConf
     for kind in kinds:
         logs = np.stack([np.log(r["ratio"]) for r in runs if r["kind"] == kind])
         per_pair[kind] = logs.mean(0)
-        rel = [r["lqr_rel_err"]["median"] for r in runs if r["kind"] == kind]
+        rel = [r["lqr_rel_err"].get("median", np.nan) for r in runs if r["kind"] == kind]
         groups[kind] = {
             "runs": int(logs.shape[0]),
             "ratio_median_over_pairs_and_runs": float(np.exp(np.median(logs))),
             "ratio_geomean": float(np.exp(logs.mean())),
             "p_vs_oracle": _wilcoxon(per_pair[kind]),
             "p_vs_reference": _wilcoxon(per_pair[kind] - log_ref),
-            "lqr_rel_err_median_of_runs": float(np.nanmedian(rel)) if rel else None,
+            "lqr_rel_err_median_of_runs": (
+                float(np.nanmedian(rel)) if np.isfinite(rel).any() else None
+            ),
         }
     tests = {}
     if "ou" in kinds and "traj" in kinds:

@@ -105,7 +105,9 @@ class ReacherRenderer:
         """One frame. Shape: q (2,) -> (size, size, 3) uint8."""
         set_angles(self.physics, np.asarray(q, dtype=np.float64))
         self.camera.update()
-        return self.camera.render(render_flag_overrides=self._flags)
+        # dm_control returns a flipped view of its reused buffer: copy, or the next
+        # render would overwrite this frame.
+        return self.camera.render(render_flag_overrides=self._flags).copy()
 
     def render_batch(self, q: np.ndarray) -> np.ndarray:
         """Frames of many angle vectors. Shape: (..., 2) -> (..., size, size, 3) uint8."""

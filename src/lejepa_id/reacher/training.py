@@ -126,8 +126,7 @@ def encode(
     was_training = model.training
     model.eval()
     out = [
-        model(normalize(frames[i : i + batch])).double().cpu()
-        for i in range(0, len(frames), batch)
+        model(normalize(frames[i : i + batch])).double().cpu() for i in range(0, len(frames), batch)
     ]
     model.train(was_training)
     return torch.cat(out)
@@ -162,6 +161,8 @@ def train_run(
     channels_last = cfg.channels_last and device.type == "cuda"
     if channels_last:
         model = model.to(memory_format=torch.channels_last)
+    if device.type == "cuda":
+        torch.backends.cudnn.benchmark = True  # fixed shapes: pick the fastest kernels once
     normalize = FrameNormalizer(train.meta["norm"], device, channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     n = train.frames.shape[0]
@@ -182,7 +183,8 @@ def train_run(
     bar = tqdm(range(cfg.epochs), desc=f"train {out_dir.name}", disable=not progress)
     for epoch in bar:
         perm = torch.randperm(n, generator=order_gen)
-        sums = {"loss": 0.0, "alignment": 0.0, "sigreg": 0.0}
+        # Sums stay on the device: a float() per step would synchronize the GPU each step.
+        sums = {k: torch.zeros((), device=device) for k in ("loss", "alignment", "sigreg")}
         t_epoch = time.perf_counter()
         for b in range(steps_per_epoch):
             idx = perm[b * batch : (b + 1) * batch]
@@ -206,10 +208,10 @@ def train_run(
             torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
             opt.step()
             step += 1
-            sums["loss"] += float(loss.detach())
-            sums["alignment"] += float(terms["alignment"])
-            sums["sigreg"] += float(terms["sigreg"])
-        rec = {k: v / steps_per_epoch for k, v in sums.items()}
+            sums["loss"] += loss.detach()
+            sums["alignment"] += terms["alignment"]
+            sums["sigreg"] += terms["sigreg"]
+        rec = {k: float(v) / steps_per_epoch for k, v in sums.items()}
         rec["epoch"] = epoch + 1
         rec["images_per_s"] = 2 * batch * steps_per_epoch / (time.perf_counter() - t_epoch)
         history.append(rec)
@@ -291,7 +293,9 @@ def sweep(
             x_fit = data.frames[idx, 0].reshape(len(idx), -1).astype(np.float32) / 255.0
             x_eval = gallery.frames[:, 0].reshape(len(gallery.frames), -1)
             r2_px = pixel_baseline(
-                x_fit, data.angles[idx, 0], x_eval.astype(np.float32) / 255.0,
+                x_fit,
+                data.angles[idx, 0],
+                x_eval.astype(np.float32) / 255.0,
                 gallery.angles[:, 0],
             )
             atomic_write_json(base_path, {"r2_pixels_pca64_hz": r2_px, "kind": data.kind})

@@ -1,0 +1,152 @@
+"""One tidy table of a results directory: one row per run, config columns and final metrics.
+
+The reader walks ``DIR/<experiment>/<run_id>/`` (or an experiment directory itself),
+taking each ``result.json`` (finished or diverged runs) and each ``error.json`` (runs
+that crashed, status ``failed``, no metrics). A result file that cannot be parsed, or
+lacks a config or status, is listed in :attr:`Table.skipped` and never counted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from lejepa_id.config import AXES, RUN_FIELDS
+
+# Directories under a results root that hold other experiments' formats.
+EXCLUDED_DIRS = ("reacher", "figures", ".submitit")
+CONFIG_COLUMNS = list(RUN_FIELDS)
+LEADING = ["experiment", "run", "run_id", "status", "diverged_step", "mode", "mixing", "encoder",
+           "law", "alpha", "dim", "rho", "lam", "sigma", "seed", "steps"]
+
+
+@dataclass
+class Table:
+    """Rows of runs plus the files that were skipped and the files written."""
+
+    frame: pd.DataFrame
+    skipped: list[Path] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+
+    def counts(self) -> str:
+        if self.frame.empty:
+            return "no runs"
+        return ", ".join(f"{n} {s}" for s, n in self.frame["status"].value_counts().items())
+
+
+def _run_files(root: Path) -> list[Path]:
+    """result.json and error.json files of runs under ``root`` (at most two levels)."""
+    files = []
+    for name in ("result.json", "error.json"):
+        for depth in ("*", "*/*"):
+            for path in root.glob(f"{depth}/{name}"):
+                rel = path.relative_to(root).parts
+                if rel[0] in EXCLUDED_DIRS:
+                    continue
+                # A run's error.json is stale when its result.json exists.
+                if name == "error.json" and (path.parent / "result.json").exists():
+                    continue
+                files.append(path)
+    return sorted(set(files))
+
+
+def _run_name(run_id: str, manifest: dict[str, Any]) -> str:
+    """The run's name in its experiment: from sweep.json, else the id minus axis parts."""
+    if run_id in manifest.get("run_ids", {}):
+        return str(manifest["run_ids"][run_id])
+    fields = "|".join(AXES.values())
+    return re.sub(rf"(-({fields})-?[0-9][^-]*)+$", "", run_id)
+
+
+def _manifest(directory: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((directory / "sweep.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | None:
+    """One table row from a result or error file, or None when it is not valid."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        return None
+    status = data.get("status")
+    if status not in ("finished", "diverged", "failed"):
+        return None
+    if status != "failed" and not isinstance(data.get("metrics"), dict):
+        return None
+    exp_dir = path.parent.parent
+    manifest = manifests.setdefault(exp_dir, _manifest(exp_dir))
+    run_id = path.parent.name
+    row: dict[str, Any] = {
+        "experiment": manifest.get("experiment", exp_dir.name),
+        "run": _run_name(run_id, manifest),
+        "run_id": run_id,
+        "status": status,
+        "diverged_step": data.get("diverged_step"),
+    }
+    row.update({k: data["config"].get(k) for k in CONFIG_COLUMNS})
+    for key, value in (data.get("metrics") or {}).items():
+        row[key] = _number(value)
+    for key, value in (data.get("losses") or {}).items():
+        row[f"final_{key}"] = _number(value)
+    for key in ("wall_time_s", "steps_per_s", "selected_init", "device"):
+        row[key] = data.get(key)
+    row["error"] = data.get("error") if status == "failed" else None
+    row["path"] = str(path.parent)
+    return row
+
+
+def _number(value: Any) -> float:
+    # atomic_write_json stores NaN as null and infinities as strings.
+    if value is None:
+        return float("nan")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def collect(directory: str | Path) -> Table:
+    """Read every run under ``directory`` into a Table (corrupt files are skipped)."""
+    root = Path(directory)
+    rows, skipped = [], []
+    manifests: dict[Path, dict[str, Any]] = {}
+    for path in _run_files(root):
+        row = _row(path, manifests)
+        if row is None:
+            skipped.append(path)
+        else:
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    if not frame.empty:
+        lead = [c for c in LEADING if c in frame.columns]
+        frame = frame[lead + [c for c in frame.columns if c not in lead]]
+        frame = frame.sort_values(["experiment", "run_id"], kind="stable").reset_index(drop=True)
+    return Table(frame, skipped)
+
+
+def write_table(directory: str | Path, out: str | Path | None = None) -> Table:
+    """Collect ``directory`` and write runs.csv and runs.parquet into ``out`` (or it)."""
+    table = collect(directory)
+    out_dir = Path(out) if out is not None else Path(directory)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    csv_path, parquet_path = out_dir / "runs.csv", out_dir / "runs.parquet"
+    table.frame.to_csv(csv_path, index=False)
+    # Parquet needs one type per column; mixed object columns are stored as strings.
+    frame = table.frame.copy()
+    for col in frame.columns:
+        if frame[col].dtype == object:
+            frame[col] = frame[col].map(lambda v: None if v is None else str(v))
+    frame.to_parquet(parquet_path, index=False)
+    table.written = [csv_path, parquet_path]
+    return table

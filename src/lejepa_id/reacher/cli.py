@@ -1,0 +1,335 @@
+"""The ``lejepa-id reacher`` command: render, train, plan, figures.
+
+``register(subparsers)`` adds the command to the main parser; every handler takes the
+parsed arguments and returns an exit status. Bad input raises UsageError, which the main
+command prints as one line with exit status 2 (``main`` here does the same, standalone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+from lejepa_id.errors import UsageError
+
+DESCRIPTION = """\
+The Reacher experiment (SPEC section 8): frames of the DeepMind Control Suite reacher
+whose two joint angles are the latents; cnn encoders trained with LeJEPA on OU pairs and
+on pairs from a reaching controller's trajectories; straight-line planning in the learned
+latent space and the LQR value check (Theorem 4).
+
+Typical order:
+  lejepa-id reacher render eval --out data/reacher/eval
+  lejepa-id reacher render ou   --out data/reacher/ou
+  lejepa-id reacher render traj --out data/reacher/traj
+  lejepa-id reacher train --data data/reacher/ou data/reacher/traj \\
+      --eval data/reacher/eval --out runs/reacher
+  lejepa-id reacher plan --runs runs/reacher --eval data/reacher/eval
+  lejepa-id reacher figures --runs runs/reacher --eval data/reacher/eval
+
+Rendering is headless through MUJOCO_GL (default egl; osmesa also works) and needs
+mujoco==3.17.0 and dm-control==1.0.50 (the [reacher] extra).
+"""
+
+RENDER_HELP = {
+    "eval": "the evaluation gallery: --n Gaussian angle vectors (one frame each, fixed seed)",
+    "ou": "OU pairs (z, z'), z ~ N(0, I), z' = rho z + sqrt(1 - rho^2) eta",
+    "traj": "pairs (q_t, q_{t+delta}) from episodes of a goal-directed controller",
+}
+RENDER_N = {"eval": 10_000, "ou": 100_000, "traj": 100_000}
+
+
+def _add_device(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda"],
+        default="auto",
+        help="where to run the encoder (auto: cuda when available; default %(default)s)",
+    )
+
+
+def register(subparsers) -> None:
+    """Add the ``reacher`` command and its sub-commands to an argparse subparsers object."""
+    fmt = argparse.RawDescriptionHelpFormatter
+    top = subparsers.add_parser(
+        "reacher",
+        help="pixels and planning: the Reacher experiment (SPEC section 8)",
+        description=DESCRIPTION,
+        formatter_class=fmt,
+    )
+    sub = top.add_subparsers(dest="reacher_command", metavar="COMMAND", required=True)
+
+    render = sub.add_parser(
+        "render",
+        help="render a frame dataset (eval, ou or traj)",
+        description="Render a dataset of uint8 frames with their joint angles into --out. "
+        "An interrupted render resumes: rerun the same command.",
+    )
+    rsub = render.add_subparsers(dest="render_kind", metavar="KIND", required=True)
+    for kind in ("eval", "ou", "traj"):
+        p = rsub.add_parser(kind, help=RENDER_HELP[kind], description=RENDER_HELP[kind] + ".")
+        p.add_argument("--out", required=True, type=Path, help="dataset directory to create")
+        p.add_argument(
+            "--n",
+            type=int,
+            default=RENDER_N[kind],
+            help=("frames" if kind == "eval" else "pairs") + " to render (default %(default)s)",
+        )
+        p.add_argument("--size", type=int, default=64, help="frame side in pixels (default 64)")
+        p.add_argument(
+            "--look",
+            choices=["paper", "fast"],
+            default="paper",
+            help="paper: MuJoCo's default shadows, reflections and multisampling (the "
+            "paper's images, ~70-100 frames/s per CPU process); fast: all three off "
+            "(~500-1500 frames/s)",
+        )
+        p.add_argument(
+            "--seed",
+            type=int,
+            default=0,
+            help="seed of the angles (eval, ou) or of the controller's episodes (traj)",
+        )
+        p.add_argument(
+            "--workers", type=int, default=0, help="render processes (0: one per CPU core)"
+        )
+        p.add_argument("--shard-size", type=int, default=1000, help="items per shard file")
+        if kind == "ou":
+            p.add_argument("--rho", type=float, default=0.95, help="OU correlation (0.95)")
+        if kind == "traj":
+            p.add_argument("--delta", type=int, default=16, help="lag in control steps (16)")
+            p.add_argument(
+                "--stride", type=int, default=4, help="steps between pair start times (4)"
+            )
+            p.add_argument(
+                "--episode-steps", type=int, default=1000, help="steps per episode (1000)"
+            )
+        p.set_defaults(func=cmd_render)
+
+    train = sub.add_parser(
+        "train",
+        help="train cnn encoders: a sweep over datasets x --lams x --seeds",
+        description="Train one cnn encoder per (dataset, lambda, seed) with the LeJEPA "
+        "objective and evaluate it on the eval gallery. Runs go to OUT/LABEL/lam<lam>_seed"
+        "<seed>/ (encoder.safetensors, codes.safetensors, result.json); finished runs are "
+        "skipped, so an interrupted sweep resumes.",
+    )
+    train.add_argument("--data", nargs="+", required=True, type=Path, help="ou/traj datasets")
+    train.add_argument("--labels", nargs="+", help="one run-group name per --data (dir names)")
+    train.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
+    train.add_argument("--out", required=True, type=Path, help="runs directory")
+    train.add_argument(
+        "--config", type=Path, help="YAML file whose 'train' section sets the defaults below"
+    )
+    train.add_argument(
+        "--lams", nargs="+", type=float, help="SIGReg weights (default 1e-3 5e-3 1e-2 5e-2)"
+    )
+    train.add_argument("--seeds", nargs="+", type=int, help="seeds (default 0 1 2)")
+    train.add_argument("--epochs", type=int, help="epochs (default 100)")
+    train.add_argument("--batch", type=int, help="pairs per step (default 256)")
+    train.add_argument("--lr", type=float, help="peak learning rate (default 3e-3)")
+    train.add_argument("--weight-decay", type=float, help="AdamW weight decay (default 1e-4)")
+    train.add_argument("--clip", type=float, help="gradient-norm clip (default 1.0)")
+    train.add_argument("--fit-n", type=int, help="training frames for the read-out fits (10000)")
+    train.add_argument(
+        "--bf16", action="store_true", default=None, help="bfloat16 autocast (CUDA only)"
+    )
+    train.add_argument("--quiet", action="store_true", help="no progress bars")
+    train.add_argument(
+        "--threads",
+        type=int,
+        help="CPU threads for torch (default: torch's choice; 1 is fastest on a busy machine)",
+    )
+    _add_device(train)
+    train.set_defaults(func=cmd_train)
+
+    plan = sub.add_parser(
+        "plan",
+        help="planning evaluation, LQR check and statistical tests over all runs",
+        description="Straight-line planning in each encoder's latent space on --k start/"
+        "goal pairs of the eval gallery, cost relative to the oracle straight line in angle "
+        "space, the LQR value check, and tests (Wilcoxon, Mann-Whitney). Writes plan.json.",
+    )
+    plan.add_argument("--runs", required=True, type=Path, help="runs directory of `train`")
+    plan.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
+    plan.add_argument("--out", type=Path, help="output JSON (default RUNS/plan.json)")
+    plan.add_argument("--k", type=int, default=100, help="start/goal pairs (default 100)")
+    plan.add_argument("--points", type=int, default=8, help="waypoints per plan (default 8)")
+    plan.add_argument("--knn", type=int, default=5, help="neighbours of the read-out (5)")
+    plan.add_argument("--margin", type=float, default=0.25, help="angle margin from +-pi")
+    plan.add_argument("--seed", type=int, default=0, help="seed of the pair draw")
+    plan.set_defaults(func=cmd_plan)
+
+    figs = sub.add_parser(
+        "figures",
+        help="draw the Reacher figures (PNG and PDF) and figures_index.json",
+        description="Annotated frame, planning demo, learned latent spaces, cost-ratio "
+        "boxplot, cost ratio vs R^2, LQR value scatter.",
+    )
+    figs.add_argument("--runs", required=True, type=Path, help="runs directory of `train`")
+    figs.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
+    figs.add_argument("--plan", type=Path, help="plan.json (default RUNS/plan.json)")
+    figs.add_argument("--out", type=Path, help="figures directory (default RUNS/figures)")
+    figs.add_argument(
+        "--formats", default="png,pdf", help="comma-separated file types (default png,pdf)"
+    )
+    figs.add_argument("--pair", type=int, default=0, help="index of the demo's start/goal pair")
+    figs.set_defaults(func=cmd_figures)
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from lejepa_id.reacher.datasets import RenderSpec, render_dataset
+
+    spec = RenderSpec(
+        kind=args.render_kind,
+        n=args.n,
+        size=args.size,
+        look=args.look,
+        seed=args.seed,
+        shard_size=args.shard_size,
+        rho=getattr(args, "rho", 0.95),
+        delta=getattr(args, "delta", 16),
+        stride=getattr(args, "stride", 4),
+        episode_steps=getattr(args, "episode_steps", 1000),
+    )
+    if args.workers < 0:
+        raise UsageError(f"--workers={args.workers} must be >= 0")
+    meta = render_dataset(spec, args.out, workers=args.workers)
+    summary = {"out": str(args.out), "frames": meta["frames"], "norm": meta["norm"]}
+    if "diagnostics" in meta:
+        summary["diagnostics"] = meta["diagnostics"]["per_joint"]
+    print(json.dumps(summary, indent=1))
+    return 0
+
+
+def _train_defaults(config: Path | None) -> dict:
+    """The 'train' section of a YAML config, validated against TrainConfig's fields."""
+    from lejepa_id.reacher.training import TrainConfig
+
+    if config is None:
+        return {}
+    import yaml
+
+    if not config.is_file():
+        raise UsageError(f"--config {config} does not exist")
+    section = (yaml.safe_load(config.read_text()) or {}).get("train", {}) or {}
+    allowed = {f.name for f in fields(TrainConfig)} | {"lams", "seeds"}
+    unknown = sorted(set(section) - allowed)
+    if unknown:
+        raise UsageError(
+            f"{config}: unknown train key(s) {', '.join(unknown)}; "
+            f"allowed: {', '.join(sorted(allowed))}"
+        )
+    return section
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from lejepa_id.reacher.datasets import load_dataset
+    from lejepa_id.reacher.training import TrainConfig, resolve_device, sweep
+
+    conf = _train_defaults(args.config)
+    lams = args.lams or conf.pop("lams", [1e-3, 5e-3, 1e-2, 5e-2])
+    seeds = args.seeds or conf.pop("seeds", [0, 1, 2])
+    conf.pop("lams", None)
+    conf.pop("seeds", None)
+    cli = {
+        "epochs": args.epochs,
+        "batch": args.batch,
+        "lr": args.lr,
+        "weight_decay": args.weight_decay,
+        "clip": args.clip,
+        "fit_n": args.fit_n,
+        "bf16": args.bf16,
+        "device": args.device if args.device != "auto" else None,
+    }
+    conf.update({k: v for k, v in cli.items() if v is not None})
+    try:
+        base = TrainConfig(**conf)
+    except TypeError as exc:
+        raise UsageError(f"bad train configuration: {exc}") from exc
+    base.validate()
+    resolve_device(base.device)  # fail on a missing GPU before loading gigabytes of frames
+    if args.threads is not None:
+        if args.threads < 1:
+            raise UsageError(f"--threads={args.threads} must be >= 1")
+        import torch
+
+        torch.set_num_threads(args.threads)
+    if args.labels and len(args.labels) != len(args.data):
+        raise UsageError(f"--labels needs one name per --data ({len(args.data)})")
+    gallery = load_dataset(args.eval, expect_kind="eval")
+    datasets = [load_dataset(d, expect_kind="pairs") for d in args.data]
+    runs = sweep(datasets, gallery, base, lams, seeds, args.out, args.labels, not args.quiet)
+    from lejepa_id.io import read_json
+
+    for run in runs:
+        res = read_json(run / "result.json")
+        m = res["metrics"]
+        print(
+            f"{run}: r2_hz={m['r2_hz']:.4f} r2_zh={m['r2_zh']:.4f} "
+            f"orth_err_whitened={m['orth_err_whitened']:.3f} train_s={res['train_seconds']:.1f}"
+        )
+    return 0
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from lejepa_id.io import atomic_write_json
+    from lejepa_id.reacher.datasets import load_angles
+    from lejepa_id.reacher.planning import PlanConfig, evaluate_planning
+
+    angles, meta = load_angles(args.eval)
+    if meta["identity"]["kind"] != "eval":
+        raise UsageError(f"{args.eval} is not an eval gallery")
+    cfg = PlanConfig(args.k, args.points, args.knn, args.margin, args.seed)
+    result = evaluate_planning(args.runs, angles[:, 0], cfg)
+    out = args.out or args.runs / "plan.json"
+    atomic_write_json(out, result)
+    for kind, g in result["kinds"].items():
+        print(
+            f"{kind}: runs={g['runs']} J/J_oracle geomean={g['ratio_geomean']:.3f} "
+            f"p_vs_oracle={g['p_vs_oracle']} p_vs_reference={g['p_vs_reference']} "
+            f"LQR median rel err={g['lqr_rel_err_median_of_runs']}"
+        )
+    for name, p in result["tests"].items():
+        print(f"{name}: {p}")
+    print(f"wrote {out}")
+    return 0
+
+
+def cmd_figures(args: argparse.Namespace) -> int:
+    from lejepa_id.io import read_json
+    from lejepa_id.reacher.datasets import load_dataset
+    from lejepa_id.reacher.figures import make_figures
+
+    plan_path = args.plan or args.runs / "plan.json"
+    if not plan_path.is_file():
+        raise UsageError(f"{plan_path} does not exist: run `lejepa-id reacher plan` first")
+    formats = tuple(f.strip() for f in args.formats.split(",") if f.strip())
+    bad = [f for f in formats if f not in ("png", "pdf", "svg")]
+    if bad or not formats:
+        raise UsageError(f"--formats {args.formats!r}: choose from png, pdf, svg")
+    gallery = load_dataset(args.eval, expect_kind="eval")
+    out = args.out or args.runs / "figures"
+    entries = make_figures(gallery, read_json(plan_path), out, formats, args.pair)
+    for e in entries:
+        print(out / e[formats[0]])
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Standalone entry (``python -m lejepa_id.reacher.cli``), mirroring ``lejepa-id``."""
+    parser = argparse.ArgumentParser(prog="lejepa-id")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+"""Running expanded experiment runs and laying out their results on disk.
+
+Layout: ``OUT/<experiment>/<run_id>/`` holds ``result.json`` (written last, atomically:
+its presence marks a finished run), ``weights.safetensors`` and, for runs that save one,
+``scatter.safetensors``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from lejepa_id.config import RunSpec
+from lejepa_id.errors import UsageError
+from lejepa_id.training import RunResult, train
+
+
+def run_dir(out: str | Path, spec: RunSpec) -> Path:
+    return Path(out) / spec.experiment / spec.run_id
+
+
+def ensure_writable(out: str | Path) -> Path:
+    """Create ``out`` if needed and prove it writable, or raise a one-line UsageError."""
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out, prefix=".write-test-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UsageError(f"output directory {str(out)!r} is not writable: {exc.strerror}") from None
+    return out
+
+
+def train_and_save(
+    specs: Sequence[RunSpec], out: str | Path, progress: bool = True
+) -> list[RunResult]:
+    """Train a compatible group of runs together and save each run's result."""
+    results = train([s.config for s in specs], progress=progress, names=[s.run_id for s in specs])
+    for spec, res in zip(specs, results):
+        res.name = spec.run_id
+        res.save(run_dir(out, spec))
+    return results

@@ -1,0 +1,267 @@
+"""Executing planned groups: in this process, in a local process pool, or via submitit.
+
+Every executor runs :func:`run_group` on each group: train it with
+``runs.train_and_save`` (which writes each run's result.json last and atomically) and
+turn any exception into an ``error.json`` per run, so a crash never stops the sweep and
+is retried by the next one. Executors report progress through a :class:`Progress`.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any, Protocol
+
+from lejepa_id.config import RunSpec
+from lejepa_id.sweeps.plan import Group
+from lejepa_id.sweeps.state import clear_error, write_error
+
+# (group index, steps done) messages from workers to the progress display.
+StepCallback = Callable[[int, int], None]
+
+
+class Progress(Protocol):
+    """What executors tell the display: a group started, advanced, or ended."""
+
+    def started(self, group: Group) -> None: ...
+
+    def advanced(self, index: int, step: int) -> None: ...
+
+    def finished(self, group: Group, statuses: dict[str, str]) -> None: ...
+
+
+def run_group(
+    index: int,
+    specs: Sequence[RunSpec],
+    root: str | Path,
+    threads: int | None = None,
+    on_step: StepCallback | None = None,
+) -> dict[str, str]:
+    """Train one group and save its runs; returns {run_id: finished|diverged|failed}.
+
+    This is the unit of work of every executor (it runs in a worker process or a
+    SLURM job), so it must never raise for a failed training: the failure is written
+    to each run's error.json instead.
+    """
+    import torch
+
+    root = Path(root)
+    if threads:
+        torch.set_num_threads(threads)
+    # train_and_save lays runs out as OUT/<experiment>/<run_id>; root is OUT/<experiment>.
+    out = root.parent
+    callback = None
+    if on_step is not None:
+        def callback(step: int, _rows: list[dict[str, float]]) -> None:
+            on_step(index, step)
+    try:
+        results = _train(specs, out, callback)
+    except Exception as exc:  # noqa: BLE001 - any crash becomes an error record
+        trace = traceback.format_exc()
+        message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        for spec in specs:
+            write_error(spec, root, message, trace)
+        return {spec.run_id: "failed" for spec in specs}
+    statuses = {}
+    for spec, res in zip(specs, results):
+        clear_error(spec, root)
+        statuses[spec.run_id] = res.status
+    return statuses
+
+
+def _train(specs: Sequence[RunSpec], out: Path, on_eval: Any) -> list[Any]:
+    """``runs.train_and_save`` plus an evaluation callback (for progress)."""
+    from lejepa_id.training import train
+
+    results = train([s.config for s in specs], progress=False,
+                    names=[s.run_id for s in specs], on_eval=on_eval)
+    for spec, res in zip(specs, results):
+        res.name = spec.run_id
+        res.save(out / spec.experiment / spec.run_id)
+    return results
+
+
+class InlineExecutor:
+    """Groups one after another in this process (``--jobs 1``; also the tests' path)."""
+
+    def __init__(self, threads: int | None = None) -> None:
+        self.threads = threads
+
+    def run(self, groups: list[Group], root: Path, progress: Progress) -> None:
+        for group in groups:
+            progress.started(group)
+            statuses = run_group(group.index, group.specs, root, self.threads, progress.advanced)
+            progress.finished(group, statuses)
+
+
+# --- local process pool -------------------------------------------------------------
+
+_QUEUE: Any = None
+_PARENT: int | None = None
+
+
+def _init_worker(threads: int, queue: Any, parent: int) -> None:
+    """Pool initializer: limit torch threads so J workers share the cores fairly."""
+    global _QUEUE, _PARENT
+    import torch
+
+    torch.set_num_threads(threads)
+    _QUEUE, _PARENT = queue, parent
+
+
+def _post_step(index: int, step: int) -> None:
+    # A worker orphaned by a killed sweep stops at its next evaluation instead of
+    # finishing a group that the resumed sweep is training again.
+    if _PARENT is not None and os.getppid() != _PARENT:
+        os._exit(1)
+    if _QUEUE is not None:
+        _QUEUE.put((index, step))
+
+
+def _pool_task(index: int, specs: list[RunSpec], root: str) -> dict[str, str]:
+    return run_group(index, specs, root, None, _post_step)
+
+
+class PoolExecutor:
+    """J spawned worker processes, each training one group at a time.
+
+    On a GPU the workers share the device: several small groups run concurrently,
+    which hides each one's kernel-launch latency.
+    """
+
+    def __init__(self, jobs: int, threads: int) -> None:
+        self.jobs, self.threads = jobs, threads
+
+    def run(self, groups: list[Group], root: Path, progress: Progress) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        queue = ctx.Queue()
+        pending = list(groups)
+        while pending:
+            pending = self._run_pool(ctx, queue, pending, root, progress)
+
+    def _run_pool(self, ctx, queue, groups: list[Group], root: Path, progress: Progress):
+        """Run groups until done or the pool breaks; returns the groups never started."""
+        pool = ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_init_worker,
+                                   initargs=(self.threads, queue, os.getpid()))
+        waiting = list(groups)
+        running: dict[Future, Group] = {}
+        try:
+            while waiting or running:
+                while waiting and len(running) < self.jobs:
+                    group = waiting.pop(0)
+                    running[pool.submit(_pool_task, group.index, group.specs, str(root))] = group
+                    progress.started(group)
+                done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
+                _drain(queue, progress)
+                for future in done:
+                    group = running.pop(future)
+                    try:
+                        statuses = future.result()
+                    except BrokenProcessPool:
+                        # A worker died (killed, out of memory): record every group that
+                        # was in flight and restart a fresh pool for the rest.
+                        for g in [group, *running.values()]:
+                            _record_crash(g, root, "worker process died", progress)
+                        return waiting
+                    except Exception as exc:  # noqa: BLE001
+                        _record_crash(group, root, f"{type(exc).__name__}: {exc}", progress)
+                        continue
+                    progress.finished(group, statuses)
+            return []
+        except BaseException:
+            _terminate(pool)
+            raise
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _drain(queue: Any, progress: Progress) -> None:
+    while True:
+        try:
+            index, step = queue.get_nowait()
+        except Exception:  # noqa: BLE001 - queue.Empty, or a closed queue
+            return
+        progress.advanced(index, step)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop this pool's own worker processes (an interrupted sweep must not leave them)."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        if proc.is_alive():
+            proc.terminate()
+
+
+def _record_crash(group: Group, root: Path, message: str, progress: Progress) -> None:
+    for spec in group.specs:
+        write_error(spec, root, message)
+    progress.finished(group, {spec.run_id: "failed" for spec in group.specs})
+
+
+# --- submitit (SLURM, or its local and debug executors) --------------------------------
+
+
+class SubmititExecutor:
+    """Groups as a submitit job array: one job per group.
+
+    ``executor`` is any configured submitit executor: ``AutoExecutor`` on a SLURM
+    cluster, or ``LocalExecutor`` / ``DebugExecutor`` to exercise this path on one
+    machine. Progress is per finished group (jobs cannot stream steps back).
+    """
+
+    def __init__(self, executor: Any, poll_s: float = 2.0) -> None:
+        self.executor, self.poll_s = executor, poll_s
+
+    def run(self, groups: list[Group], root: Path, progress: Progress) -> None:
+        if not groups:
+            return
+        jobs = self.executor.map_array(
+            run_group, [g.index for g in groups], [g.specs for g in groups],
+            [str(root)] * len(groups),
+        )
+        for g in groups:
+            progress.started(g)
+        open_jobs = dict(zip(jobs, groups))
+        while open_jobs:
+            for job, group in list(open_jobs.items()):
+                if not job.done():
+                    continue
+                del open_jobs[job]
+                try:
+                    statuses = job.result()
+                except Exception as exc:  # noqa: BLE001 - timeout, node failure, ...
+                    message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+                    _record_crash(group, root, f"job {job.job_id}: {message}", progress)
+                    continue
+                progress.finished(group, statuses)
+            if open_jobs:
+                time.sleep(self.poll_s)
+
+
+def slurm_executor(folder: Path, partition: str | None, time_min: int | None,
+                   gpus: int | None, array_parallelism: int | None) -> Any:
+    """A submitit executor for SLURM with the sweep's options."""
+    import submitit
+
+    executor = submitit.AutoExecutor(folder=str(folder), cluster="slurm")
+    params: dict[str, Any] = {"timeout_min": time_min or 120, "gpus_per_node": gpus or 1}
+    if partition:
+        params["slurm_partition"] = partition
+    if array_parallelism:
+        params["slurm_array_parallelism"] = array_parallelism
+    executor.update_parameters(**params)
+    return executor
+
+
+def submitit_local_executor(folder: Path, time_min: int | None = None) -> Any:
+    """submitit's LocalExecutor: the SLURM code path, run as local subprocesses."""
+    import submitit
+
+    executor = submitit.LocalExecutor(folder=str(folder))
+    executor.update_parameters(timeout_min=time_min or 60)
+    return executor

@@ -1,0 +1,155 @@
+"""Planning a sweep: expand an experiment into runs and pack compatible runs into groups.
+
+Runs whose configs agree on :data:`lejepa_id.training.GROUP_KEYS` can share one stacked
+model and one AdamW (``training.train`` of a list), which reproduces each run's solo
+trajectory. Packing them is the main speed-up on a GPU, where a small model is bound by
+kernel-launch latency and R stacked runs cost little more than one. On a CPU the gain is
+modest for the mlp and negative for the matched encoder (measured, see docs/sweeps.md),
+so the CPU cap is small.
+
+A group's size is capped by a memory heuristic (:func:`member_bytes`) so that ``jobs``
+groups running concurrently on one GPU fit in its memory.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lejepa_id.config import RunConfig, RunSpec
+from lejepa_id.training import GROUP_KEYS
+
+# Largest group on a CPU, by encoder: stacking mlp runs gains ~1.3x per run-step at 4
+# members on 2 cores; stacked matched encoders were slower than one by one there.
+CPU_MEMBER_CAP = {"mlp": 4, "matched": 1}
+# Largest group on a GPU regardless of memory: beyond this a group's step time grows
+# linearly, and smaller groups let concurrent workers share the device.
+GPU_MEMBER_CAP = 256
+# Fraction of the GPU's memory the concurrent groups may plan to use.
+GPU_MEMORY_FRACTION = 0.6
+
+
+@dataclass
+class Group:
+    """Runs trained together as one stacked model."""
+
+    index: int
+    specs: list[RunSpec]
+
+    @property
+    def members(self) -> int:
+        """Encoders in the stack (a run with best-of-K initializations counts K)."""
+        return sum(s.config.effective_inits for s in self.specs)
+
+    @property
+    def cost(self) -> float:
+        """Relative wall time of the group, for scheduling and the ETA."""
+        return sum(spec_cost(s) for s in self.specs)
+
+    @property
+    def run_ids(self) -> list[str]:
+        return [s.run_id for s in self.specs]
+
+
+def group_key(config: RunConfig) -> tuple:
+    """The values that must agree for two runs to share a stacked model."""
+    return tuple(getattr(config, k) for k in GROUP_KEYS)
+
+
+def spec_cost(spec: RunSpec) -> float:
+    """Rough relative cost of one run: steps x members x per-step work.
+
+    The work term is a floor (launch and Python overhead dominate small models) plus the
+    encoder's multiply-adds per sample, so an N = 1024 run counts more than an N = 2 one.
+    """
+    c = spec.config
+    if c.encoder == "matched":
+        flops = c.layers * (c.dim // 2) ** 2
+    else:
+        flops = c.dim * c.hidden + (c.depth - 1) * c.hidden**2 + c.hidden * c.dim
+    return c.steps * c.effective_inits * (1.0 + flops / 1e5)
+
+
+def member_bytes(config: RunConfig) -> int:
+    """Estimated device memory of one stacked member, in bytes (float32).
+
+    Counts the weights with their gradient and two AdamW moments, the training
+    activations (kept for backward), SIGReg's projections at every knot, and the fixed
+    evaluation set with the codes computed from it. Deliberately generous (x2).
+    """
+    c = config
+    n, vb = c.dim, c.views * c.batch
+    if c.encoder == "matched":
+        params = c.layers * (n // 2) ** 2
+        acts = vb * n * 4 * c.layers
+    else:
+        params = n * c.hidden + (c.depth - 1) * c.hidden**2 + c.hidden * n
+        acts = vb * c.hidden * 3 * c.depth
+    sigreg = vb * c.num_directions * c.knots * 4 if c.mode == "lejepa" else 0
+    evaluation = c.eval_size * n * 8 + 10_000 * 2 * 4  # eval set, codes, 2D grid
+    covariances = 8 * n * n * 8  # float64 second moments for the metrics
+    floats = 4 * params + acts + sigreg + evaluation
+    return 2 * (4 * floats + covariances)
+
+
+def member_cap(config: RunConfig, device_type: str, jobs: int, device_memory: int | None) -> int:
+    """Largest number of stacked members for a group of runs like ``config``."""
+    if device_type != "cuda":
+        return CPU_MEMBER_CAP.get(config.encoder, 1)
+    memory = device_memory or 80 * 2**30
+    budget = memory * GPU_MEMORY_FRACTION / max(jobs, 1)
+    return max(1, min(GPU_MEMBER_CAP, int(budget // member_bytes(config))))
+
+
+def _split(specs: list[RunSpec], cap: int) -> list[list[RunSpec]]:
+    """Split runs into as few chunks as ``cap`` members allows, of balanced size."""
+    members = sum(s.config.effective_inits for s in specs)
+    chunks = max(1, math.ceil(members / cap))
+    target = math.ceil(members / chunks)
+    out: list[list[RunSpec]] = [[]]
+    load = 0
+    for spec in specs:
+        k = spec.config.effective_inits
+        if out[-1] and load + k > target:
+            out.append([])
+            load = 0
+        out[-1].append(spec)
+        load += k
+    return out
+
+
+def plan_groups(
+    specs: Sequence[RunSpec],
+    device_type: str,
+    jobs: int = 1,
+    device_memory: int | None = None,
+    max_members: int | None = None,
+) -> list[Group]:
+    """Pack runs into groups, largest cost first (so the longest groups start early).
+
+    Args:
+        specs: the runs still to train.
+        device_type: ``cuda`` or ``cpu``; decides the size cap.
+        jobs: groups that will run concurrently; the memory budget is shared, and a
+            class of compatible runs is split further while there are fewer groups
+            than jobs, so no worker idles.
+        device_memory: bytes of GPU memory (None: assume 80 GiB).
+        max_members: an explicit cap that overrides the heuristic (1: no batching).
+    """
+    classes: dict[tuple, list[RunSpec]] = {}
+    for spec in specs:
+        classes.setdefault(group_key(spec.config), []).append(spec)
+    chunks: list[list[RunSpec]] = []
+    for members in classes.values():
+        cap = max_members or member_cap(members[0].config, device_type, jobs, device_memory)
+        chunks.extend(_split(members, cap))
+    # Keep every worker busy: halve the biggest splittable chunk while chunks < jobs.
+    while chunks and len(chunks) < jobs:
+        chunks.sort(key=lambda ch: sum(spec_cost(s) for s in ch))
+        big = chunks[-1]
+        if len(big) < 2:
+            break
+        chunks[-1:] = [big[: len(big) // 2], big[len(big) // 2 :]]
+    groups = sorted(chunks, key=lambda ch: -sum(spec_cost(s) for s in ch))
+    return [Group(i, ch) for i, ch in enumerate(groups)]

@@ -1,0 +1,202 @@
+"""One sweep from start to end: load, check, plan, execute, summarize.
+
+:func:`run_sweep` is what ``lejepa-id sweep`` calls. Everything that can be refused
+(bad config, empty sweep, a results directory of a different config) is checked before
+anything is written.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from lejepa_id.config import load_experiment
+from lejepa_id.runs import ensure_writable
+from lejepa_id.sweeps.executors import (
+    InlineExecutor,
+    PoolExecutor,
+    SubmititExecutor,
+    slurm_executor,
+    submitit_local_executor,
+)
+from lejepa_id.sweeps.plan import Group, plan_groups
+from lejepa_id.sweeps.state import check_compatible, experiment_dir, partition, write_manifest
+from lejepa_id.training import resolve_device
+
+
+@dataclass
+class SweepSummary:
+    """What a sweep did: counts per status and the runs that failed or diverged."""
+
+    experiment: str
+    root: Path
+    total: int
+    skipped: int
+    groups: int
+    statuses: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    wall_s: float = 0.0
+
+    def count(self, status: str) -> int:
+        return sum(1 for s in self.statuses.values() if s == status)
+
+    def lines(self) -> list[str]:
+        out = [
+            f"sweep {self.experiment}: {self.total} runs, {self.skipped} already done, "
+            f"{len(self.statuses)} trained in {self.groups} groups in {self.wall_s:.1f} s: "
+            f"{self.count('finished')} finished, {self.count('diverged')} diverged, "
+            f"{self.count('failed')} failed",
+        ]
+        for run_id, status in sorted(self.statuses.items()):
+            if status == "diverged":
+                out.append(f"  diverged: {run_id} (see {self.root / run_id / 'result.json'})")
+            elif status == "failed":
+                out.append(f"  failed:   {run_id} (see {self.root / run_id / 'error.json'}; "
+                           "rerun the sweep to retry)")
+        out.append(f"results in {self.root}")
+        return out
+
+
+class ProgressBar:
+    """Progress over run-steps weighted by cost, with runs done, running, failed and ETA."""
+
+    def __init__(self, groups: list[Group], total_runs: int, done_runs: int,
+                 enabled: bool = True) -> None:
+        self.groups = {g.index: g for g in groups}
+        self.partial: dict[int, float] = {}
+        self.total_runs, self.done = total_runs, done_runs
+        self.running = self.failed = self.diverged = 0
+        self.statuses: dict[str, str] = {}
+        self.bar = tqdm(total=sum(g.cost for g in groups) or 1.0, disable=not enabled,
+                        desc="sweep", dynamic_ncols=True, file=sys.stderr,
+                        bar_format="{desc} {percentage:3.0f}%|{bar}| "
+                                   "[{elapsed}<{remaining}] {postfix}")
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self.bar.set_postfix_str(
+            f"runs {self.done}/{self.total_runs} done, {self.running} running, "
+            f"{self.failed} failed, {self.diverged} diverged")
+
+    def started(self, group: Group) -> None:
+        self.running += len(group.specs)
+        self.partial[group.index] = 0.0
+        self._refresh()
+
+    def advanced(self, index: int, step: int) -> None:
+        group = self.groups[index]
+        steps = group.specs[0].config.steps
+        new = group.cost * min(step / steps, 1.0)
+        self.bar.update(max(new - self.partial.get(index, 0.0), 0.0))
+        self.partial[index] = new
+
+    def finished(self, group: Group, statuses: dict[str, str]) -> None:
+        self.bar.update(max(group.cost - self.partial.pop(group.index, 0.0), 0.0))
+        self.running -= len(group.specs)
+        self.statuses.update(statuses)
+        for status in statuses.values():
+            if status == "failed":
+                self.failed += 1
+            else:
+                self.done += 1
+                self.diverged += status == "diverged"
+        self._refresh()
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+@dataclass
+class ExecutorOptions:
+    """How to execute: local pool of ``jobs`` workers, or SLURM through submitit."""
+
+    kind: str = "local"
+    jobs: int | None = None
+    partition: str | None = None
+    time_min: int | None = None
+    gpus: int | None = None
+    array_parallelism: int | None = None
+    max_members: int | None = None
+
+
+def default_jobs(device_type: str) -> int:
+    """Workers: one per core on a CPU; four groups at a time sharing one GPU."""
+    if device_type == "cuda":
+        return 4
+    return max(1, os.cpu_count() or 1)
+
+
+def _device_memory(device_type: str) -> int | None:
+    if device_type != "cuda":
+        return None
+    import torch
+
+    return int(torch.cuda.get_device_properties(0).total_memory)
+
+
+def run_sweep(
+    config: str | Path,
+    sets: list[str] | None = None,
+    out: str | Path = "runs",
+    options: ExecutorOptions | None = None,
+    progress: bool = True,
+    executor: Any = None,
+) -> SweepSummary:
+    """Train every run of an experiment that is not already done under ``out``.
+
+    Args:
+        config: experiment YAML.
+        sets: ``key=value`` overrides (sweep axes included: ``seeds=[0,1]``).
+        out: results root; runs go to ``out/<experiment>/<run_id>/``.
+        options: executor kind and options.
+        progress: show the progress bar.
+        executor: an explicit executor object with ``run(groups, root, progress)``
+            (tests pass a submitit DebugExecutor wrapped in SubmititExecutor).
+    """
+    options = options or ExecutorOptions()
+    exp = load_experiment(config, sets)
+    specs = exp.expand()
+    root = experiment_dir(out, exp.name)
+    check_compatible(exp, specs, root)
+    done, todo, notes = partition(specs, root)
+    device_type = resolve_device(specs[0].config.device).type if options.kind == "local" \
+        else "cuda"
+    jobs = options.jobs or default_jobs(device_type)
+    groups = plan_groups(todo, device_type, jobs if options.kind == "local" else 1,
+                         _device_memory(device_type) if options.kind == "local" else None,
+                         options.max_members)
+    ensure_writable(root)
+    write_manifest(exp, specs, root)
+    summary = SweepSummary(exp.name, root, len(specs), len(done), len(groups), notes=notes)
+    if executor is None:
+        executor = _make_executor(options, jobs, device_type, root)
+    start = time.perf_counter()
+    bar = ProgressBar(groups, len(specs), len(done), enabled=progress)
+    try:
+        executor.run(groups, root, bar)
+    finally:
+        bar.close()
+        summary.statuses = dict(bar.statuses)
+        summary.wall_s = time.perf_counter() - start
+    return summary
+
+
+def _make_executor(options: ExecutorOptions, jobs: int, device_type: str, root: Path) -> Any:
+    if options.kind == "slurm":
+        return SubmititExecutor(slurm_executor(root / ".submitit", options.partition,
+                                               options.time_min, options.gpus,
+                                               options.array_parallelism), poll_s=10.0)
+    if options.kind == "submitit-local":
+        return SubmititExecutor(submitit_local_executor(root / ".submitit", options.time_min),
+                                poll_s=0.5)
+    cores = os.cpu_count() or 1
+    threads = max(1, cores // jobs)
+    if jobs == 1:
+        return InlineExecutor(threads)
+    return PoolExecutor(jobs, threads)

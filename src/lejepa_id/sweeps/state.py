@@ -1,0 +1,184 @@
+"""What a results directory holds: the sweep manifest, finished runs and failed runs.
+
+A sweep writes into ``OUT/<experiment>/``:
+
+- ``sweep.json``: the manifest, the resolved experiment (defaults, runs, axes, --set)
+  and every run id planned so far with its run name. A later sweep into the same
+  directory must resolve every shared run to the same config (all keys but the swept
+  axes and the device), or it is refused with the first mismatch named.
+- ``<run_id>/result.json``: written last and atomically by ``RunResult.save``; its
+  presence marks a finished (or diverged) run, which a resumed sweep skips.
+- ``<run_id>/error.json``: a run that crashed; the next sweep retries it.
+
+Because results appear only complete (atomic renames) and a run is skipped only when
+its result parses and matches its config, killing a sweep at any moment and starting
+it again finishes the same set of results, none lost, duplicated or corrupt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any
+
+from lejepa_id.config import AXES, Experiment, RunSpec
+from lejepa_id.errors import UsageError
+from lejepa_id.io import atomic_write_json, read_json
+
+MANIFEST = "sweep.json"
+RESULT = "result.json"
+ERROR = "error.json"
+# Keys that may differ between invocations without changing what a run computes.
+IGNORED_KEYS = ("device",)
+
+
+def experiment_dir(out: str | Path, experiment: str) -> Path:
+    return Path(out) / experiment
+
+
+def comparable(config: dict[str, Any], drop: set[str]) -> dict[str, Any]:
+    """A config dict without the keys that may legitimately differ."""
+    return {k: v for k, v in config.items() if k not in drop and k not in IGNORED_KEYS}
+
+
+def base_configs(exp: Experiment) -> dict[str, dict[str, Any]]:
+    """Per run name: its resolved config with the swept fields left out."""
+    swept = {AXES[k] for k in exp.axes}
+    return {
+        run: comparable(dataclasses.asdict(exp.run_config(run)), swept) for run in exp.runs
+    }
+
+
+def read_result(path: Path) -> dict[str, Any] | None:
+    """A result.json as a dict, or None when it is missing, unreadable or malformed."""
+    try:
+        data = read_json(path)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        return None
+    if data.get("status") not in ("finished", "diverged"):
+        return None
+    return data
+
+
+def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+    for key in sorted(set(a) & set(b)):
+        if _normalize(a[key]) != _normalize(b[key]):
+            return key
+    return None
+
+
+def _normalize(value: Any) -> Any:
+    # JSON round trips turn 1.0 into 1.0 but YAML may give 1; compare numbers as floats.
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return value
+    return float(value)
+
+
+def check_compatible(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
+    """Refuse (UsageError, one line) when ``root`` holds runs of a different config."""
+    manifest_path = root / MANIFEST
+    if manifest_path.exists():
+        try:
+            manifest = read_json(manifest_path)
+        except (OSError, ValueError):
+            raise UsageError(f"{manifest_path} is unreadable; move it away to start over") from None
+        if manifest.get("experiment") != exp.name:
+            raise UsageError(f"{root} holds experiment {manifest.get('experiment')!r}, "
+                             f"not {exp.name!r}; use another --out")
+        old_swept = {AXES[k] for k in manifest.get("axes", {}) if k in AXES}
+        new = base_configs(exp)
+        for run, old_cfg in manifest.get("base_configs", {}).items():
+            if run not in new:
+                continue
+            new_cfg = comparable(new[run], old_swept)
+            key = _first_difference(comparable(old_cfg, set()), new_cfg)
+            if key is not None:
+                raise UsageError(
+                    f"{root} holds run {run!r} with {key}={old_cfg[key]!r} but this config "
+                    f"has {key}={new_cfg[key]!r}; use another --out or the same config"
+                )
+    for spec in specs:
+        stored = read_result(root / spec.run_id / RESULT)
+        if stored is None:
+            continue
+        want = comparable(dataclasses.asdict(spec.config), set())
+        key = _first_difference(comparable(stored["config"], set()), want)
+        if key is not None:
+            raise UsageError(
+                f"{root / spec.run_id} was trained with {key}={stored['config'][key]!r} but "
+                f"this config has {key}={want[key]!r}; use another --out or the same config"
+            )
+
+
+def write_manifest(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
+    """Write (or extend) sweep.json: the union of every run planned into ``root``."""
+    path = root / MANIFEST
+    old: dict[str, Any] = {}
+    if path.exists():
+        old = read_json(path)
+    axes = {k: list(v) for k, v in old.get("axes", {}).items()}
+    for key, values in exp.axes.items():
+        merged = axes.setdefault(key, [])
+        merged.extend(v for v in values if v not in merged)
+    run_ids = dict(old.get("run_ids", {}))
+    run_ids.update({s.run_id: s.run for s in specs})
+    manifest = {
+        "experiment": exp.name,
+        "description": exp.description,
+        "defaults": exp.defaults,
+        "runs": {**old.get("runs", {}), **exp.runs},
+        "overrides": exp.overrides,
+        "axes": axes,
+        "base_configs": {**old.get("base_configs", {}), **base_configs(exp)},
+        "run_ids": run_ids,
+        "updated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    atomic_write_json(path, manifest)
+
+
+def partition(specs: list[RunSpec], root: Path) -> tuple[list[RunSpec], list[RunSpec], list[str]]:
+    """Split runs into (done, todo, notes): done runs have a valid result.json.
+
+    Notes name runs retried after a crash (error.json) and result files found corrupt,
+    which are retrained and replaced rather than counted.
+    """
+    done, todo, notes = [], [], []
+    for spec in specs:
+        run = root / spec.run_id
+        if read_result(run / RESULT) is not None:
+            done.append(spec)
+            continue
+        if (run / RESULT).exists():
+            notes.append(f"{run / RESULT}: corrupt or partial, retraining")
+        elif (run / ERROR).exists():
+            notes.append(f"{spec.run_id}: failed before ({run / ERROR}), retrying")
+        todo.append(spec)
+    return done, todo, notes
+
+
+def write_error(spec: RunSpec, root: Path, message: str, trace: str = "") -> None:
+    """Record a crashed run; the next sweep retries it."""
+    atomic_write_json(root / spec.run_id / ERROR, {
+        "run_id": spec.run_id,
+        "run": spec.run,
+        "status": "failed",
+        "error": message,
+        "traceback": trace,
+        "config": dataclasses.asdict(spec.config),
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    })
+
+
+def clear_error(spec: RunSpec, root: Path) -> None:
+    (root / spec.run_id / ERROR).unlink(missing_ok=True)
+
+
+def run_status(spec: RunSpec, root: Path) -> str:
+    """finished, diverged, failed or missing."""
+    stored = read_result(root / spec.run_id / RESULT)
+    if stored is not None:
+        return str(stored["status"])
+    return "failed" if (root / spec.run_id / ERROR).exists() else "missing"

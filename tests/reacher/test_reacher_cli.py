@@ -1,0 +1,244 @@
+"""End to end through the command line on a tiny configuration: render, train, plan,
+figures, plus the bad-input paths (one line, exit status 2, nothing half-written)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from lejepa_id.reacher.cli import main
+
+TINY_TRAIN = ["--epochs", "1", "--batch", "32", "--fit-n", "100", "--device", "cpu", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def trained(tiny_data, tmp_path_factory):
+    runs = tmp_path_factory.mktemp("reacher_runs")
+    rc = main(
+        [
+            "reacher",
+            "train",
+            "--data",
+            str(tiny_data / "ou"),
+            str(tiny_data / "traj"),
+            "--eval",
+            str(tiny_data / "eval"),
+            "--out",
+            str(runs),
+            "--lams",
+            "0.01",
+            "--seeds",
+            "0",
+            *TINY_TRAIN,
+        ]
+    )
+    assert rc == 0
+    return runs
+
+
+def test_render_cli_with_worker_processes(needs_rendering, tmp_path, capsys):
+    out = tmp_path / "traj"
+    rc = main(
+        [
+            "reacher",
+            "render",
+            "traj",
+            "--out",
+            str(out),
+            "--n",
+            "40",
+            "--size",
+            "16",
+            "--look",
+            "fast",
+            "--workers",
+            "2",
+            "--shard-size",
+            "20",
+            "--episode-steps",
+            "100",
+        ]
+    )
+    assert rc == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["frames"] == 80 and len(summary["diagnostics"]) == 2
+    assert sorted(p.name for p in (out / "shards").iterdir()) == [
+        "frames_00000.npy",
+        "frames_00001.npy",
+    ]
+    # a second call finds the dataset complete and renders nothing
+    assert (
+        main(
+            [
+                "reacher",
+                "render",
+                "traj",
+                "--out",
+                str(out),
+                "--n",
+                "40",
+                "--size",
+                "16",
+                "--look",
+                "fast",
+                "--shard-size",
+                "20",
+                "--episode-steps",
+                "100",
+            ]
+        )
+        == 0
+    )
+
+
+def test_train_writes_every_metric(trained):
+    for label in ("ou", "traj"):
+        run = trained / label / "lam0.01_seed0"
+        res = json.loads((run / "result.json").read_text())
+        m = res["metrics"]
+        for key in (
+            "r2_hz",
+            "r2_zh",
+            "r2_h_sincos",
+            "orth_err_whitened",
+            "procrustes_mse_whitened",
+        ):
+            assert np.isfinite(m[key])
+        assert len(m["r2_hz_joint"]) == 2
+        assert res["kind"] == label and res["steps"] == 5  # 160 pairs // 32
+        assert (run / "encoder.safetensors").is_file() and (run / "codes.safetensors").is_file()
+        assert "r2_pixels_pca64_hz" in json.loads((trained / label / "baseline.json").read_text())
+
+
+def test_same_seed_same_numbers_on_cpu(tiny_data, trained, tmp_path):
+    rc = main(
+        [
+            "reacher",
+            "train",
+            "--data",
+            str(tiny_data / "ou"),
+            "--eval",
+            str(tiny_data / "eval"),
+            "--out",
+            str(tmp_path),
+            "--lams",
+            "0.01",
+            "--seeds",
+            "0",
+            *TINY_TRAIN,
+        ]
+    )
+    assert rc == 0
+    a = json.loads((trained / "ou" / "lam0.01_seed0" / "result.json").read_text())
+    b = json.loads((tmp_path / "ou" / "lam0.01_seed0" / "result.json").read_text())
+    assert a["metrics"] == b["metrics"] and a["final_losses"]["loss"] == b["final_losses"]["loss"]
+
+
+def test_plan_and_figures(tiny_data, trained, tmp_path, capsys):
+    rc = main(
+        ["reacher", "plan", "--runs", str(trained), "--eval", str(tiny_data / "eval"), "--k", "10"]
+    )
+    assert rc == 0
+    plan = json.loads((trained / "plan.json").read_text())
+    assert {r["kind"] for r in plan["runs"]} == {"ou", "traj"}
+    assert all(len(r["ratio"]) == 10 for r in plan["runs"])
+    assert set(plan["tests"]) >= {"ou_vs_traj_mannwhitney_runs_p", "ou_vs_traj_wilcoxon_pairs_p"}
+    # n = 0 when a barely trained code's Riccati equation has no stable solution
+    assert all(r["lqr_rel_err"]["n"] in (0, 240) for r in plan["runs"])
+    figs = tmp_path / "figs"
+    rc = main(
+        [
+            "reacher",
+            "figures",
+            "--runs",
+            str(trained),
+            "--eval",
+            str(tiny_data / "eval"),
+            "--out",
+            str(figs),
+        ]
+    )
+    assert rc == 0
+    index = json.loads((figs / "figures_index.json").read_text())
+    assert len(index["figures"]) == 6
+    for entry in index["figures"]:
+        assert (figs / entry["png"]).stat().st_size > 1000
+        assert (figs / entry["pdf"]).is_file()
+
+
+def _run_err(argv, capsys) -> tuple[int, str]:
+    rc = main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    return rc, err[-1] if err else ""
+
+
+def test_train_bad_inputs_exit_2(tiny_data, tmp_path, capsys):
+    out = tmp_path / "runs"
+    base = ["reacher", "train", "--out", str(out), *TINY_TRAIN]
+    rc, err = _run_err(
+        [*base, "--data", str(tmp_path / "missing"), "--eval", str(tiny_data / "eval")], capsys
+    )
+    assert rc == 2 and "not a reacher dataset" in err
+    # a partial dataset: the completion mark is missing
+    partial = tmp_path / "partial"
+    partial.mkdir()
+    (partial / "dataset.json").write_text(json.dumps({"identity": {"kind": "ou"}}))
+    rc, err = _run_err([*base, "--data", str(partial), "--eval", str(tiny_data / "eval")], capsys)
+    assert rc == 2 and "partial" in err
+    rc, err = _run_err(
+        [*base, "--data", str(tiny_data / "ou"), "--eval", str(tiny_data / "ou")], capsys
+    )
+    assert rc == 2 and "--eval needs an eval dataset" in err
+    assert not out.exists()  # nothing half-written
+
+
+def test_mismatched_image_sizes_exit_2(tiny_data, tmp_path, capsys):
+    from lejepa_id.reacher.datasets import RenderSpec, render_dataset
+
+    small = tmp_path / "eval16"
+    render_dataset(RenderSpec("eval", 30, size=16, look="fast"), small, workers=1)
+    out = tmp_path / "runs"
+    rc, err = _run_err(
+        [
+            "reacher",
+            "train",
+            "--data",
+            str(tiny_data / "ou"),
+            "--eval",
+            str(small),
+            "--out",
+            str(out),
+            *TINY_TRAIN,
+        ],
+        capsys,
+    )
+    assert rc == 2 and "image sizes differ" in err and "--size" in err
+    assert not out.exists()
+
+
+def test_plan_and_figures_bad_inputs_exit_2(tiny_data, tmp_path, capsys):
+    rc, err = _run_err(
+        ["reacher", "plan", "--runs", str(tmp_path), "--eval", str(tiny_data / "eval")], capsys
+    )
+    assert rc == 2 and "no finished runs" in err
+    rc, err = _run_err(
+        ["reacher", "figures", "--runs", str(tmp_path), "--eval", str(tiny_data / "eval")], capsys
+    )
+    assert rc == 2 and "plan.json" in err
+
+
+def test_every_command_has_help(capsys):
+    for argv in (
+        ["reacher"],
+        ["reacher", "render"],
+        ["reacher", "render", "ou"],
+        ["reacher", "train"],
+        ["reacher", "plan"],
+        ["reacher", "figures"],
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main([*argv, "--help"])
+        assert exc.value.code == 0
+        assert "usage:" in capsys.readouterr().out

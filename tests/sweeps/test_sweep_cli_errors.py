@@ -1,0 +1,63 @@
+"""Bad sweep input: one line on stderr, exit status 2, nothing written or overwritten."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lejepa_id.cli import main
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+TINY = ["--set", "steps=4", "--set", "eval_size=200", "--set", "runs=[spiral_lejepa]",
+        "--set", "seeds=[1337]", "--set", "scatter=0", "--no-progress", "--device", "cpu"]
+
+
+def _error_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    return err[0]
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (["--set", "betas=[1,2]"], "betas"),
+        (["--set", "seeds=[]"], "seeds"),
+        (["--partition", "gpu"], "--partition"),
+        (["--gpus", "2"], "--gpus"),
+        (["--jobs", "0"], "--jobs"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys, extra, needle) -> None:
+    out = tmp_path / "out"
+    rc = main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY, *extra])
+    assert rc == 2
+    line = _error_line(capsys)
+    assert needle in line
+    assert not out.exists()
+
+
+def test_results_of_another_config_are_refused(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "out"
+    assert main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY]) == 0
+    capsys.readouterr()
+    root = out / "2d"
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    rc = main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY, "--set", "steps=5"])
+    assert rc == 2
+    line = _error_line(capsys)
+    assert "steps=4" in line and "steps=5" in line
+    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert before == after
+    # Also refused without the manifest: the stored result itself disagrees.
+    (root / "sweep.json").unlink()
+    rc = main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY, "--set", "lr=0.01"])
+    assert rc == 2
+    assert "lr" in _error_line(capsys)
+    # The same config (or a narrowing of it) is accepted and skips the finished run.
+    assert main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY]) == 0
+    assert "1 already done" in capsys.readouterr().out
+    manifest = json.loads((root / "sweep.json").read_text())
+    assert manifest["run_ids"] == {"spiral_lejepa-seed1337": "spiral_lejepa"}

@@ -1,0 +1,61 @@
+"""Grouping: compatible runs share a group, caps and the memory heuristic hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lejepa_id.config import load_experiment
+from lejepa_id.sweeps.plan import group_key, member_bytes, member_cap, plan_groups
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+
+
+def test_paper_configs_expand_to_the_paper_sizes() -> None:
+    sizes = {"2d": 24, "gennorm": 324, "scaling": 150, "grid": 189}
+    for name, n in sizes.items():
+        specs = load_experiment(CONFIGS / f"{name}.yaml").expand()
+        assert len(specs) == n, name
+    scaling = load_experiment(CONFIGS / "scaling.yaml").expand()
+    # 300 encoders: best of 3 for N <= 32.
+    assert sum(s.config.effective_inits for s in scaling) == 300
+
+
+def test_axes_narrow_a_sweep() -> None:
+    exp = load_experiment(CONFIGS / "scaling.yaml", ["dims=[2,4]", "seeds=[0,1]"])
+    specs = exp.expand()
+    assert len(specs) == 3 * 2 * 2
+    assert {s.config.dim for s in specs} == {2, 4}
+
+
+def test_groups_share_group_keys_and_respect_caps() -> None:
+    specs = load_experiment(CONFIGS / "gennorm.yaml").expand()
+    groups = plan_groups(specs, "cuda", jobs=4, device_memory=140 * 2**30)
+    assert sum(len(g.specs) for g in groups) == len(specs)
+    assert len({s.run_id for g in groups for s in g.specs}) == len(specs)
+    for g in groups:
+        assert len({group_key(s.config) for s in g.specs}) == 1
+    # 6 compatible classes (mlp and matched x 3 objectives), each batched.
+    assert len(groups) <= 12
+    cpu = plan_groups(specs, "cpu", jobs=1)
+    assert max(g.members for g in cpu) <= 4
+    assert all(g.members == 1 for g in cpu if g.specs[0].config.encoder == "matched")
+
+
+def test_memory_heuristic_scales_with_dimension() -> None:
+    specs = load_experiment(CONFIGS / "scaling.yaml").expand()
+    small = next(s.config for s in specs if s.config.dim == 2)
+    big = next(s.config for s in specs if s.config.dim == 1024)
+    assert member_bytes(big) > 10 * member_bytes(small)
+    memory = 140 * 2**30
+    # The whole N = 1024 group (5 seeds) fits in one group even with 4 concurrent jobs.
+    assert member_cap(big, "cuda", 4, memory) >= 5
+    groups = plan_groups([s for s in specs if s.config.dim == 1024], "cuda", 1, memory)
+    assert len(groups) == 3  # one per objective
+    assert groups[0].cost >= groups[-1].cost
+
+
+def test_more_jobs_split_a_single_class() -> None:
+    specs = load_experiment(CONFIGS / "grid.yaml").expand()
+    assert len(plan_groups(specs, "cuda", jobs=1, device_memory=140 * 2**30)) == 1
+    assert len(plan_groups(specs, "cuda", jobs=4, device_memory=140 * 2**30)) == 4
+    assert len(plan_groups(specs, "cuda", jobs=1, max_members=50)) == 4

@@ -1,0 +1,114 @@
+"""Training engine: determinism, batched = one by one, divergence, and a real 2D run."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from lejepa_id import RunConfig, World, load_encoder, train
+from lejepa_id.io import load_tensors, read_json
+from lejepa_id.training import lr_factor
+
+TINY = dict(steps=40, batch=64, eval_size=500, eval_every=20, eval_every_early=10,
+            early_until=20, hidden=32, num_directions=32, device="cpu")
+
+
+def test_lr_schedule_is_constant_then_cosine_to_zero():
+    assert lr_factor(0, 100) == 1.0 and lr_factor(49, 100) == 1.0
+    assert lr_factor(75, 100) == pytest.approx(0.5)
+    assert lr_factor(100, 100) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_eval_schedule_is_dense_early_then_sparse():
+    steps = RunConfig(steps=2000).eval_steps()
+    assert steps[:10] == list(range(100, 1001, 100))
+    assert steps[10:] == [1500, 2000]
+
+
+def test_same_seed_same_numbers():
+    a = train(RunConfig(**TINY, seed=3), progress=False)
+    b = train(RunConfig(**TINY, seed=3), progress=False)
+    c = train(RunConfig(**TINY, seed=4), progress=False)
+    assert a.curves == b.curves and a.metrics == b.metrics
+    for k in a.weights:
+        assert torch.equal(a.weights[k], b.weights[k])
+    assert a.metrics != c.metrics
+
+
+@pytest.mark.parametrize("mode", ["lejepa", "whiten", "infonce"])
+def test_batched_group_equals_runs_trained_one_by_one(mode):
+    cfgs = [RunConfig(**TINY, mode=mode, seed=s, lam=lam, rho=rho, law="gennorm", alpha=a)
+            for s, lam, rho, a in [(0, 1e-3, 0.9, 2.0), (1, 0.3, 0.5, 1.0), (2, 0.5, 0.95, 4.0)]]
+    together = train(cfgs, progress=False)
+    for cfg, res in zip(cfgs, together):
+        alone = train(cfg, progress=False)
+        for k in alone.weights:
+            assert torch.allclose(res.weights[k], alone.weights[k], rtol=1e-4, atol=1e-5), k
+        for k, v in alone.metrics.items():
+            assert res.metrics[k] == pytest.approx(v, rel=1e-4, abs=1e-5), k
+
+
+def test_best_of_k_keeps_the_lowest_final_loss():
+    res = train(RunConfig(**TINY, inits=3), progress=False)
+    assert len(res.init_final_losses) == 3
+    assert res.init_final_losses[res.selected_init] == min(res.init_final_losses)
+    assert len(set(res.init_final_losses)) == 3  # different initializations
+    big = RunConfig(**TINY, inits=3, inits_max_dim=1)
+    assert big.effective_inits == 1
+
+
+class _BreaksAfter:
+    """A mixing that starts returning NaN after a number of calls."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls, self.left = calls, calls
+
+    def __call__(self, z: torch.Tensor) -> torch.Tensor:
+        self.left -= 1
+        return z * float("nan") if self.left < 0 else z
+
+
+def test_divergence_is_recorded_with_its_step_and_spares_the_group():
+    # The 2D eval set renders 3 times (z, z', grid); the data stream 16 steps per call.
+    bad = World.make(_BreaksAfter(3 + 2), dim=2, rho=0.9)
+    good = World.make("spiral", dim=2, rho=0.9)
+    cfgs = [RunConfig(**TINY, seed=0), RunConfig(**TINY, seed=1)]
+    res_bad, res_good = train(cfgs, worlds=[bad, good], progress=False)
+    assert res_bad.status == "diverged"
+    assert res_bad.diverged_step == 33
+    assert res_good.status == "finished"
+    assert math.isfinite(res_good.metrics["r2_hz"])
+
+
+def test_matched_encoder_run_and_user_world():
+    cfg = RunConfig(**{**TINY, "hidden": 256}, mixing="coupling", encoder="matched", dim=8)
+    res = train(cfg, progress=False)
+    assert res.status == "finished" and 0 < res.metrics["r2_hz"] <= 1
+    user = train(RunConfig(**TINY, dim=4, mixing="coupling"),
+                 worlds=World.make(torch.sinh, dim=4, rho=0.9), progress=False)
+    assert 0 < user.metrics["r2_hz"] <= 1
+
+
+def test_saved_result_and_weights_round_trip(tmp_path):
+    res = train(RunConfig(**TINY, scatter=100), progress=False)
+    res.save(tmp_path)
+    data = read_json(tmp_path / "result.json")
+    for key in ("r2_hz", "r2_zh", "r2_xz", "r2_zx", "orth_err", "epsilon", "delta", "D_bound",
+                "approx_bound", "procrustes_mse"):
+        assert key in data["metrics"]
+    assert data["config"]["seed"] == 0 and data["versions"]["torch"] == torch.__version__
+    assert data["curves"]["step"] == [10, 20, 40]
+    enc = load_encoder(res.config, load_tensors(tmp_path / "weights.safetensors"))
+    scatter = load_tensors(tmp_path / "scatter.safetensors")
+    with torch.no_grad():
+        assert torch.allclose(enc(scatter["x"].unsqueeze(0))[0], scatter["h"], atol=1e-5)
+
+
+@pytest.mark.slow
+def test_spiral_lejepa_identifies_the_latents():
+    """A real (short) run of the paper's 2D spiral configuration."""
+    res = train(RunConfig(steps=1500, device="cpu", seed=0), progress=False)
+    assert res.metrics["r2_hz"] >= 0.97
+    assert res.metrics["r2_xz"] < 0.2  # the spiral scrambles z: the mixing alone is useless

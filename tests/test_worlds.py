@@ -1,0 +1,153 @@
+"""Known answers for latent laws, the OU channel and the mixings."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from scipy import stats
+
+from lejepa_id.worlds import (
+    Banana,
+    Coupling,
+    LatentLaw,
+    Sinusoid,
+    Spiral,
+    World,
+    coupling_weights,
+    ou_views,
+)
+
+N_SAMPLES = 400_000
+
+
+@pytest.mark.parametrize("law", [LatentLaw("gaussian"), LatentLaw("laplace"),
+                                 *(LatentLaw("gennorm", a) for a in (0.5, 1.0, 2.0, 4.0, 32.0))])
+def test_laws_have_zero_mean_unit_variance(law, gen):
+    x = law.sample((N_SAMPLES,), gen, dtype=torch.float64)
+    # Standard errors: mean 1/sqrt(n); variance sqrt((kurtosis - 1) / n).
+    var = x.var().item()
+    kurt = ((x - x.mean()) ** 4).mean().item() / var**2
+    assert abs(x.mean().item()) < 5 / math.sqrt(N_SAMPLES)
+    assert abs(var - 1.0) < 5 * math.sqrt((kurt - 1) / N_SAMPLES)
+
+
+@pytest.mark.parametrize("alpha", [0.5, 1.0, 2.0, 8.0])
+def test_gennorm_matches_scipy_distribution(alpha, gen):
+    law = LatentLaw("gennorm", alpha)
+    x = law.sample((50_000,), gen, dtype=torch.float64).numpy()
+    ref = stats.gennorm(alpha, scale=law.gennorm_scale)
+    assert stats.kstest(x, ref.cdf).pvalue > 1e-3
+
+
+def test_gennorm_alpha_two_is_gaussian_and_one_is_laplace(gen):
+    assert LatentLaw("gennorm", 2.0).gennorm_scale == pytest.approx(math.sqrt(2.0))
+    g = LatentLaw("gennorm", 2.0).sample((50_000,), gen, dtype=torch.float64).numpy()
+    assert stats.kstest(g, stats.norm.cdf).pvalue > 1e-3
+    lap = LatentLaw("gennorm", 1.0).sample((50_000,), gen, dtype=torch.float64).numpy()
+    assert stats.kstest(lap, stats.laplace(scale=1 / math.sqrt(2)).cdf).pvalue > 1e-3
+    lap2 = LatentLaw("laplace").sample((50_000,), gen, dtype=torch.float64).numpy()
+    assert stats.kstest(lap2, stats.laplace(scale=1 / math.sqrt(2)).cdf).pvalue > 1e-3
+
+
+def test_samplers_are_deterministic_given_the_generator():
+    for name in ("gaussian", "laplace", "gennorm"):
+        law = LatentLaw(name, 0.7)
+        a = law.sample((100,), torch.Generator().manual_seed(5))
+        b = law.sample((100,), torch.Generator().manual_seed(5))
+        assert torch.equal(a, b)
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, float("inf")])
+def test_bad_alpha_is_rejected(bad):
+    with pytest.raises(ValueError, match="alpha"):
+        LatentLaw("gennorm", bad)
+
+
+def test_unknown_law_is_rejected():
+    with pytest.raises(ValueError, match="law='cauchy'"):
+        LatentLaw("cauchy")
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4])
+@pytest.mark.parametrize("rho", [0.3, 0.9])
+def test_ou_channel_satisfies_mehler(d, rho, gen):
+    """E[He_d(z) He_d(z')] = d! rho^d for the Gaussian OU channel (probabilists' Hermite)."""
+    law = LatentLaw("gaussian")
+    z = law.sample((N_SAMPLES, 1), gen, dtype=torch.float64)
+    zp = ou_views(z, rho, law, 1, gen)[0]
+    he = np.polynomial.hermite_e.hermeval
+    coef = [0] * d + [1]
+    prod = he(z.numpy()[:, 0], coef) * he(zp.numpy()[:, 0], coef)
+    se = prod.std() / math.sqrt(N_SAMPLES)
+    assert abs(prod.mean() - math.factorial(d) * rho**d) < 5 * se
+
+
+def test_ou_channel_is_stationary_for_non_gaussian_laws(gen):
+    law = LatentLaw("laplace")
+    z = law.sample((N_SAMPLES, 1), gen, dtype=torch.float64)
+    zp = ou_views(z, 0.7, law, 3, gen)
+    assert zp.shape == (3, N_SAMPLES, 1)
+    assert abs(zp.var().item() - 1.0) < 0.01
+    corr = np.corrcoef(z[:, 0].numpy(), zp[0, :, 0].numpy())[0, 1]
+    assert corr == pytest.approx(0.7, abs=0.01)
+
+
+@pytest.mark.parametrize("rho", [0.0, 1.0, -0.5, 1.5])
+def test_rho_outside_open_unit_interval_is_rejected(rho, gen):
+    with pytest.raises(ValueError, match="rho"):
+        ou_views(torch.zeros(2, 2), rho, LatentLaw(), 2, gen)
+
+
+def test_spiral_rotates_by_pi_times_radius_and_preserves_norm(gen):
+    z = torch.randn(1000, 2, generator=gen, dtype=torch.float64)
+    x = Spiral()(z)
+    assert torch.allclose(x.norm(dim=-1), z.norm(dim=-1))
+    turn = torch.atan2(x[:, 1], x[:, 0]) - torch.atan2(z[:, 1], z[:, 0])
+    want = math.pi * z.norm(dim=-1)
+    assert torch.allclose(torch.cos(turn), torch.cos(want), atol=1e-10)
+    assert torch.allclose(torch.sin(turn), torch.sin(want), atol=1e-10)
+
+
+def test_banana_and_sinusoid_formulas():
+    z = torch.tensor([[1.5, -0.5], [0.0, 2.0]], dtype=torch.float64)
+    assert torch.allclose(Banana()(z), torch.tensor([[1.5, 1.75], [0.0, 2.0]], dtype=torch.float64))
+    s = Sinusoid()(z)
+    assert torch.allclose(s[:, 0], z[:, 0] + torch.sin(1.5 * z[:, 1]))
+    assert torch.equal(s[:, 1], z[:, 1])
+
+
+def test_coupling_weights_are_twice_orthogonal_and_seeded():
+    w = coupling_weights(8, 4, seed=3)
+    assert w.shape == (4, 4, 4)
+    eye = torch.eye(4, dtype=torch.float64)
+    assert torch.allclose(w.transpose(-2, -1) @ w / 4.0, eye.expand(4, 4, 4), atol=1e-12)
+    assert torch.equal(w, coupling_weights(8, 4, seed=3))
+    assert not torch.equal(w, coupling_weights(8, 4, seed=4))
+
+
+def test_coupling_inverse_is_exact(gen):
+    g = Coupling(16, layers=4, seed=0).double()
+    z = torch.randn(500, 16, generator=gen, dtype=torch.float64)
+    assert torch.allclose(g.inverse(g(z)), z, atol=1e-12)
+
+
+@pytest.mark.parametrize("dim", [3, 0])
+def test_coupling_needs_even_dim(dim):
+    with pytest.raises(ValueError, match=f"dim={dim}"):
+        Coupling(dim)
+
+
+def test_world_accepts_a_user_callable(gen):
+    world = World.make(lambda z: z**3 + z, dim=3, rho=0.5)
+    z = world.sample_latents(10, gen)
+    assert torch.allclose(world.render(z), z**3 + z)
+    views = world.sample_views(z, 4, gen)
+    assert views.shape == (4, 10, 3)
+
+
+def test_2d_mixings_refuse_other_dims():
+    with pytest.raises(ValueError, match="dim = 2"):
+        World.make("spiral", dim=4)
