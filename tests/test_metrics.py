@@ -29,8 +29,9 @@ def _rotation(n: int, gen: torch.Generator) -> torch.Tensor:
 
 def test_every_metric_matches_published_values(reference):
     arrays, values = reference
-    got = identifiability_metrics(arrays["z"], arrays["x"], arrays["h"], arrays["h_prime"],
-                                  values["rho"])
+    got = identifiability_metrics(
+        arrays["z"], arrays["x"], arrays["h"], arrays["h_prime"], values["rho"]
+    )
     assert set(got) == set(METRIC_NAMES)
     for name, want in values["metrics"].items():
         assert got[name].item() == pytest.approx(want, rel=1e-9, abs=1e-12), name
@@ -60,7 +61,9 @@ def test_rotation_plus_offset_has_zero_orthogonality_error(gen):
     assert orthogonality_error(z, h).item() < 1e-10
     assert r2(h, z).item() == pytest.approx(1.0, abs=1e-12)
     W, c = affine_fit(z, h)
-    assert torch.allclose(W, Q.T, atol=1e-10) and torch.allclose(c, torch.full((5,), 3.0, dtype=torch.float64))
+    assert torch.allclose(W, Q.T, atol=1e-10) and torch.allclose(
+        c, torch.full((5,), 3.0, dtype=torch.float64)
+    )
 
 
 def test_procrustes_recovers_a_rotation(gen):

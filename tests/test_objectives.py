@@ -57,8 +57,8 @@ def test_fast_sigreg_equals_direct_formula_value_and_gradient(gen):
         slow = sigreg(H, D, knots=knots, t_max=t_max, fast=False)
         assert fast.shape == (3,)
         assert torch.allclose(fast, slow, rtol=1e-12, atol=1e-14)
-        g_fast, = torch.autograd.grad(fast.sum(), H)
-        g_slow, = torch.autograd.grad(slow.sum(), H)
+        (g_fast,) = torch.autograd.grad(fast.sum(), H)
+        (g_slow,) = torch.autograd.grad(slow.sum(), H)
         assert torch.allclose(g_fast, g_slow, rtol=1e-10, atol=1e-14)
 
 

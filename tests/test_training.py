@@ -11,8 +11,17 @@ from lejepa_id import RunConfig, World, load_encoder, train
 from lejepa_id.io import load_tensors, read_json
 from lejepa_id.training import lr_factor
 
-TINY = dict(steps=40, batch=64, eval_size=500, eval_every=20, eval_every_early=10,
-            early_until=20, hidden=32, num_directions=32, device="cpu")
+TINY = dict(
+    steps=40,
+    batch=64,
+    eval_size=500,
+    eval_every=20,
+    eval_every_early=10,
+    early_until=20,
+    hidden=32,
+    num_directions=32,
+    device="cpu",
+)
 
 
 def test_lr_schedule_is_constant_then_cosine_to_zero():
@@ -39,8 +48,10 @@ def test_same_seed_same_numbers():
 
 @pytest.mark.parametrize("mode", ["lejepa", "whiten", "infonce"])
 def test_batched_group_equals_runs_trained_one_by_one(mode):
-    cfgs = [RunConfig(**TINY, mode=mode, seed=s, lam=lam, rho=rho, law="gennorm", alpha=a)
-            for s, lam, rho, a in [(0, 1e-3, 0.9, 2.0), (1, 0.3, 0.5, 1.0), (2, 0.5, 0.95, 4.0)]]
+    cfgs = [
+        RunConfig(**TINY, mode=mode, seed=s, lam=lam, rho=rho, law="gennorm", alpha=a)
+        for s, lam, rho, a in [(0, 1e-3, 0.9, 2.0), (1, 0.3, 0.5, 1.0), (2, 0.5, 0.95, 4.0)]
+    ]
     together = train(cfgs, progress=False)
     for cfg, res in zip(cfgs, together):
         alone = train(cfg, progress=False)
@@ -86,8 +97,11 @@ def test_matched_encoder_run_and_user_world():
     cfg = RunConfig(**{**TINY, "hidden": 256}, mixing="coupling", encoder="matched", dim=8)
     res = train(cfg, progress=False)
     assert res.status == "finished" and 0 < res.metrics["r2_hz"] <= 1
-    user = train(RunConfig(**TINY, dim=4, mixing="coupling"),
-                 worlds=World.make(torch.sinh, dim=4, rho=0.9), progress=False)
+    user = train(
+        RunConfig(**TINY, dim=4, mixing="coupling"),
+        worlds=World.make(torch.sinh, dim=4, rho=0.9),
+        progress=False,
+    )
     assert 0 < user.metrics["r2_hz"] <= 1
 
 
@@ -95,8 +109,18 @@ def test_saved_result_and_weights_round_trip(tmp_path):
     res = train(RunConfig(**TINY, scatter=100), progress=False)
     res.save(tmp_path)
     data = read_json(tmp_path / "result.json")
-    for key in ("r2_hz", "r2_zh", "r2_xz", "r2_zx", "orth_err", "epsilon", "delta", "D_bound",
-                "approx_bound", "procrustes_mse"):
+    for key in (
+        "r2_hz",
+        "r2_zh",
+        "r2_xz",
+        "r2_zx",
+        "orth_err",
+        "epsilon",
+        "delta",
+        "D_bound",
+        "approx_bound",
+        "procrustes_mse",
+    ):
         assert key in data["metrics"]
     assert data["config"]["seed"] == 0 and data["versions"]["torch"] == torch.__version__
     assert data["curves"]["step"] == [10, 20, 40]

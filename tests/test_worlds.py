@@ -23,8 +23,14 @@ from lejepa_id.worlds import (
 N_SAMPLES = 400_000
 
 
-@pytest.mark.parametrize("law", [LatentLaw("gaussian"), LatentLaw("laplace"),
-                                 *(LatentLaw("gennorm", a) for a in (0.5, 1.0, 2.0, 4.0, 32.0))])
+@pytest.mark.parametrize(
+    "law",
+    [
+        LatentLaw("gaussian"),
+        LatentLaw("laplace"),
+        *(LatentLaw("gennorm", a) for a in (0.5, 1.0, 2.0, 4.0, 32.0)),
+    ],
+)
 def test_laws_have_zero_mean_unit_variance(law, gen):
     x = law.sample((N_SAMPLES,), gen, dtype=torch.float64)
     # Standard errors: mean 1/sqrt(n); variance sqrt((kurtosis - 1) / n).

@@ -14,13 +14,23 @@ from lejepa_id.errors import UsageError
 
 
 def _add_common_run_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config key; VALUE is YAML (a number, string or list). "
-                        "A run key (e.g. steps=2000) applies to every run, an experiment "
-                        "key (seeds, runs, ...) replaces it, a dotted path (runs.NAME.lam) "
-                        "sets one leaf. Repeatable.")
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default=None,
-                   help="device to train on (default: the config's, normally auto)")
+    p.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config key; VALUE is YAML (a number, string or list). "
+        "A run key (e.g. steps=2000) applies to every run, an experiment "
+        "key (seeds, runs, ...) replaces it, a dotted path (runs.NAME.lam) "
+        "sets one leaf. Repeatable.",
+    )
+    p.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda"],
+        default=None,
+        help="device to train on (default: the config's, normally auto)",
+    )
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -31,8 +41,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
     exp = load_experiment(args.config, sets)
     if args.run not in exp.runs:
-        raise UsageError(f"--run {args.run!r} is not in {exp.name}; "
-                         f"allowed: {', '.join(exp.runs)}")
+        raise UsageError(f"--run {args.run!r} is not in {exp.name}; allowed: {', '.join(exp.runs)}")
     exp.runs = {args.run: exp.runs[args.run]}
     exp.axes["seeds"] = [args.seed]
     (spec,) = exp.expand()
@@ -47,8 +56,20 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _print_metrics(status: str, diverged_step: int | None, metrics: dict[str, float]) -> None:
     if status != "finished":
         print(f"status: {status} at step {diverged_step}")
-    for key in ("r2_hz", "r2_zh", "r2_xz", "r2_zx", "orth_err", "epsilon", "delta",
-                "D_bound", "approx_bound", "procrustes_mse", "grid_r2_hz", "grid_orth_err"):
+    for key in (
+        "r2_hz",
+        "r2_zh",
+        "r2_xz",
+        "r2_zx",
+        "orth_err",
+        "epsilon",
+        "delta",
+        "D_bound",
+        "approx_bound",
+        "procrustes_mse",
+        "grid_r2_hz",
+        "grid_orth_err",
+    ):
         if key in metrics:
             print(f"  {key:16s} {metrics[key]:.6g}")
 
@@ -56,9 +77,16 @@ def _print_metrics(status: str, diverged_step: int | None, metrics: dict[str, fl
 def cmd_demo(args: argparse.Namespace) -> int:
     from lejepa_id.demo import run_demo
 
-    result, png = run_demo(steps=args.steps, seed=args.seed, out=args.out,
-                           mixing=args.mixing, mode=args.mode, lam=args.lam,
-                           device=args.device or "cpu", progress=not args.no_progress)
+    result, png = run_demo(
+        steps=args.steps,
+        seed=args.seed,
+        out=args.out,
+        mixing=args.mixing,
+        mode=args.mode,
+        lam=args.lam,
+        device=args.device or "cpu",
+        progress=not args.no_progress,
+    )
     _print_metrics(result.status, result.diverged_step, result.metrics)
     print(f"  {'steps/s':16s} {result.steps_per_s:.1f}")
     print(f"  {'wall time (s)':16s} {result.wall_time_s:.1f}")
@@ -70,15 +98,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lejepa-id",
         description="Train joint-embedding encoders on synthetic worlds and measure whether "
-                    "they recover the true latents (LeJEPA identifiability).",
+        "they recover the true latents (LeJEPA identifiability).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    p = sub.add_parser("run", help="train one run of an experiment config and write its result",
-                       description="Train one named run of an experiment YAML with one seed; "
-                                   "writes OUT/<experiment>/<run_id>/result.json, the weights "
-                                   "and, if configured, a scatter of (z, x, h).")
+    p = sub.add_parser(
+        "run",
+        help="train one run of an experiment config and write its result",
+        description="Train one named run of an experiment YAML with one seed; "
+        "writes OUT/<experiment>/<run_id>/result.json, the weights "
+        "and, if configured, a scatter of (z, x, h).",
+    )
     p.add_argument("config", help="experiment YAML file, e.g. configs/2d.yaml")
     p.add_argument("--run", required=True, help="run name from the config's 'runs'")
     p.add_argument("--seed", type=int, required=True, help="run seed")
@@ -86,30 +117,41 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common_run_args(p)
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("demo", help="the 2D quick start: spiral world, lejepa, on CPU, ~1 minute",
-                       description="Train an MLP encoder on the 2D spiral world with the lejepa "
-                                   "objective, print the identifiability metrics and write a "
-                                   "three-panel PNG (latents z, observations x, learned h, "
-                                   "coloured by the latent angle).")
-    p.add_argument("--steps", type=int, default=None,
-                   help="optimizer steps (default: the demo's short schedule)")
+    p = sub.add_parser(
+        "demo",
+        help="the 2D quick start: spiral world, lejepa, on CPU, ~1 minute",
+        description="Train an MLP encoder on the 2D spiral world with the lejepa "
+        "objective, print the identifiability metrics and write a "
+        "three-panel PNG (latents z, observations x, learned h, "
+        "coloured by the latent angle).",
+    )
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=None,
+        help="optimizer steps (default: the demo's short schedule)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--mixing", default="spiral", help="spiral, banana, sinusoid or coupling")
     p.add_argument("--mode", default="lejepa", help="lejepa, whiten or infonce")
     p.add_argument("--lam", type=float, default=None, help="regularizer weight lambda")
     p.add_argument("--out", default="runs/demo", help="output directory (default runs/demo)")
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default=None,
-                   help="device (default cpu)")
+    p.add_argument(
+        "--device", choices=["auto", "cpu", "cuda"], default=None, help="device (default cpu)"
+    )
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(func=cmd_demo)
 
     for module in ("lejepa_id.sweeps.cli", "lejepa_id.reacher.cli"):
         _register_optional(module, sub)
 
-    p = sub.add_parser("verify", help="compile the Coq proofs and check their assumptions",
-                       description="Compile formal/ from scratch and check that every main "
-                                   "theorem rests only on the declared axioms.",
-                       add_help=False)
+    p = sub.add_parser(
+        "verify",
+        help="compile the Coq proofs and check their assumptions",
+        description="Compile formal/ from scratch and check that every main "
+        "theorem rests only on the declared axioms.",
+        add_help=False,
+    )
     p.set_defaults(func=None, passthrough="verify")
     return parser
 

@@ -119,8 +119,20 @@ class RunConfig:
             raise UsageError(f"sigma={self.sigma!r} must be > 0")
         if not self.t_max > 0:
             raise UsageError(f"t_max={self.t_max!r} must be > 0")
-        for name in ("dim", "layers", "views", "hidden", "depth", "inits", "num_directions",
-                     "steps", "batch", "eval_size", "eval_every", "eval_every_early"):
+        for name in (
+            "dim",
+            "layers",
+            "views",
+            "hidden",
+            "depth",
+            "inits",
+            "num_directions",
+            "steps",
+            "batch",
+            "eval_size",
+            "eval_every",
+            "eval_every_early",
+        ):
             if getattr(self, name) < 1:
                 raise UsageError(f"{name}={getattr(self, name)!r} must be >= 1")
         if self.knots < 2:
@@ -154,8 +166,9 @@ class RunConfig:
 
     def eval_steps(self) -> list[int]:
         """Steps after which the run is evaluated (always including the last)."""
-        early = range(self.eval_every_early, min(self.early_until, self.steps) + 1,
-                      self.eval_every_early)
+        early = range(
+            self.eval_every_early, min(self.early_until, self.steps) + 1, self.eval_every_early
+        )
         late = range(self.eval_every, self.steps + 1, self.eval_every)
         return sorted(set(early) | set(late) | {self.steps})
 
@@ -250,8 +263,9 @@ class Experiment:
     def run_config(self, run: str, **axis_values: Any) -> RunConfig:
         """Resolve one run: defaults, then the run's own keys, then axes, then --set."""
         if run not in self.runs:
-            raise UsageError(f"run {run!r} is not in experiment {self.name}; "
-                             f"allowed: {', '.join(self.runs)}")
+            raise UsageError(
+                f"run {run!r} is not in experiment {self.name}; allowed: {', '.join(self.runs)}"
+            )
         merged = {**self.defaults, **self.runs[run], **axis_values, **self.overrides}
         return make_run_config(merged, where=f"runs.{run}")
 
@@ -322,7 +336,9 @@ def load_experiment(path: str | Path, sets: list[str] | None = None) -> Experime
     try:
         tree = yaml.safe_load(path.read_text())
     except yaml.YAMLError as exc:
-        raise UsageError(f"config file {str(path)!r} is not valid YAML: {exc}".splitlines()[0]) from None
+        raise UsageError(
+            f"config file {str(path)!r} is not valid YAML: {exc}".splitlines()[0]
+        ) from None
     if not isinstance(tree, dict):
         raise UsageError(f"config file {str(path)!r} must hold a mapping")
     for key, value in parse_set(sets or []).items():

@@ -10,7 +10,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import torch  # noqa: E402
 
-from lejepa_id.config import RunConfig  # noqa: E402
 from lejepa_id.runs import ensure_writable  # noqa: E402
 from lejepa_id.training import RunResult, train  # noqa: E402
 
@@ -34,9 +33,16 @@ def run_demo(
     from lejepa_id.config import make_run_config
 
     config = make_run_config(
-        {"mixing": mixing, "mode": mode, "lam": lam, "seed": seed, "device": device,
-         "steps": steps or DEMO_STEPS, "scatter": 5000,
-         **({"encoder": "matched", "layers": 8} if mixing == "coupling" else {})},
+        {
+            "mixing": mixing,
+            "mode": mode,
+            "lam": lam,
+            "seed": seed,
+            "device": device,
+            "steps": steps or DEMO_STEPS,
+            "scatter": 5000,
+            **({"encoder": "matched", "layers": 8} if mixing == "coupling" else {}),
+        },
         where="demo",
     )
     out = ensure_writable(out)
@@ -67,8 +73,10 @@ def plot_triptych(result: RunResult, path: str | Path) -> None:
         ax.set_xlim(-4, 4)
         ax.set_ylim(-4, 4)
     cfg = result.config
-    fig.suptitle(f"{cfg.mixing} world, {cfg.mode} (λ = {cfg.lam:g}), {cfg.steps} steps; "
-                 "colour = latent angle: a rigid rotation of the left panel means identified")
+    fig.suptitle(
+        f"{cfg.mixing} world, {cfg.mode} (λ = {cfg.lam:g}), {cfg.steps} steps; "
+        "colour = latent angle: a rigid rotation of the left panel means identified"
+    )
     fig.tight_layout()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)

@@ -54,8 +54,10 @@ class EvalSet:
         return cls(z, z_prime, world.render(z), world.render(z_prime), world.rho, z_grid, x_grid)
 
     def to(self, device: torch.device) -> EvalSet:
-        move = {k: (v.to(device) if isinstance(v, torch.Tensor) else v)
-                for k, v in self.__dict__.items()}
+        move = {
+            k: (v.to(device) if isinstance(v, torch.Tensor) else v)
+            for k, v in self.__dict__.items()
+        }
         return EvalSet(**move)
 
     def baseline(self) -> dict[str, float]:

@@ -106,9 +106,7 @@ def theorem3_bound(
     return D, D + (epsilon + D).pow(2)
 
 
-def bound_quantities(
-    h: ArrayLike, h_prime: ArrayLike, rho: float
-) -> dict[str, torch.Tensor]:
+def bound_quantities(h: ArrayLike, h_prime: ArrayLike, rho: float) -> dict[str, torch.Tensor]:
     """The Theorem-3 quantities of a code on an evaluation set and one fresh view of it.
 
     epsilon = |Cov(h) - I|_F, L_h = mean |h(z') - h(z)|^2, trace_cov = tr Cov(h),

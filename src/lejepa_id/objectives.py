@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import torch
 
+from lejepa_id.ecf import ecf_means, ecf_series
+
 MODES = ("lejepa", "whiten", "infonce")
 
 
@@ -59,50 +61,34 @@ def sigreg_knots(knots: int = 17, t_max: float = 3.0) -> tuple[torch.Tensor, tor
 class _SlicedECFError(torch.autograd.Function):
     """Integrated squared distance between empirical and Gaussian characteristic functions.
 
-    The knots are equally spaced, t_k = k dt, so cos(t_k u) and sin(t_k u) follow from one
-    cosine and one sine per projection by the angle-addition recurrence (two fused
-    multiply-adds per value). The values are kept for the backward pass, whose gradient
-    is written out by hand: one multiply-add per value instead of autograd's replay of
-    the whole recurrence.
+    The knots are equally spaced, t_k = k dt, so :mod:`lejepa_id.ecf` computes every
+    knot's cos(t_k u) and sin(t_k u) from one cosine and one sine per projection. The
+    gradient is written out by hand and evaluated by the same recurrence, instead of
+    autograd replaying (and storing) every knot's values.
     """
 
     @staticmethod
     def forward(ctx, u: torch.Tensor, dt: float, weights: torch.Tensor, target: torch.Tensor):
-        # u: (..., M, S); weights, target: (K,) in u's dtype.
+        # u: (..., M, S); weights, target: (K,) in u's dtype; knot t_0 = 0 is exact
+        # (cos = 1, sin = 0) and contributes w_0 (1 - phi_0)^2 = 0.
         K = weights.shape[0]
-        cos_k = torch.empty((K - 1, *u.shape), dtype=u.dtype, device=u.device)
-        sin_k = torch.empty_like(cos_k)
-        torch.cos(dt * u, out=cos_k[0])
-        torch.sin(dt * u, out=sin_k[0])
-        c1, s1 = cos_k[0], sin_k[0]
-        for k in range(1, K - 1):
-            c, s = cos_k[k - 1], sin_k[k - 1]
-            torch.mul(c, c1, out=cos_k[k]).addcmul_(s, s1, value=-1.0)
-            torch.mul(s, c1, out=sin_k[k]).addcmul_(c, s1)
-        C = cos_k.mean(dim=-2)  # (K - 1, ..., S), knots t_1 .. t_{K-1}
-        Sn = sin_k.mean(dim=-2)
+        c1, s1 = torch.cos(dt * u), torch.sin(dt * u)
+        C, Sn = ecf_means(c1, s1, K - 1)  # (K - 1, ..., S) at t_1 .. t_{K-1}
         shape = (K - 1,) + (1,) * (C.dim() - 1)
         w, phi = weights[1:].view(shape), target[1:].view(shape)
-        # Knot t_0 = 0 contributes w_0 (1 - phi_0)^2 = 0, kept for exactness of the formula.
         err = (((C - phi).pow(2) + Sn.pow(2)) * w).sum(dim=0) + weights[0] * (1 - target[0]) ** 2
-        ctx.save_for_backward(cos_k, sin_k, C, Sn, w, phi)
-        ctx.dt = dt
+        ctx.save_for_backward(c1, s1, C, Sn, w, phi)
+        ctx.dt, ctx.M = dt, u.shape[-2]
         return err
 
     @staticmethod
     def backward(ctx, grad_out: torch.Tensor):
-        cos_k, sin_k, C, Sn, w, phi = ctx.saved_tensors
-        K1, M = cos_k.shape[0], cos_k.shape[-2]
-        t = ctx.dt * torch.arange(1, K1 + 1, dtype=C.dtype, device=C.device).view_as(w)
-        # d/du_i of (C_k - phi_k)^2 + S_k^2 = (2 t_k / M) [S_k cos(t_k u_i) - (C_k - phi_k) sin(t_k u_i)]
-        scale = (2.0 / M) * w * t * grad_out.unsqueeze(0)
-        a = (scale * Sn).unsqueeze(-2)  # (K - 1, ..., 1, S)
-        b = (scale * (phi - C)).unsqueeze(-2)
-        grad_u = cos_k[0] * a[0]
-        grad_u.addcmul_(sin_k[0], b[0])
-        for k in range(1, K1):
-            grad_u.addcmul_(cos_k[k], a[k]).addcmul_(sin_k[k], b[k])
-        return grad_u, None, None, None
+        c1, s1, C, Sn, w, phi = ctx.saved_tensors
+        t = ctx.dt * torch.arange(1, C.shape[0] + 1, dtype=C.dtype, device=C.device).view_as(w)
+        # d/du_i [(C_k - phi_k)^2 + S_k^2]
+        #   = (2 t_k / M) [S_k cos(t_k u_i) + (phi_k - C_k) sin(t_k u_i)]
+        scale = (2.0 / ctx.M) * w * t * grad_out.unsqueeze(0)
+        return ecf_series(c1, s1, scale * Sn, scale * (phi - C)), None, None, None
 
 
 def sigreg(
@@ -170,7 +156,11 @@ def infonce(H: torch.Tensor, sigma: float = 1.0) -> torch.Tensor:
     if H.shape[-3] != 2:
         raise ValueError(f"infonce needs exactly 2 views, got V={H.shape[-3]}")
     u, v = H[..., 0, :, :], H[..., 1, :, :]
-    sq = (u * u).sum(-1, keepdim=True) + (v * v).sum(-1).unsqueeze(-2) - 2.0 * u @ v.transpose(-2, -1)
+    sq = (
+        (u * u).sum(-1, keepdim=True)
+        + (v * v).sum(-1).unsqueeze(-2)
+        - 2.0 * u @ v.transpose(-2, -1)
+    )
     logits = -sq / (2.0 * sigma * sigma)  # (..., B, B)
     diag = torch.diagonal(logits, dim1=-2, dim2=-1)
     row = torch.logsumexp(logits, dim=-1) - diag
@@ -213,4 +203,3 @@ def objective(
         name = "whitening"
     loss = lam * reg + (1.0 - lam) * align
     return loss, {"alignment": align.detach(), name: reg.detach()}
-

@@ -36,9 +36,28 @@ _DATA, _INIT, _EVAL, _DIRECTIONS, _SCATTER = 1, 2, 3, 4, 5
 # Steps of data drawn at once; fixed so a run's stream never depends on its group.
 _CHUNK = 16
 # Keys that must agree for runs to share one stacked model and one optimizer.
-GROUP_KEYS = ("dim", "encoder", "hidden", "depth", "layers", "views", "mode", "steps", "batch",
-              "lr", "weight_decay", "num_directions", "knots", "t_max", "sigma", "eval_size",
-              "eval_every", "eval_every_early", "early_until", "device")
+GROUP_KEYS = (
+    "dim",
+    "encoder",
+    "hidden",
+    "depth",
+    "layers",
+    "views",
+    "mode",
+    "steps",
+    "batch",
+    "lr",
+    "weight_decay",
+    "num_directions",
+    "knots",
+    "t_max",
+    "sigma",
+    "eval_size",
+    "eval_every",
+    "eval_every_early",
+    "early_until",
+    "device",
+)
 
 
 def derive_seed(*parts: int) -> int:
@@ -70,8 +89,15 @@ def lr_factor(step: int, steps: int) -> float:
 
 def make_world(config: RunConfig) -> World:
     """The world a config describes (named mixing seeded by the run)."""
-    return World.make(config.mixing, config.dim, config.rho, config.law, config.alpha,
-                      config.layers, config.resolved_mixing_seed)
+    return World.make(
+        config.mixing,
+        config.dim,
+        config.rho,
+        config.law,
+        config.alpha,
+        config.layers,
+        config.resolved_mixing_seed,
+    )
 
 
 def software_versions() -> dict[str, str]:
@@ -148,8 +174,10 @@ def _check_group(configs: Sequence[RunConfig]) -> None:
     for c in configs[1:]:
         for key in GROUP_KEYS:
             if getattr(c, key) != getattr(first, key):
-                raise ValueError(f"runs of one group must share {key}: "
-                                 f"{getattr(first, key)!r} != {getattr(c, key)!r}")
+                raise ValueError(
+                    f"runs of one group must share {key}: "
+                    f"{getattr(first, key)!r} != {getattr(c, key)!r}"
+                )
 
 
 def train(
@@ -197,22 +225,28 @@ class _Trainer:
         self.members = [(r, k) for r, c in enumerate(cfgs) for k in range(c.effective_inits)]
         R = len(self.members)
         init_seeds = [derive_seed(cfgs[r].seed, _INIT, k) for r, k in self.members]
-        self.encoder = build_encoder(c0.encoder, c0.dim, init_seeds, c0.hidden, c0.depth,
-                                     c0.layers).to(self.device)
+        self.encoder = build_encoder(
+            c0.encoder, c0.dim, init_seeds, c0.hidden, c0.depth, c0.layers
+        ).to(self.device)
         fused = self.device.type in ("cuda", "cpu")
-        self.opt = torch.optim.AdamW(self.encoder.parameters(), lr=c0.lr,
-                                     weight_decay=c0.weight_decay, fused=fused)
+        self.opt = torch.optim.AdamW(
+            self.encoder.parameters(), lr=c0.lr, weight_decay=c0.weight_decay, fused=fused
+        )
         for w in worlds:
             w.mixing.to(self.device)
         self.streams = [DataStream(w, c, self.device) for w, c in zip(worlds, cfgs)]
-        self.dir_gens = [generator(self.device, cfgs[r].seed, _DIRECTIONS, k)
-                         for r, k in self.members]
+        self.dir_gens = [
+            generator(self.device, cfgs[r].seed, _DIRECTIONS, k) for r, k in self.members
+        ]
         self.lam = torch.tensor([cfgs[r].lam for r, _ in self.members], device=self.device)
         rho = torch.tensor([cfgs[r].rho for r, _ in self.members], dtype=torch.float64)
-        self.evalsets = [EvalSet.draw(w, c.eval_size, generator(self.device, c.eval_seed, _EVAL))
-                         for w, c in zip(worlds, cfgs)]
-        self.scorer = Scorer(torch.stack([self.evalsets[r].z for r, _ in self.members]),
-                             rho.to(self.device))
+        self.evalsets = [
+            EvalSet.draw(w, c.eval_size, generator(self.device, c.eval_seed, _EVAL))
+            for w, c in zip(worlds, cfgs)
+        ]
+        self.scorer = Scorer(
+            torch.stack([self.evalsets[r].z for r, _ in self.members]), rho.to(self.device)
+        )
         self.x_eval = torch.stack([self.evalsets[r].x for r, _ in self.members])
         self.x_eval_prime = torch.stack([self.evalsets[r].x_prime for r, _ in self.members])
         self.baselines = [e.baseline() for e in self.evalsets]
@@ -233,16 +267,26 @@ class _Trainer:
     def directions(self) -> torch.Tensor | None:
         if self.c0.mode != "lejepa":
             return None
-        return torch.stack([random_directions(self.c0.dim, self.c0.num_directions, g)
-                            for g in self.dir_gens])
+        return torch.stack(
+            [random_directions(self.c0.dim, self.c0.num_directions, g) for g in self.dir_gens]
+        )
 
     def step(self, step: int) -> None:
         c0 = self.c0
         X = self.batch()
         R, V, B, N = X.shape
         H = self.encoder(X.reshape(R, V * B, N)).reshape(R, V, B, N)
-        loss, terms = objective(H, c0.mode, self.lam, c0.sigma, None, c0.num_directions,
-                                c0.knots, c0.t_max, self.directions())
+        loss, terms = objective(
+            H,
+            c0.mode,
+            self.lam,
+            c0.sigma,
+            None,
+            c0.num_directions,
+            c0.knots,
+            c0.t_max,
+            self.directions(),
+        )
         finite = torch.isfinite(loss)
         newly_bad = self.alive & ~finite
         # Diverged members contribute nothing; their slices of the stacked weights are
@@ -309,8 +353,13 @@ class _Trainer:
         start = time.perf_counter()
         last_rows: list[dict[str, float]] = []
         label = self.names[0] if len(self.cfgs) == 1 else f"{len(self.cfgs)} runs"
-        bar = tqdm(total=c0.steps, disable=not self.progress, desc=label or "train",
-                   unit="step", dynamic_ncols=True)
+        bar = tqdm(
+            total=c0.steps,
+            disable=not self.progress,
+            desc=label or "train",
+            unit="step",
+            dynamic_ncols=True,
+        )
         with bar:
             for step in range(c0.steps):
                 self.step(step)
@@ -321,15 +370,16 @@ class _Trainer:
                         self.on_eval(step + 1, last_rows)
                     live = [r for r, a in zip(last_rows, self.alive.tolist()) if a]
                     if live:
-                        bar.set_postfix(loss=f"{np.mean([r['loss'] for r in live]):.4g}",
-                                        r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}")
+                        bar.set_postfix(
+                            loss=f"{np.mean([r['loss'] for r in live]):.4g}",
+                            r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
+                        )
                 if not bool(self.alive.any()):
                     break
         wall = time.perf_counter() - start
         return self._results(last_rows, wall, step + 1)
 
     def _results(self, rows, wall: float, steps_done: int) -> list[RunResult]:
-        c0 = self.c0
         final_loss = (self.recent_loss / max(self.recent_count, 1)).tolist()
         results = []
         for r, cfg in enumerate(self.cfgs):
@@ -338,8 +388,13 @@ class _Trainer:
             # Best of K: the lowest training loss averaged over the last 100 steps
             # (one step's loss is noisy: SIGReg draws fresh directions every step).
             pick = min(alive, key=lambda i: final_loss[i]) if alive else idx[0]
-            res = RunResult(config=cfg, name=self.names[r], device=str(self.device),
-                            wall_time_s=wall, steps_per_s=steps_done / max(wall, 1e-9))
+            res = RunResult(
+                config=cfg,
+                name=self.names[r],
+                device=str(self.device),
+                wall_time_s=wall,
+                steps_per_s=steps_done / max(wall, 1e-9),
+            )
             res.selected_init = self.members[pick][1]
             res.init_final_losses = [final_loss[i] for i in idx]
             res.curves = self.curves[pick]
@@ -347,11 +402,15 @@ class _Trainer:
                 res.status, res.diverged_step = "diverged", self.diverged_at[pick]
             if rows and alive:
                 row = rows[pick]
-                res.metrics = {k: row[k] for k in row
-                               if k not in ("loss",) and k not in self.last_terms}
+                res.metrics = {
+                    k: row[k] for k in row if k not in ("loss",) and k not in self.last_terms
+                }
                 res.metrics.update(self.baselines[r])
-                res.losses = {"loss": row["loss"], "loss_last100": final_loss[pick],
-                              **{k: row[k] for k in self.last_terms}}
+                res.losses = {
+                    "loss": row["loss"],
+                    "loss_last100": final_loss[pick],
+                    **{k: row[k] for k in self.last_terms},
+                }
             res.weights = self._member_weights(pick)
             if cfg.scatter and alive:
                 res.scatter = self._scatter(r, pick, cfg)
@@ -375,9 +434,6 @@ class _Trainer:
 
 def load_encoder(config: RunConfig, weights: dict[str, torch.Tensor]) -> torch.nn.Module:
     """Rebuild a trained single-run encoder from its config and saved weights."""
-    enc = build_encoder(config.encoder, config.dim, [0], config.hidden, config.depth,
-                        config.layers)
+    enc = build_encoder(config.encoder, config.dim, [0], config.hidden, config.depth, config.layers)
     enc.load_state_dict({k: v.unsqueeze(0) for k, v in weights.items()})
     return enc
-
-

@@ -10,8 +10,25 @@ import pytest
 from lejepa_id.cli import main
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-TINY = ["--set", "steps=4", "--set", "eval_size=200", "--set", "runs=[spiral_lejepa]",
-        "--set", "seeds=[1337]", "--set", "scatter=0", "--no-progress", "--device", "cpu"]
+TINY = [
+    "--set",
+    "steps=4",
+    "--set",
+    "eval_size=200",
+    "--set",
+    "runs=[spiral_lejepa]",
+    "--set",
+    "seeds=[1337]",
+    "--set",
+    "scatter=0",
+    "--set",
+    "hidden=16",
+    "--set",
+    "num_directions=16",
+    "--no-progress",
+    "--device",
+    "cpu",
+]
 
 
 def _error_line(capsys) -> str:

@@ -14,8 +14,18 @@ from lejepa_id.sweeps.executors import PoolExecutor, SubmititExecutor
 from lejepa_id.sweeps.runner import ExecutorOptions, run_sweep
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-TINY = ["steps=20", "eval_size=300", "scatter=0", "device=cpu", "eval_every=10",
-        "eval_every_early=5", "early_until=10"]
+# Small widths and few SIGReg directions keep each run to a fraction of a second.
+TINY = [
+    "steps=12",
+    "eval_size=300",
+    "scatter=0",
+    "device=cpu",
+    "eval_every=6",
+    "eval_every_early=3",
+    "early_until=6",
+    "hidden=32",
+    "num_directions=32",
+]
 
 
 def _results(root: Path) -> dict[str, dict]:
@@ -24,10 +34,16 @@ def _results(root: Path) -> dict[str, dict]:
 
 def test_batched_group_equals_runs_one_by_one(tmp_path: Path) -> None:
     sets = [*TINY, "runs=[spiral_lejepa, spiral_whiten]", "seeds=[1, 2]"]
-    batched = run_sweep(CONFIGS / "2d.yaml", sets, tmp_path / "b",
-                        ExecutorOptions(jobs=1), progress=False)
-    solo = run_sweep(CONFIGS / "2d.yaml", sets, tmp_path / "s",
-                     ExecutorOptions(jobs=1, max_members=1), progress=False)
+    batched = run_sweep(
+        CONFIGS / "2d.yaml", sets, tmp_path / "b", ExecutorOptions(jobs=1), progress=False
+    )
+    solo = run_sweep(
+        CONFIGS / "2d.yaml",
+        sets,
+        tmp_path / "s",
+        ExecutorOptions(jobs=1, max_members=1),
+        progress=False,
+    )
     # The sweep groups compatible runs by itself: 2 objectives x 2 seeds in 2 groups.
     assert batched.groups == 2 and solo.groups == 4
     a, b = _results(tmp_path / "b" / "2d"), _results(tmp_path / "s" / "2d")
@@ -35,8 +51,9 @@ def test_batched_group_equals_runs_one_by_one(tmp_path: Path) -> None:
     for run_id in a:
         for key, value in a[run_id]["metrics"].items():
             assert value == pytest.approx(b[run_id]["metrics"][key], rel=1e-4, abs=1e-5), key
-        assert a[run_id]["curves"]["loss"] == pytest.approx(b[run_id]["curves"]["loss"],
-                                                             rel=1e-4, abs=1e-6)
+        assert a[run_id]["curves"]["loss"] == pytest.approx(
+            b[run_id]["curves"]["loss"], rel=1e-4, abs=1e-6
+        )
         wa = load_tensors(tmp_path / "b" / "2d" / run_id / "weights.safetensors")
         wb = load_tensors(tmp_path / "s" / "2d" / run_id / "weights.safetensors")
         for name in wa:
@@ -44,8 +61,7 @@ def test_batched_group_equals_runs_one_by_one(tmp_path: Path) -> None:
 
 
 def test_crash_is_recorded_and_retried_divergence_is_kept(tmp_path: Path, monkeypatch) -> None:
-    sets = [*TINY, "runs=[spiral_whiten, nvp_whiten]", "seeds=[7]",
-            "runs.spiral_whiten.lr=1000.0"]
+    sets = [*TINY, "runs=[spiral_whiten, nvp_whiten]", "seeds=[7]", "runs.spiral_whiten.lr=1000.0"]
     real = executors._train
 
     def flaky(specs, out, on_eval):
@@ -54,20 +70,22 @@ def test_crash_is_recorded_and_retried_divergence_is_kept(tmp_path: Path, monkey
         return real(specs, out, on_eval)
 
     monkeypatch.setattr(executors, "_train", flaky)
-    summary = run_sweep(CONFIGS / "2d.yaml", sets, tmp_path, ExecutorOptions(jobs=1),
-                        progress=False)
+    summary = run_sweep(
+        CONFIGS / "2d.yaml", sets, tmp_path, ExecutorOptions(jobs=1), progress=False
+    )
     root = tmp_path / "2d"
     assert summary.statuses == {"spiral_whiten-seed7": "diverged", "nvp_whiten-seed7": "failed"}
-    assert json.loads((root / "spiral_whiten-seed7" / "result.json").read_text())["status"] \
+    assert (
+        json.loads((root / "spiral_whiten-seed7" / "result.json").read_text())["status"]
         == "diverged"
+    )
     error = json.loads((root / "nvp_whiten-seed7" / "error.json").read_text())
     assert "simulated crash" in error["error"]
     assert not (root / "nvp_whiten-seed7" / "result.json").exists()
     assert any("failed" in line for line in summary.lines())
 
     monkeypatch.setattr(executors, "_train", real)
-    again = run_sweep(CONFIGS / "2d.yaml", sets, tmp_path, ExecutorOptions(jobs=1),
-                      progress=False)
+    again = run_sweep(CONFIGS / "2d.yaml", sets, tmp_path, ExecutorOptions(jobs=1), progress=False)
     assert again.skipped == 1 and again.statuses == {"nvp_whiten-seed7": "finished"}
     assert not (root / "nvp_whiten-seed7" / "error.json").exists()
 
@@ -76,16 +94,23 @@ def test_submitit_debug_executor_runs_the_slurm_path(tmp_path: Path) -> None:
     submitit = pytest.importorskip("submitit")
     sets = [*TINY, "runs=[spiral_lejepa, nvp_lejepa]", "seeds=[3]"]
     executor = SubmititExecutor(submitit.DebugExecutor(folder=str(tmp_path / "sub")), poll_s=0)
-    summary = run_sweep(CONFIGS / "2d.yaml", sets, tmp_path / "out",
-                        ExecutorOptions(kind="slurm"), progress=False, executor=executor)
+    summary = run_sweep(
+        CONFIGS / "2d.yaml",
+        sets,
+        tmp_path / "out",
+        ExecutorOptions(kind="slurm"),
+        progress=False,
+        executor=executor,
+    )
     assert set(summary.statuses.values()) == {"finished"}
     assert len(_results(tmp_path / "out" / "2d")) == 2
 
 
 def test_process_pool_of_two_workers(tmp_path: Path) -> None:
     sets = [*TINY, "runs=[spiral_lejepa, banana_lejepa]", "seeds=[5]"]
-    summary = run_sweep(CONFIGS / "2d.yaml", sets, tmp_path, ExecutorOptions(jobs=2),
-                        progress=False)
+    summary = run_sweep(
+        CONFIGS / "2d.yaml", sets, tmp_path, ExecutorOptions(jobs=2), progress=False
+    )
     # Two jobs split the single compatible class so both workers are busy.
     assert summary.groups == 2
     assert set(summary.statuses.values()) == {"finished"}

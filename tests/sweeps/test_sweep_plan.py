@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from lejepa_id.config import load_experiment
@@ -10,12 +11,17 @@ from lejepa_id.sweeps.plan import group_key, member_bytes, member_cap, plan_grou
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
+@cache
+def _expand(name: str) -> list:
+    return load_experiment(CONFIGS / f"{name}.yaml").expand()
+
+
 def test_paper_configs_expand_to_the_paper_sizes() -> None:
     sizes = {"2d": 24, "gennorm": 324, "scaling": 150, "grid": 189}
     for name, n in sizes.items():
-        specs = load_experiment(CONFIGS / f"{name}.yaml").expand()
+        specs = _expand(name)
         assert len(specs) == n, name
-    scaling = load_experiment(CONFIGS / "scaling.yaml").expand()
+    scaling = _expand("scaling")
     # 300 encoders: best of 3 for N <= 32.
     assert sum(s.config.effective_inits for s in scaling) == 300
 
@@ -28,7 +34,7 @@ def test_axes_narrow_a_sweep() -> None:
 
 
 def test_groups_share_group_keys_and_respect_caps() -> None:
-    specs = load_experiment(CONFIGS / "gennorm.yaml").expand()
+    specs = _expand("gennorm")
     groups = plan_groups(specs, "cuda", jobs=4, device_memory=140 * 2**30)
     assert sum(len(g.specs) for g in groups) == len(specs)
     assert len({s.run_id for g in groups for s in g.specs}) == len(specs)
@@ -42,7 +48,7 @@ def test_groups_share_group_keys_and_respect_caps() -> None:
 
 
 def test_memory_heuristic_scales_with_dimension() -> None:
-    specs = load_experiment(CONFIGS / "scaling.yaml").expand()
+    specs = _expand("scaling")
     small = next(s.config for s in specs if s.config.dim == 2)
     big = next(s.config for s in specs if s.config.dim == 1024)
     assert member_bytes(big) > 10 * member_bytes(small)
@@ -55,7 +61,7 @@ def test_memory_heuristic_scales_with_dimension() -> None:
 
 
 def test_more_jobs_split_a_single_class() -> None:
-    specs = load_experiment(CONFIGS / "grid.yaml").expand()
+    specs = _expand("grid")
     assert len(plan_groups(specs, "cuda", jobs=1, device_memory=140 * 2**30)) == 1
     assert len(plan_groups(specs, "cuda", jobs=4, device_memory=140 * 2**30)) == 4
     assert len(plan_groups(specs, "cuda", jobs=1, max_members=50)) == 4

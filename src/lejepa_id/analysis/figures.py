@@ -94,9 +94,12 @@ def fig_panels(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
         exp_rows = exp_rows.assign(label=exp_rows.apply(mixing_label, axis=1))
         labels = _ordered_labels(exp_rows)
         modes = [m for m in MODE_ORDER if m in set(exp_rows["mode"])]
-        fig, axes = plt.subplots(len(labels), 2 + len(modes),
-                                 figsize=(2.3 * (2 + len(modes)), 2.3 * len(labels)),
-                                 squeeze=False)
+        fig, axes = plt.subplots(
+            len(labels),
+            2 + len(modes),
+            figsize=(2.3 * (2 + len(modes)), 2.3 * len(labels)),
+            squeeze=False,
+        )
         for i, label in enumerate(labels):
             for j, mode in enumerate(modes):
                 pick = exp_rows[(exp_rows["label"] == label) & (exp_rows["mode"] == mode)]
@@ -116,23 +119,36 @@ def fig_panels(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
                 color = np.arctan2(z[:, 1], z[:, 0])
                 if j == 0:
                     for k, (arr, name) in enumerate(((z, "latents z"), (x, "observations x"))):
-                        axes[i, k].scatter(arr[:, 0], arr[:, 1], c=color, s=1, cmap="hsv",
-                                           rasterized=True)
+                        axes[i, k].scatter(
+                            arr[:, 0], arr[:, 1], c=color, s=1, cmap="hsv", rasterized=True
+                        )
                         axes[i, k].set_xticks([])
                         axes[i, k].set_yticks([])
                         if i == 0:
                             axes[i, k].set_title(name, fontsize=9)
                     axes[i, 0].set_ylabel(label)
                 ax.scatter(h[:, 0], h[:, 1], c=color, s=1, cmap="hsv", rasterized=True)
-                ax.set_title(f"{MODE_LABELS.get(mode, mode)}\nR² = {run['r2_hz']:.4f}"
-                             if i == 0 else f"R² = {run['r2_hz']:.4f}", fontsize=8)
-        fig.suptitle(f"{experiment}: latents, observations and learned codes "
-                     "(colour = latent angle)", fontsize=10)
+                ax.set_title(
+                    f"{MODE_LABELS.get(mode, mode)}\nR² = {run['r2_hz']:.4f}"
+                    if i == 0
+                    else f"R² = {run['r2_hz']:.4f}",
+                    fontsize=8,
+                )
+        fig.suptitle(
+            f"{experiment}: latents, observations and learned codes (colour = latent angle)",
+            fontsize=10,
+        )
         fig.tight_layout()
-        _save(fig, out, f"{experiment}_panels",
-              f"{experiment}: for each mixing, the latents z, the observations x = g(z) and "
-              "the codes h(x) of each objective (first seed), coloured by the latent angle. "
-              "Identifiability means h is a rotation of z.", formats, made)
+        _save(
+            fig,
+            out,
+            f"{experiment}_panels",
+            f"{experiment}: for each mixing, the latents z, the observations x = g(z) and "
+            "the codes h(x) of each objective (first seed), coloured by the latent angle. "
+            "Identifiability means h is a rotation of z.",
+            formats,
+            made,
+        )
 
 
 # --- R^2 vs alpha -----------------------------------------------------------------------
@@ -144,16 +160,25 @@ def fig_alpha(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
         rows = frame[frame["experiment"] == experiment]
         rows = rows.assign(label=rows.apply(mixing_label, axis=1))
         labels = _ordered_labels(rows)
-        fig, axes = plt.subplots(1, len(labels), figsize=(3.4 * len(labels), 3.2),
-                                 squeeze=False, sharey=True)
+        fig, axes = plt.subplots(
+            1, len(labels), figsize=(3.4 * len(labels), 3.2), squeeze=False, sharey=True
+        )
         for ax, label in zip(axes[0], labels):
             for mode in MODE_ORDER:
                 sel = rows[(rows["label"] == label) & (rows["mode"] == mode)]
                 if sel.empty:
                     continue
                 stats = sel.groupby("alpha")["r2_hz"].agg(["mean", "std"]).sort_index()
-                ax.errorbar(stats.index, stats["mean"], yerr=stats["std"].fillna(0), marker="o",
-                            ms=3, capsize=2, color=MODE_COLORS[mode], label=MODE_LABELS[mode])
+                ax.errorbar(
+                    stats.index,
+                    stats["mean"],
+                    yerr=stats["std"].fillna(0),
+                    marker="o",
+                    ms=3,
+                    capsize=2,
+                    color=MODE_COLORS[mode],
+                    label=MODE_LABELS[mode],
+                )
             ax.axvline(2.0, color="grey", ls=":", lw=1)
             ax.set_xscale("log", base=2)
             ax.set_title(label)
@@ -161,10 +186,15 @@ def fig_alpha(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
         axes[0, 0].set_ylabel("R²(h → z)")
         axes[0, -1].legend(fontsize=7)
         fig.tight_layout()
-        _save(fig, out, f"{experiment}_r2_vs_alpha",
-              f"{experiment}: R²(h → z) against the latent law's shape α (mean ± std over "
-              "seeds). The theory predicts the peak at the Gaussian, α = 2 (dotted).",
-              formats, made)
+        _save(
+            fig,
+            out,
+            f"{experiment}_r2_vs_alpha",
+            f"{experiment}: R²(h → z) against the latent law's shape α (mean ± std over "
+            "seeds). The theory predicts the peak at the Gaussian, α = 2 (dotted).",
+            formats,
+            made,
+        )
 
 
 # --- scaling ----------------------------------------------------------------------------
@@ -186,19 +216,50 @@ def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
             sel = rows[rows["mode"] == mode]
             if sel.empty:
                 continue
-            stats = sel.groupby("dim").agg(r2=("r2_hz", "mean"), r2_sd=("r2_hz", "std"),
-                                           orth=("orth_err_normalized", "mean"),
-                                           orth_sd=("orth_err_normalized", "std"))
+            stats = sel.groupby("dim").agg(
+                r2=("r2_hz", "mean"),
+                r2_sd=("r2_hz", "std"),
+                orth=("orth_err_normalized", "mean"),
+                orth_sd=("orth_err_normalized", "std"),
+            )
             color = MODE_COLORS[mode]
-            ax_r2.errorbar(stats.index, 1 - stats["r2"], yerr=stats["r2_sd"].fillna(0),
-                           marker="o", ms=3, capsize=2, color=color, label=MODE_LABELS[mode])
-            ax_r2.plot(paper["N"], 1 - paper[f"{PAPER_COLUMNS[mode]}_r2_hz_mean"], ls="--",
-                       color=color, alpha=0.5, lw=1)
-            ax_orth.errorbar(stats.index, stats["orth"], yerr=stats["orth_sd"].fillna(0),
-                             marker="o", ms=3, capsize=2, color=color, label=MODE_LABELS[mode])
+            ax_r2.errorbar(
+                stats.index,
+                1 - stats["r2"],
+                yerr=stats["r2_sd"].fillna(0),
+                marker="o",
+                ms=3,
+                capsize=2,
+                color=color,
+                label=MODE_LABELS[mode],
+            )
+            ax_r2.plot(
+                paper["N"],
+                1 - paper[f"{PAPER_COLUMNS[mode]}_r2_hz_mean"],
+                ls="--",
+                color=color,
+                alpha=0.5,
+                lw=1,
+            )
+            ax_orth.errorbar(
+                stats.index,
+                stats["orth"],
+                yerr=stats["orth_sd"].fillna(0),
+                marker="o",
+                ms=3,
+                capsize=2,
+                color=color,
+                label=MODE_LABELS[mode],
+            )
         base = rows.groupby("dim")["r2_xz"].mean()
-        ax_r2.plot(base.index, 1 - base.values, marker="s", ms=3, color="grey",
-                   label="mixing alone R²(x → z)")
+        ax_r2.plot(
+            base.index,
+            1 - base.values,
+            marker="s",
+            ms=3,
+            color="grey",
+            label="mixing alone R²(x → z)",
+        )
         ax_r2.plot([], [], ls="--", color="k", alpha=0.5, label="paper (dashed)")
         for ax in (ax_r2, ax_orth):
             ax.set_xscale("log", base=2)
@@ -208,10 +269,16 @@ def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
         ax_orth.set_ylabel("orthogonality error / √N")
         ax_r2.legend(fontsize=7)
         fig.tight_layout()
-        _save(fig, out, f"{experiment}_r2_vs_n",
-              f"{experiment}: unexplained variance 1 − R²(h → z) and the normalized "
-              "orthogonality error |AᵀA − I|_F / √N against N (mean ± std over seeds); "
-              "dashed: the paper's values.", formats, made)
+        _save(
+            fig,
+            out,
+            f"{experiment}_r2_vs_n",
+            f"{experiment}: unexplained variance 1 − R²(h → z) and the normalized "
+            "orthogonality error |AᵀA − I|_F / √N against N (mean ± std over seeds); "
+            "dashed: the paper's values.",
+            formats,
+            made,
+        )
 
 
 def _fmt(mean: float, std: float) -> str:
@@ -229,8 +296,11 @@ def scaling_table(frame: pd.DataFrame, experiment: str) -> pd.DataFrame:
         at = rows[rows["dim"] == dim]
         # The mixing baseline depends on (N, seed) only; count each seed once.
         base = at.drop_duplicates("seed")["r2_xz"]
-        line = {"N": int(dim), "mixing R²(x→z)": _fmt(base.mean(), base.std()),
-                "mixing (paper)": _paper(paper, dim, "mixing_r2_xz")}
+        line = {
+            "N": int(dim),
+            "mixing R²(x→z)": _fmt(base.mean(), base.std()),
+            "mixing (paper)": _paper(paper, dim, "mixing_r2_xz"),
+        }
         for mode, col in PAPER_COLUMNS.items():
             sel = at[at["mode"] == mode]["r2_hz"]
             name = MODE_LABELS[mode].split(" ")[0]
@@ -259,8 +329,15 @@ def to_latex(table: pd.DataFrame, caption: str) -> str:
         return s.replace("–", "--")
 
     cols = "r" + "l" * (len(table.columns) - 1)
-    lines = [r"\begin{table}[t]", r"\centering", r"\small", rf"\begin{{tabular}}{{{cols}}}",
-             r"\toprule", " & ".join(cell(c) for c in table.columns) + r" \\", r"\midrule"]
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\small",
+        rf"\begin{{tabular}}{{{cols}}}",
+        r"\toprule",
+        " & ".join(cell(c) for c in table.columns) + r" \\",
+        r"\midrule",
+    ]
     lines += [" & ".join(cell(v) for v in row) + r" \\" for row in table.itertuples(index=False)]
     lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{caption}}}", r"\end{table}"]
     return "\n".join(lines) + "\n"
@@ -269,14 +346,17 @@ def to_latex(table: pd.DataFrame, caption: str) -> str:
 def write_scaling_tables(frame: pd.DataFrame, out: Path, made: Figures) -> None:
     for experiment in _sweeping(frame, "dim"):
         table = scaling_table(frame, experiment)
-        caption = (f"{experiment}: R^2(h -> z), mean ± std over seeds, next to the paper's "
-                   "(5 seeds, 20,000 steps).")
+        caption = (
+            f"{experiment}: R^2(h -> z), mean ± std over seeds, next to the paper's "
+            "(5 seeds, 20,000 steps)."
+        )
         md, tex = out / f"{experiment}_table.md", out / f"{experiment}_table.tex"
         atomic_write_bytes(md, to_markdown(table).encode())
         atomic_write_bytes(tex, to_latex(table, caption.replace("->", r"$\to$")).encode())
         made.written += [md, tex]
-        made.tables.append({"name": f"{experiment}_table", "caption": caption,
-                            "md": md.name, "tex": tex.name})
+        made.tables.append(
+            {"name": f"{experiment}_table", "caption": caption, "md": md.name, "tex": tex.name}
+        )
 
 
 # --- Theorem-3 bound --------------------------------------------------------------------
@@ -290,8 +370,13 @@ def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     fig, ax = plt.subplots(figsize=(4.6, 4.2))
     floor = 1e-8  # log axes: exact zeros are drawn at the floor
     for experiment, sel in rows.groupby("experiment"):
-        ax.scatter(np.maximum(sel["approx_bound"], floor), np.maximum(sel["procrustes_mse"], floor),
-                   s=8, alpha=0.7, label=f"{experiment} ({len(sel)})")
+        ax.scatter(
+            np.maximum(sel["approx_bound"], floor),
+            np.maximum(sel["procrustes_mse"], floor),
+            s=8,
+            alpha=0.7,
+            label=f"{experiment} ({len(sel)})",
+        )
     lo = max(floor, min(rows["approx_bound"].min(), rows["procrustes_mse"].min()) / 2)
     hi = max(rows["approx_bound"].max(), rows["procrustes_mse"].max()) * 2
     ax.plot([lo, hi], [lo, hi], color="k", lw=1, label="error = bound")
@@ -303,13 +388,20 @@ def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     ax.set_title(f"{below} of {len(rows)} runs below the bound", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()
-    _save(fig, out, "bound",
-          "Empirical Procrustes error against the Theorem-3 bound for every finished run; "
-          "the theory puts every point below the diagonal.", formats, made)
+    _save(
+        fig,
+        out,
+        "bound",
+        "Empirical Procrustes error against the Theorem-3 bound for every finished run; "
+        "the theory puts every point below the diagonal.",
+        formats,
+        made,
+    )
 
 
-def make_figures(directory: str | Path, out: str | Path | None = None,
-                 formats: tuple[str, ...] = ("png", "pdf")) -> Figures:
+def make_figures(
+    directory: str | Path, out: str | Path | None = None, formats: tuple[str, ...] = ("png", "pdf")
+) -> Figures:
     """Draw every figure and table the results under ``directory`` support."""
     table = collect(directory)
     out_dir = Path(out) if out is not None else Path(directory) / "figures"

@@ -60,8 +60,10 @@ def claim_gap(frame: pd.DataFrame) -> Claim:
         return Claim(text, "no lejepa or whiten runs", "not measured")
     rel = rows["delta"] / (2 * (1 - rows["rho"]) * rows["trace_cov"])
     median = float(rel.median())
-    measured = (f"median δ / (2(1−ρ) tr Cov h) = {median:.3g} over {len(rows)} runs "
-                f"(max {float(rel.max()):.3g}); threshold {GAP_TOLERANCE}")
+    measured = (
+        f"median δ / (2(1−ρ) tr Cov h) = {median:.3g} over {len(rows)} runs "
+        f"(max {float(rel.max()):.3g}); threshold {GAP_TOLERANCE}"
+    )
     return Claim(text, measured, "pass" if median <= GAP_TOLERANCE else "fail")
 
 
@@ -93,14 +95,17 @@ def claim_bound(frame: pd.DataFrame) -> Claim:
     # A relative slack of 1e-9 absorbs float rounding when both sides are ~0.
     ok = rows["procrustes_mse"] <= rows["approx_bound"] * (1 + 1e-9) + 1e-12
     worst = (rows["procrustes_mse"] / rows["approx_bound"].clip(lower=1e-300)).max()
-    measured = (f"{int(ok.sum())} of {len(rows)} runs below the bound "
-                f"(largest error / bound = {worst:.3g})")
+    measured = (
+        f"{int(ok.sum())} of {len(rows)} runs below the bound (largest error / bound = {worst:.3g})"
+    )
     return Claim(text, measured, "pass" if bool(ok.all()) else "fail")
 
 
 def claim_scaling(frame: pd.DataFrame) -> Claim:
-    text = (f"SIGReg and VICReg stay > {SCALING_FLOOR} up to N = {SCALING_TARGET_N} "
-            "while InfoNCE degrades")
+    text = (
+        f"SIGReg and VICReg stay > {SCALING_FLOOR} up to N = {SCALING_TARGET_N} "
+        "while InfoNCE degrades"
+    )
     experiments = _sweeping(frame, "dim")
     rows = frame[frame["experiment"].isin(experiments)]
     modes = set(rows["mode"]) if not rows.empty else set()
@@ -110,14 +115,21 @@ def claim_scaling(frame: pd.DataFrame) -> Claim:
     top = int(rows["dim"].max())
     low_sig = float(means["lejepa"].min())
     low_vic = float(means["whiten"].min())
-    regs_at_top = min(float(means["lejepa"].get(top, np.nan)),
-                      float(means["whiten"].get(top, np.nan)))
+    regs_at_top = min(
+        float(means["lejepa"].get(top, np.nan)), float(means["whiten"].get(top, np.nan))
+    )
     info_top = float(means["infonce"].get(top, np.nan))
-    measured = (f"min over N of mean R²: SIGReg {low_sig:.6f}, VICReg {low_vic:.6f}; "
-                f"at N = {top}: InfoNCE {info_top:.4f} vs regularized {regs_at_top:.6f}; "
-                f"largest N measured {top}")
-    holds = (low_sig > SCALING_FLOOR and low_vic > SCALING_FLOOR
-             and math.isfinite(info_top) and info_top < regs_at_top - DEGRADE_MARGIN)
+    measured = (
+        f"min over N of mean R²: SIGReg {low_sig:.6f}, VICReg {low_vic:.6f}; "
+        f"at N = {top}: InfoNCE {info_top:.4f} vs regularized {regs_at_top:.6f}; "
+        f"largest N measured {top}"
+    )
+    holds = (
+        low_sig > SCALING_FLOOR
+        and low_vic > SCALING_FLOOR
+        and math.isfinite(info_top)
+        and info_top < regs_at_top - DEGRADE_MARGIN
+    )
     if not holds:
         return Claim(text, measured, "fail")
     return Claim(text, measured, "pass" if top >= SCALING_TARGET_N else "partial")
@@ -143,8 +155,10 @@ def _figure_html(index_path: Path) -> list[str]:
         png = index_path.parent / str(entry.get("png", ""))
         if not entry.get("png") or not png.is_file():
             continue
-        parts.append(f"<figure>{_img(png)}<figcaption>"
-                     f"{html.escape(str(entry.get('caption', '')))}</figcaption></figure>")
+        parts.append(
+            f"<figure>{_img(png)}<figcaption>"
+            f"{html.escape(str(entry.get('caption', '')))}</figcaption></figure>"
+        )
     return parts
 
 
@@ -161,21 +175,33 @@ figcaption { font-size: .9em; color: #444; }
 """
 
 
-def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, skipped: list[Path],
-           checklist: list[Claim]) -> str:
+def render(
+    directory: Path,
+    figures_dir: Path,
+    frame: pd.DataFrame,
+    skipped: list[Path],
+    checklist: list[Claim],
+) -> str:
     """The HTML page as a string."""
     h = html.escape
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             "<title>LeJEPA identifiability: sweep report</title>",
-             f"<style>{CSS}</style></head><body>",
-             "<h1>LeJEPA identifiability: sweep report</h1>",
-             f"<p>Results directory: <code>{h(str(directory))}</code>.</p>"]
-    parts.append("<h2>Claims checklist</h2><table><tr><th>prediction</th><th>measured</th>"
-                 "<th>verdict</th></tr>")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<title>LeJEPA identifiability: sweep report</title>",
+        f"<style>{CSS}</style></head><body>",
+        "<h1>LeJEPA identifiability: sweep report</h1>",
+        f"<p>Results directory: <code>{h(str(directory))}</code>.</p>",
+    ]
+    parts.append(
+        "<h2>Claims checklist</h2><table><tr><th>prediction</th><th>measured</th>"
+        "<th>verdict</th></tr>"
+    )
     for c in checklist:
         cls = c.verdict.replace(" ", "-")
-        parts.append(f"<tr><td>{h(c.text)}</td><td>{h(c.measured)}</td>"
-                     f'<td class="{cls}">{h(c.verdict)}</td></tr>')
+        parts.append(
+            f"<tr><td>{h(c.text)}</td><td>{h(c.measured)}</td>"
+            f'<td class="{cls}">{h(c.verdict)}</td></tr>'
+        )
     parts.append("</table>")
     parts.append("<h2>Runs</h2>")
     if frame.empty:
@@ -186,8 +212,10 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, skipped: lis
         bad = frame[frame["status"] != "finished"]
         if not bad.empty:
             parts.append("<p>Runs not finished:</p><ul>")
-            parts += [f"<li><code>{h(r.run_id)}</code> ({h(r.experiment)}): {h(r.status)}</li>"
-                      for r in bad.itertuples()]
+            parts += [
+                f"<li><code>{h(r.run_id)}</code> ({h(r.experiment)}): {h(r.status)}</li>"
+                for r in bad.itertuples()
+            ]
             parts.append("</ul>")
     if skipped:
         parts.append("<p>Skipped (not valid result files, not counted):</p><ul>")
@@ -196,16 +224,23 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, skipped: lis
     finished = frame[frame["status"] == "finished"] if not frame.empty else frame
     if not finished.empty:
         parts.append("<h2>Final metrics per run (mean over seeds)</h2>")
-        cols = [c for c in ("r2_hz", "r2_xz", "orth_err_normalized", "procrustes_mse",
-                            "approx_bound") if c in finished.columns]
-        keys = [k for k in ("experiment", "run", "dim", "alpha", "lam", "rho")
-                if finished.groupby("experiment")[k].nunique().max() > 1 or k in
-                ("experiment", "run")]
+        cols = [
+            c
+            for c in ("r2_hz", "r2_xz", "orth_err_normalized", "procrustes_mse", "approx_bound")
+            if c in finished.columns
+        ]
+        keys = [
+            k
+            for k in ("experiment", "run", "dim", "alpha", "lam", "rho")
+            if finished.groupby("experiment")[k].nunique().max() > 1 or k in ("experiment", "run")
+        ]
         summary = finished.groupby(keys)[cols].mean().reset_index()
         parts.append(summary.to_html(index=False, border=0, float_format=lambda v: f"{v:.6g}"))
     for experiment in _sweeping(finished, "dim") if not finished.empty else []:
-        parts.append(f"<h2>Scaling table: {h(experiment)} (R²(h → z), mean ± std over seeds,"
-                     " next to the paper's)</h2>")
+        parts.append(
+            f"<h2>Scaling table: {h(experiment)} (R²(h → z), mean ± std over seeds,"
+            " next to the paper's)</h2>"
+        )
         parts.append(scaling_table(finished, experiment).to_html(index=False, border=0))
     figs = _figure_html(figures_dir / "figures_index.json")
     if figs:
@@ -216,7 +251,15 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, skipped: lis
         parts.append("<h2>Reacher (pixels and planning)</h2>")
         parts += reacher
     labels = ", ".join(f"{k} = {v}" for k, v in MODE_LABELS.items())
-    parts.append(f"<p><small>Objectives: {h(labels)}.</small></p></body></html>")
+    parts.append(f"<p><small>Objectives: {h(labels)}.</small></p>")
+    # Marks how many images decoded, so a headless browser's DOM dump can prove it.
+    parts.append(
+        "<script>window.addEventListener('load', function () {"
+        "var ok = Array.from(document.images).filter(function (i) {"
+        "return i.complete && i.naturalWidth > 0; }).length;"
+        "document.body.setAttribute('data-images-loaded', String(ok)); });</script>"
+    )
+    parts.append("</body></html>")
     return "\n".join(parts)
 
 
@@ -227,12 +270,20 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> Report
     made = make_figures(directory, figures_dir, formats=("png", "pdf"))
     frame = collect(directory).frame
     finished = frame[frame["status"] == "finished"] if not frame.empty else frame
-    checklist = claims(finished) if not finished.empty else [
-        Claim(text, "no finished runs", "not measured") for text in (
-            "Alignment gap δ near 0", "R²(h → z) peaks at the Gaussian, α = 2",
-            "Procrustes error ≤ Theorem-3 bound on every run",
-            f"SIGReg and VICReg stay > {SCALING_FLOOR} up to N = {SCALING_TARGET_N} "
-            "while InfoNCE degrades")]
+    checklist = (
+        claims(finished)
+        if not finished.empty
+        else [
+            Claim(text, "no finished runs", "not measured")
+            for text in (
+                "Alignment gap δ near 0",
+                "R²(h → z) peaks at the Gaussian, α = 2",
+                "Procrustes error ≤ Theorem-3 bound on every run",
+                f"SIGReg and VICReg stay > {SCALING_FLOOR} up to N = {SCALING_TARGET_N} "
+                "while InfoNCE degrades",
+            )
+        ]
+    )
     path = Path(out) if out is not None else directory / "report.html"
     page = render(directory, figures_dir, frame, made.skipped, checklist)
     atomic_write_bytes(path, page.encode())

@@ -21,8 +21,24 @@ from lejepa_id.config import AXES, RUN_FIELDS
 # Directories under a results root that hold other experiments' formats.
 EXCLUDED_DIRS = ("reacher", "figures", ".submitit")
 CONFIG_COLUMNS = list(RUN_FIELDS)
-LEADING = ["experiment", "run", "run_id", "status", "diverged_step", "mode", "mixing", "encoder",
-           "law", "alpha", "dim", "rho", "lam", "sigma", "seed", "steps"]
+LEADING = [
+    "experiment",
+    "run",
+    "run_id",
+    "status",
+    "diverged_step",
+    "mode",
+    "mixing",
+    "encoder",
+    "law",
+    "alpha",
+    "dim",
+    "rho",
+    "lam",
+    "sigma",
+    "seed",
+    "steps",
+]
 
 
 @dataclass

@@ -28,10 +28,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.max_group is not None and args.max_group < 1:
         raise UsageError(f"--max-group={args.max_group} must be >= 1")
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
-    options = ExecutorOptions(kind=args.executor, jobs=args.jobs, partition=args.partition,
-                              time_min=args.time, gpus=args.gpus,
-                              array_parallelism=args.array_parallelism,
-                              max_members=args.max_group)
+    options = ExecutorOptions(
+        kind=args.executor,
+        jobs=args.jobs,
+        partition=args.partition,
+        time_min=args.time,
+        gpus=args.gpus,
+        array_parallelism=args.array_parallelism,
+        max_members=args.max_group,
+    )
     summary = run_sweep(args.config, sets, args.out, options, progress=not args.no_progress)
     for note in summary.notes:
         print(note, file=sys.stderr)
@@ -43,7 +48,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_aggregate(args: argparse.Namespace) -> int:
     from lejepa_id.analysis.table import write_table
 
-    table = write_table(args.dir, args.out)
+    table = write_table(_existing_dir(args.dir), args.out)
     for path in table.skipped:
         print(f"skipped {path}: not a valid result file", file=sys.stderr)
     print(f"{len(table.frame)} runs ({table.counts()})")
@@ -55,7 +60,7 @@ def cmd_aggregate(args: argparse.Namespace) -> int:
 def cmd_figures(args: argparse.Namespace) -> int:
     from lejepa_id.analysis.figures import make_figures
 
-    made = make_figures(args.dir, args.out, formats=tuple(args.formats.split(",")))
+    made = make_figures(_existing_dir(args.dir), args.out, formats=tuple(args.formats.split(",")))
     for path in made.skipped:
         print(f"skipped {path}: not a valid result file", file=sys.stderr)
     for note in made.notes:
@@ -68,7 +73,7 @@ def cmd_figures(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from lejepa_id.analysis.report import write_report
 
-    report = write_report(args.dir, args.out)
+    report = write_report(_existing_dir(args.dir), args.out)
     for path in report.skipped:
         print(f"skipped {path}: not a valid result file", file=sys.stderr)
     for claim in report.claims:
@@ -78,6 +83,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _existing_dir(value: str) -> Path:
+    """The results directory, or a one-line UsageError when it does not exist."""
     path = Path(value)
     if not path.is_dir():
         raise UsageError(f"results directory {value!r} does not exist")
@@ -87,60 +93,94 @@ def _existing_dir(value: str) -> Path:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the sweep and analysis subcommands to the main parser."""
     p = sub.add_parser(
-        "sweep", help="train every run of an experiment (batched, resumable)",
+        "sweep",
+        help="train every run of an experiment (batched, resumable)",
         description="Expand an experiment YAML into runs, skip the ones already done under "
-                    "OUT/<experiment>/, pack compatible runs into stacked groups and train "
-                    "them with a progress bar. Killing a sweep and starting it again "
-                    "finishes the same results. Failed runs get error.json and are retried "
-                    "on the next invocation.")
+        "OUT/<experiment>/, pack compatible runs into stacked groups and train "
+        "them with a progress bar. Killing a sweep and starting it again "
+        "finishes the same results. Failed runs get error.json and are retried "
+        "on the next invocation.",
+    )
     p.add_argument("config", help="experiment YAML, e.g. configs/scaling.yaml")
     p.add_argument("--out", default="runs", help="results root (default: runs)")
-    p.add_argument("--executor", choices=["local", "slurm", "submitit-local"], default="local",
-                   help="local process pool (default), SLURM via submitit, or submitit's "
-                        "local executor (the SLURM code path on this machine)")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="local workers (default: one per CPU core on a CPU, 4 groups "
-                        "sharing a GPU); each worker uses cores/jobs torch threads")
-    p.add_argument("--max-group", type=int, default=None,
-                   help="at most this many stacked encoders per group (1 disables batching; "
-                        "default: a memory heuristic on GPU, a small cap on CPU)")
-    p.add_argument("--set", dest="sets", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a config key (YAML value); sweep axes too, e.g. "
-                        "--set 'dims=[2,4]' --set 'seeds=[0,1]'. Repeatable.")
-    p.add_argument("--device", choices=["auto", "cpu", "cuda"], default=None,
-                   help="device (default: the config's, normally auto)")
+    p.add_argument(
+        "--executor",
+        choices=["local", "slurm", "submitit-local"],
+        default="local",
+        help="local process pool (default), SLURM via submitit, or submitit's "
+        "local executor (the SLURM code path on this machine)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="local workers (default: one per CPU core on a CPU, 4 groups "
+        "sharing a GPU); each worker uses cores/jobs torch threads",
+    )
+    p.add_argument(
+        "--max-group",
+        type=int,
+        default=None,
+        help="at most this many stacked encoders per group (1 disables batching; "
+        "default: a memory heuristic on GPU, a small cap on CPU)",
+    )
+    p.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config key (YAML value); sweep axes too, e.g. "
+        "--set 'dims=[2,4]' --set 'seeds=[0,1]'. Repeatable.",
+    )
+    p.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda"],
+        default=None,
+        help="device (default: the config's, normally auto)",
+    )
     p.add_argument("--partition", default=None, help="SLURM partition")
     p.add_argument("--time", type=int, default=None, help="SLURM time limit per job, minutes")
     p.add_argument("--gpus", type=int, default=None, help="SLURM GPUs per job")
-    p.add_argument("--array-parallelism", type=int, default=None,
-                   help="SLURM: jobs of the array running at once")
+    p.add_argument(
+        "--array-parallelism",
+        type=int,
+        default=None,
+        help="SLURM: jobs of the array running at once",
+    )
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser(
-        "aggregate", help="collect every run's result into one table (CSV and Parquet)",
+        "aggregate",
+        help="collect every run's result into one table (CSV and Parquet)",
         description="Read every OUT/<experiment>/<run_id>/result.json under DIR and write "
-                    "one row per run (config columns, status, final metrics and losses) to "
-                    "runs.csv and runs.parquet. Corrupt result files are named and skipped.")
-    p.add_argument("dir", type=_existing_dir, help="results root (the sweep's --out)")
+        "one row per run (config columns, status, final metrics and losses) to "
+        "runs.csv and runs.parquet. Corrupt result files are named and skipped.",
+    )
+    p.add_argument("dir", help="results root (the sweep's --out)")
     p.add_argument("--out", default=None, help="output directory (default: DIR)")
     p.set_defaults(func=cmd_aggregate)
 
     p = sub.add_parser(
-        "figures", help="draw the paper's figures and tables from a results directory",
+        "figures",
+        help="draw the paper's figures and tables from a results directory",
         description="Draw the 2D panel grid, R^2 vs alpha, R^2 and orthogonality vs N, "
-                    "empirical error vs the Theorem-3 bound, and the scaling table next to "
-                    "the paper's (Markdown and LaTeX), for whatever experiments DIR holds.")
-    p.add_argument("dir", type=_existing_dir, help="results root (the sweep's --out)")
+        "empirical error vs the Theorem-3 bound, and the scaling table next to "
+        "the paper's (Markdown and LaTeX), for whatever experiments DIR holds.",
+    )
+    p.add_argument("dir", help="results root (the sweep's --out)")
     p.add_argument("--out", default=None, help="output directory (default: DIR/figures)")
     p.add_argument("--formats", default="png,pdf", help="comma-separated (default png,pdf)")
     p.set_defaults(func=cmd_figures)
 
     p = sub.add_parser(
-        "report", help="one self-contained HTML page: figures, tables, claims checklist",
+        "report",
+        help="one self-contained HTML page: figures, tables, claims checklist",
         description="Write DIR/report.html with every figure embedded, the tables, and a "
-                    "checklist of the paper's empirical predictions with the measured "
-                    "numbers (pass, fail, or not measured).")
-    p.add_argument("dir", type=_existing_dir, help="results root (the sweep's --out)")
+        "checklist of the paper's empirical predictions with the measured "
+        "numbers (pass, fail, or not measured).",
+    )
+    p.add_argument("dir", help="results root (the sweep's --out)")
     p.add_argument("--out", default=None, help="HTML file (default: DIR/report.html)")
     p.set_defaults(func=cmd_report)

@@ -58,8 +58,10 @@ def run_group(
     out = root.parent
     callback = None
     if on_step is not None:
+
         def callback(step: int, _rows: list[dict[str, float]]) -> None:
             on_step(index, step)
+
     try:
         results = _train(specs, out, callback)
     except Exception as exc:  # noqa: BLE001 - any crash becomes an error record
@@ -79,8 +81,9 @@ def _train(specs: Sequence[RunSpec], out: Path, on_eval: Any) -> list[Any]:
     """``runs.train_and_save`` plus an evaluation callback (for progress)."""
     from lejepa_id.training import train
 
-    results = train([s.config for s in specs], progress=False,
-                    names=[s.run_id for s in specs], on_eval=on_eval)
+    results = train(
+        [s.config for s in specs], progress=False, names=[s.run_id for s in specs], on_eval=on_eval
+    )
     for spec, res in zip(specs, results):
         res.name = spec.run_id
         res.save(out / spec.experiment / spec.run_id)
@@ -147,8 +150,12 @@ class PoolExecutor:
 
     def _run_pool(self, ctx, queue, groups: list[Group], root: Path, progress: Progress):
         """Run groups until done or the pool breaks; returns the groups never started."""
-        pool = ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_init_worker,
-                                   initargs=(self.threads, queue, os.getpid()))
+        pool = ProcessPoolExecutor(
+            self.jobs,
+            mp_context=ctx,
+            initializer=_init_worker,
+            initargs=(self.threads, queue, os.getpid()),
+        )
         waiting = list(groups)
         running: dict[Future, Group] = {}
         try:
@@ -221,7 +228,9 @@ class SubmititExecutor:
         if not groups:
             return
         jobs = self.executor.map_array(
-            run_group, [g.index for g in groups], [g.specs for g in groups],
+            run_group,
+            [g.index for g in groups],
+            [g.specs for g in groups],
             [str(root)] * len(groups),
         )
         for g in groups:
@@ -243,8 +252,13 @@ class SubmititExecutor:
                 time.sleep(self.poll_s)
 
 
-def slurm_executor(folder: Path, partition: str | None, time_min: int | None,
-                   gpus: int | None, array_parallelism: int | None) -> Any:
+def slurm_executor(
+    folder: Path,
+    partition: str | None,
+    time_min: int | None,
+    gpus: int | None,
+    array_parallelism: int | None,
+) -> Any:
     """A submitit executor for SLURM with the sweep's options."""
     import submitit
 

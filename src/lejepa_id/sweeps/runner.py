@@ -57,8 +57,10 @@ class SweepSummary:
             if status == "diverged":
                 out.append(f"  diverged: {run_id} (see {self.root / run_id / 'result.json'})")
             elif status == "failed":
-                out.append(f"  failed:   {run_id} (see {self.root / run_id / 'error.json'}; "
-                           "rerun the sweep to retry)")
+                out.append(
+                    f"  failed:   {run_id} (see {self.root / run_id / 'error.json'}; "
+                    "rerun the sweep to retry)"
+                )
         out.append(f"results in {self.root}")
         return out
 
@@ -66,23 +68,29 @@ class SweepSummary:
 class ProgressBar:
     """Progress over run-steps weighted by cost, with runs done, running, failed and ETA."""
 
-    def __init__(self, groups: list[Group], total_runs: int, done_runs: int,
-                 enabled: bool = True) -> None:
+    def __init__(
+        self, groups: list[Group], total_runs: int, done_runs: int, enabled: bool = True
+    ) -> None:
         self.groups = {g.index: g for g in groups}
         self.partial: dict[int, float] = {}
         self.total_runs, self.done = total_runs, done_runs
         self.running = self.failed = self.diverged = 0
         self.statuses: dict[str, str] = {}
-        self.bar = tqdm(total=sum(g.cost for g in groups) or 1.0, disable=not enabled,
-                        desc="sweep", dynamic_ncols=True, file=sys.stderr,
-                        bar_format="{desc} {percentage:3.0f}%|{bar}| "
-                                   "[{elapsed}<{remaining}] {postfix}")
+        self.bar = tqdm(
+            total=sum(g.cost for g in groups) or 1.0,
+            disable=not enabled,
+            desc="sweep",
+            dynamic_ncols=True,
+            file=sys.stderr,
+            bar_format="{desc} {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}] {postfix}",
+        )
         self._refresh()
 
     def _refresh(self) -> None:
         self.bar.set_postfix_str(
             f"runs {self.done}/{self.total_runs} done, {self.running} running, "
-            f"{self.failed} failed, {self.diverged} diverged")
+            f"{self.failed} failed, {self.diverged} diverged"
+        )
 
     def started(self, group: Group) -> None:
         self.running += len(group.specs)
@@ -165,12 +173,15 @@ def run_sweep(
     root = experiment_dir(out, exp.name)
     check_compatible(exp, specs, root)
     done, todo, notes = partition(specs, root)
-    device_type = resolve_device(specs[0].config.device).type if options.kind == "local" \
-        else "cuda"
+    device_type = resolve_device(specs[0].config.device).type if options.kind == "local" else "cuda"
     jobs = options.jobs or default_jobs(device_type)
-    groups = plan_groups(todo, device_type, jobs if options.kind == "local" else 1,
-                         _device_memory(device_type) if options.kind == "local" else None,
-                         options.max_members)
+    groups = plan_groups(
+        todo,
+        device_type,
+        jobs if options.kind == "local" else 1,
+        _device_memory(device_type) if options.kind == "local" else None,
+        options.max_members,
+    )
     ensure_writable(root)
     write_manifest(exp, specs, root)
     summary = SweepSummary(exp.name, root, len(specs), len(done), len(groups), notes=notes)
@@ -189,12 +200,20 @@ def run_sweep(
 
 def _make_executor(options: ExecutorOptions, jobs: int, device_type: str, root: Path) -> Any:
     if options.kind == "slurm":
-        return SubmititExecutor(slurm_executor(root / ".submitit", options.partition,
-                                               options.time_min, options.gpus,
-                                               options.array_parallelism), poll_s=10.0)
+        return SubmititExecutor(
+            slurm_executor(
+                root / ".submitit",
+                options.partition,
+                options.time_min,
+                options.gpus,
+                options.array_parallelism,
+            ),
+            poll_s=10.0,
+        )
     if options.kind == "submitit-local":
-        return SubmititExecutor(submitit_local_executor(root / ".submitit", options.time_min),
-                                poll_s=0.5)
+        return SubmititExecutor(
+            submitit_local_executor(root / ".submitit", options.time_min), poll_s=0.5
+        )
     cores = os.cpu_count() or 1
     threads = max(1, cores // jobs)
     if jobs == 1:

@@ -45,9 +45,7 @@ def comparable(config: dict[str, Any], drop: set[str]) -> dict[str, Any]:
 def base_configs(exp: Experiment) -> dict[str, dict[str, Any]]:
     """Per run name: its resolved config with the swept fields left out."""
     swept = {AXES[k] for k in exp.axes}
-    return {
-        run: comparable(dataclasses.asdict(exp.run_config(run)), swept) for run in exp.runs
-    }
+    return {run: comparable(dataclasses.asdict(exp.run_config(run)), swept) for run in exp.runs}
 
 
 def read_result(path: Path) -> dict[str, Any] | None:
@@ -86,8 +84,10 @@ def check_compatible(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
         except (OSError, ValueError):
             raise UsageError(f"{manifest_path} is unreadable; move it away to start over") from None
         if manifest.get("experiment") != exp.name:
-            raise UsageError(f"{root} holds experiment {manifest.get('experiment')!r}, "
-                             f"not {exp.name!r}; use another --out")
+            raise UsageError(
+                f"{root} holds experiment {manifest.get('experiment')!r}, "
+                f"not {exp.name!r}; use another --out"
+            )
         old_swept = {AXES[k] for k in manifest.get("axes", {}) if k in AXES}
         new = base_configs(exp)
         for run, old_cfg in manifest.get("base_configs", {}).items():
@@ -151,6 +151,10 @@ def partition(specs: list[RunSpec], root: Path) -> tuple[list[RunSpec], list[Run
         if read_result(run / RESULT) is not None:
             done.append(spec)
             continue
+        # A sweep killed mid-write leaves hidden temporary files; the rename never
+        # happened, so they are garbage and the run is trained again.
+        for stale in run.glob(".*.tmp"):
+            stale.unlink(missing_ok=True)
         if (run / RESULT).exists():
             notes.append(f"{run / RESULT}: corrupt or partial, retraining")
         elif (run / ERROR).exists():
@@ -161,15 +165,18 @@ def partition(specs: list[RunSpec], root: Path) -> tuple[list[RunSpec], list[Run
 
 def write_error(spec: RunSpec, root: Path, message: str, trace: str = "") -> None:
     """Record a crashed run; the next sweep retries it."""
-    atomic_write_json(root / spec.run_id / ERROR, {
-        "run_id": spec.run_id,
-        "run": spec.run,
-        "status": "failed",
-        "error": message,
-        "traceback": trace,
-        "config": dataclasses.asdict(spec.config),
-        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    })
+    atomic_write_json(
+        root / spec.run_id / ERROR,
+        {
+            "run_id": spec.run_id,
+            "run": spec.run,
+            "status": "failed",
+            "error": message,
+            "traceback": trace,
+            "config": dataclasses.asdict(spec.config),
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        },
+    )
 
 
 def clear_error(spec: RunSpec, root: Path) -> None:

@@ -118,7 +118,9 @@ def build_mixing(name: str, dim: int, layers: int = 4, seed: int = 0) -> nn.Modu
     return {"spiral": Spiral, "banana": Banana, "sinusoid": Sinusoid}[name]()
 
 
-def as_mixing(mixing: str | nn.Module | Callable[[torch.Tensor], torch.Tensor], **kwargs) -> nn.Module:
+def as_mixing(
+    mixing: str | nn.Module | Callable[[torch.Tensor], torch.Tensor], **kwargs
+) -> nn.Module:
     """Accept a mixing name, an ``nn.Module`` or any torch callable."""
     if isinstance(mixing, str):
         return build_mixing(mixing, **kwargs)

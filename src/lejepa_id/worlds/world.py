@@ -55,7 +55,9 @@ class World:
         """Shape: -> (n, N)."""
         return self.law.sample((n, self.dim), generator)
 
-    def sample_views(self, z: torch.Tensor, n_views: int, generator: torch.Generator) -> torch.Tensor:
+    def sample_views(
+        self, z: torch.Tensor, n_views: int, generator: torch.Generator
+    ) -> torch.Tensor:
         """Independent OU views of z. Shape: z (B, N) -> (n_views, B, N)."""
         return ou_views(z, self.rho, self.law, n_views, generator)
 

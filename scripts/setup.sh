@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Set up lejepa-identifiability in ./.venv.
+#   bash scripts/setup.sh          Python packages (torch 2.13.0 CPU build, the package)
+#   bash scripts/setup.sh --all    also the extras and system packages the full test suite
+#                                  uses: Coq + Coquelicot (proofs), Mesa EGL/OSMesa and
+#                                  MuJoCo (Reacher rendering), Chromium (HTML report test)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ALL=0
+[[ "${1:-}" == "--all" ]] && ALL=1
+
+if [[ $ALL == 1 ]]; then
+  need=()
+  command -v coqc >/dev/null || need+=(coq libcoq-coquelicot)
+  [[ -d "$(coqc -where 2>/dev/null)/user-contrib/Coquelicot" ]] || need+=(libcoq-coquelicot)
+  command -v chromium >/dev/null || need+=(chromium)
+  for lib in libEGL_mesa.so.0 libOSMesa.so.8 libOpenGL.so.0; do
+    ldconfig -p | grep -q "$lib" || need+=(libegl1 libegl-mesa0 libgl1-mesa-dri libopengl0 libosmesa6)
+  done
+  if ((${#need[@]})); then
+    SUDO=""
+    [[ $(id -u) == 0 ]] || SUDO="sudo"
+    echo "installing system packages: $(printf '%s\n' "${need[@]}" | sort -u | tr '\n' ' ')"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+      $(printf '%s\n' "${need[@]}" | sort -u) >/dev/null
+  fi
+fi
+
+[[ -x .venv/bin/python ]] || python3 -m venv .venv
+PIP=(.venv/bin/python -m pip install -q --disable-pip-version-check)
+# Pinned: torch 2.13.0 is the CPU build (an unpinned torch pulls a multi-GB CUDA build);
+# requirements-lock.txt pins everything else to the versions the project was tested with.
+"${PIP[@]}" torch==2.13.0 -c requirements-lock.txt
+if [[ $ALL == 1 ]]; then
+  "${PIP[@]}" -c requirements-lock.txt -e '.[dev,reacher]'
+else
+  "${PIP[@]}" -c requirements-lock.txt -e .
+fi

@@ -1,0 +1,106 @@
+"""End to end on a tiny real sweep: sweep -> aggregate -> figures -> report, then the report
+opened in headless Chromium (images must decode). Without Chromium: skip, or fail on CI."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import matplotlib.image as mpimg
+import numpy as np
+import pytest
+
+from lejepa_id.cli import main
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+CHROMIUM = "/usr/bin/chromium"
+TINY = [
+    "--set",
+    "steps=10",
+    "--set",
+    "eval_size=300",
+    "--set",
+    "scatter=2000",
+    "--set",
+    "hidden=32",
+    "--set",
+    "num_directions=16",
+    "--set",
+    "eval_every=5",
+    "--set",
+    "eval_every_early=5",
+    "--set",
+    "early_until=5",
+    "--set",
+    "runs=[spiral_lejepa, spiral_whiten, nvp_lejepa]",
+    "--set",
+    "seeds=[1337]",
+    "--device",
+    "cpu",
+    "--no-progress",
+    "--jobs",
+    "1",
+]
+
+
+def _chromium() -> str:
+    path = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed (apt-get install -y chromium)")
+        pytest.skip("chromium is not installed")
+    return path
+
+
+def _run_chromium(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess:
+    cmd = [
+        binary,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--virtual-time-budget=5000",
+        *args,
+    ]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+def test_tiny_sweep_to_report_renders_in_chromium(tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    assert main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY]) == 0
+    assert main(["aggregate", str(out)]) == 0
+    assert (out / "runs.parquet").exists()
+    assert main(["figures", str(out)]) == 0
+    assert (out / "figures" / "2d_panels.png").exists()
+    assert (out / "figures" / "2d_panels.pdf").exists()
+    assert main(["report", str(out)]) == 0
+    page = out / "report.html"
+    n_images = page.read_text().count("<img ")
+    assert n_images >= 2
+
+    binary = _chromium()
+    dom = _run_chromium(binary, tmp_path / "profile1", "--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    loaded = re.search(r'data-images-loaded="(\d+)"', dom.stdout)
+    assert loaded is not None, dom.stdout[:500]
+    assert int(loaded.group(1)) == n_images
+    shot = tmp_path / "shot.png"
+    res = _run_chromium(
+        binary,
+        tmp_path / "profile2",
+        f"--screenshot={shot}",
+        "--window-size=1200,2400",
+        page.as_uri(),
+    )
+    assert res.returncode == 0 and shot.exists(), res.stderr[-2000:]
+    pixels = mpimg.imread(shot)[..., :3]
+    # Not blank: a rendered page with scatter plots has many non-white pixels.
+    assert float(np.mean(pixels.min(axis=-1) < 0.9)) > 0.02

@@ -1,0 +1,121 @@
+"""Config files, --set overrides and validation of every documented bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lejepa_id.config import RUN_FIELDS, RunConfig, load_experiment, make_run_config
+from lejepa_id.errors import UsageError
+
+CONFIGS = Path(__file__).parents[1] / "configs"
+
+
+def test_every_run_field_has_a_docstring():
+    import inspect
+
+    source = inspect.getsource(RunConfig)
+    for name in RUN_FIELDS:
+        block = source.split(f"    {name}:", 1)[1].splitlines()[1]
+        assert block.strip().startswith('"""'), name
+
+
+def test_2d_config_mirrors_the_spec():
+    exp = load_experiment(CONFIGS / "2d.yaml")
+    specs = exp.expand()
+    assert len(specs) == 24
+    names = {s.run for s in specs}
+    assert names == {
+        f"{m}_{o}" for m in ("spiral", "banana", "sinusoid", "nvp") for o in ("lejepa", "whiten")
+    }
+    nvp = exp.run_config("nvp_lejepa")
+    assert (nvp.mixing, nvp.layers, nvp.encoder, nvp.lam) == ("coupling", 8, "matched", 1e-3)
+    sw = exp.run_config("spiral_whiten")
+    assert (sw.mode, sw.lam, sw.rho, sw.steps, sw.batch, sw.lr) == (
+        "whiten",
+        0.5,
+        0.95,
+        20000,
+        256,
+        3e-3,
+    )
+    assert {s.config.seed for s in specs} == {1337, 1338, 1339}
+    assert specs[0].run_id == "spiral_lejepa-seed1337"
+
+
+def test_set_overrides_run_keys_experiment_keys_and_dotted_paths():
+    exp = load_experiment(
+        CONFIGS / "2d.yaml",
+        [
+            "steps=100",
+            "seeds=[1, 2]",
+            "runs.spiral_lejepa.lam=1e-2",
+            "runs=[spiral_lejepa, nvp_whiten]",
+        ],
+    )
+    specs = exp.expand()
+    assert [s.run_id for s in specs] == [
+        "spiral_lejepa-seed1",
+        "spiral_lejepa-seed2",
+        "nvp_whiten-seed1",
+        "nvp_whiten-seed2",
+    ]
+    assert all(s.config.steps == 100 for s in specs)
+    assert specs[0].config.lam == 0.01
+
+
+@pytest.mark.parametrize(
+    "sets, message",
+    [
+        (["stepz=10"], "unknown config key 'stepz'"),
+        (["rho=1.5"], "rho=1.5 must lie in the open interval"),
+        (["rho=0"], "rho=0.0 must lie in the open interval"),
+        (["lam=2"], "lam=2.0 must lie in"),
+        (["runs.spiral_lejepa.mixing=spirall"], "mixing='spirall' is not one of"),
+        (["runs.spiral_lejepa.mode=vicreg"], "mode='vicreg' is not one of"),
+        (["runs.nvp_lejepa.dim=3"], "dim=3 must be even"),
+        (["alpha=0"], "alpha=0.0 must be a finite number > 0"),
+        (["law=cauchy"], "law='cauchy' is not one of"),
+        (["steps=ten"], "steps='ten' must be a integer"),
+        (["runs=[spiral_lejepx]"], "run 'spiral_lejepx' is not one of"),
+        (["seeds=[]"], "sweep axis 'seeds' is empty"),
+        (["oops"], "must look like key=value"),
+    ],
+)
+def test_bad_values_name_the_key(sets, message):
+    with pytest.raises(UsageError, match=message.replace("(", r"\(")):
+        load_experiment(CONFIGS / "2d.yaml", sets)
+
+
+def test_unknown_key_inside_the_file_is_named(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("runs:\n  a: {mixing: spiral, lamda: 0.1}\n")
+    with pytest.raises(UsageError, match="unknown config key 'lamda' in runs.a"):
+        load_experiment(bad)
+    bad.write_text("runs:\n  a: {}\nsteps: 10\n")
+    with pytest.raises(UsageError, match="unknown config key 'steps' in bad.yaml"):
+        load_experiment(bad)
+
+
+def test_missing_and_malformed_files(tmp_path):
+    with pytest.raises(UsageError, match="does not exist"):
+        load_experiment(tmp_path / "nope.yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("runs: [unclosed\n")
+    with pytest.raises(UsageError, match="not valid YAML"):
+        load_experiment(bad)
+
+
+def test_yaml_is_loaded_safely(tmp_path):
+    evil = tmp_path / "evil.yaml"
+    evil.write_text("runs: !!python/object/apply:os.system ['echo pwned']\n")
+    with pytest.raises(UsageError, match="not valid YAML"):
+        load_experiment(evil)
+
+
+def test_numbers_in_any_yaml_spelling_are_accepted():
+    cfg = make_run_config({"lam": "1e-3", "steps": 2000.0})
+    assert cfg.lam == 1e-3 and cfg.steps == 2000 and isinstance(cfg.steps, int)
+    with pytest.raises(UsageError, match="steps=True"):
+        make_run_config({"steps": True})

@@ -1,0 +1,39 @@
+"""The compiled and the PyTorch recurrences give the direct trigonometric values."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from lejepa_id import ecf
+
+
+@pytest.fixture(params=["numba", "torch"])
+def backend(request, monkeypatch):
+    if request.param == "torch":
+        monkeypatch.setattr(ecf, "nb", None)
+    elif ecf.nb is None:
+        pytest.fail("numba is a dependency and must be importable")
+    return request.param
+
+
+@pytest.mark.parametrize("dtype, tol", [(torch.float64, 1e-12), (torch.float32, 2e-6)])
+def test_means_and_series_equal_direct_formulas(backend, dtype, tol, gen):
+    a = 0.3 * torch.randn(3, 100, 70, generator=gen, dtype=torch.float64)  # S not a block multiple
+    K = 16
+    k = torch.arange(1, K + 1, dtype=torch.float64).view(K, 1, 1, 1)
+    want_c, want_s = torch.cos(k * a).mean(-2), torch.sin(k * a).mean(-2)
+    got_c, got_s = ecf.ecf_means(torch.cos(a).to(dtype), torch.sin(a).to(dtype), K)
+    assert got_c.shape == (K, 3, 70)
+    assert torch.allclose(got_c.double(), want_c, atol=tol)
+    assert torch.allclose(got_s.double(), want_s, atol=tol)
+    coef_c = torch.randn(K, 3, 70, generator=gen, dtype=torch.float64)
+    coef_s = torch.randn(K, 3, 70, generator=gen, dtype=torch.float64)
+    want = (coef_c.unsqueeze(-2) * torch.cos(k * a) + coef_s.unsqueeze(-2) * torch.sin(k * a)).sum(
+        0
+    )
+    got = ecf.ecf_series(
+        torch.cos(a).to(dtype), torch.sin(a).to(dtype), coef_c.to(dtype), coef_s.to(dtype)
+    )
+    assert got.shape == a.shape
+    assert torch.allclose(got.double(), want, atol=20 * tol)
