@@ -1,7 +1,7 @@
 """Copy generated tables into README.md between their markers.
 
-    python scripts/sync_readme.py          # rewrite README.md
-    python scripts/sync_readme.py --check  # exit 1 if README.md is out of date
+python scripts/sync_readme.py          # rewrite README.md
+python scripts/sync_readme.py --check  # exit 1 if README.md is out of date
 """
 
 from __future__ import annotations

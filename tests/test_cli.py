@@ -137,3 +137,10 @@ def test_console_script_entry_point(tmp_path):
     )
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith("lejepa-id: error: rho=7")
+
+
+def test_verify_subcommand_passes_arguments_through(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", "--help"])
+    assert exc.value.code == 0
+    assert "--table" in capsys.readouterr().out

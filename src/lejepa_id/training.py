@@ -238,6 +238,7 @@ class _Trainer:
         self.dir_gens = [
             generator(self.device, cfgs[r].seed, _DIRECTIONS, k) for r, k in self.members
         ]
+        self.dir_buffers: list[list[torch.Tensor]] = [[] for _ in self.members]
         self.lam = torch.tensor([cfgs[r].lam for r, _ in self.members], device=self.device)
         rho = torch.tensor([cfgs[r].rho for r, _ in self.members], dtype=torch.float64)
         self.evalsets = [
@@ -251,8 +252,10 @@ class _Trainer:
         self.x_eval_prime = torch.stack([self.evalsets[r].x_prime for r, _ in self.members])
         self.baselines = [e.baseline() for e in self.evalsets]
         self.alive = torch.ones(R, dtype=torch.bool, device=self.device)
-        self.all_alive = True
-        self.diverged_at = [None] * R
+        self.diverged_at = torch.full((R,), -1, dtype=torch.long, device=self.device)
+        # A host sync per step is free on the CPU but stalls a GPU's queue: there the
+        # divergence bookkeeping stays on the device and is read at evaluations.
+        self.sync_each_step = self.device.type == "cpu"
         self.curves: list[dict[str, list[float]]] = [{} for _ in range(R)]
         self.recent_loss = torch.zeros(R, device=self.device)
         self.recent_count = 0
@@ -265,11 +268,17 @@ class _Trainer:
         return torch.stack([per_run[r] for r, _ in self.members])
 
     def directions(self) -> torch.Tensor | None:
+        """Fresh SIGReg directions for each member, drawn ``_CHUNK`` steps at a time.
+
+        Shape: -> (R, N, S)
+        """
         if self.c0.mode != "lejepa":
             return None
-        return torch.stack(
-            [random_directions(self.c0.dim, self.c0.num_directions, g) for g in self.dir_gens]
-        )
+        for gen, buffer in zip(self.dir_gens, self.dir_buffers):
+            if not buffer:
+                draw = random_directions(self.c0.dim, self.c0.num_directions, gen, (_CHUNK,))
+                buffer.extend(draw.unbind(0)[::-1])
+        return torch.stack([buffer.pop() for buffer in self.dir_buffers])
 
     def step(self, step: int) -> None:
         c0 = self.c0
@@ -288,37 +297,30 @@ class _Trainer:
             self.directions(),
         )
         finite = torch.isfinite(loss)
-        newly_bad = self.alive & ~finite
+        self.diverged_at = torch.where(self.alive & ~finite, step + 1, self.diverged_at)
+        self.alive = self.alive & finite
         # Diverged members contribute nothing; their slices of the stacked weights are
         # independent of the others' (batched products, elementwise AdamW).
-        total = torch.where(self.alive & finite, loss, torch.zeros_like(loss)).sum()
+        total = torch.where(self.alive, loss, torch.zeros_like(loss)).sum()
         for g in self.opt.param_groups:
             g["lr"] = c0.lr * lr_factor(step, c0.steps)
         self.opt.zero_grad(set_to_none=True)
         total.backward()
-        if bool(newly_bad.any()):
-            self._mark_diverged(newly_bad, step + 1)
-        if not self.all_alive:
-            self._freeze_dead()
+        if not self.sync_each_step or not bool(self.alive.all()):
+            self._zero_dead_gradients()
         self.opt.step()
         self.last_loss, self.last_terms = loss.detach(), terms
         if step >= c0.steps - 100:
             self.recent_loss += loss.detach()
             self.recent_count += 1
 
-    def _mark_diverged(self, bad: torch.Tensor, step: int) -> None:
-        for i in torch.nonzero(bad).flatten().tolist():
-            self.diverged_at[i] = step
-        self.alive &= ~bad
-        self.all_alive = False
-
-    def _freeze_dead(self) -> None:
-        # Zero the diverged members' gradients (NaN flows into their slices through the
-        # masked loss) so AdamW leaves their weights as they were when they diverged.
-        dead = ~self.alive
+    def _zero_dead_gradients(self) -> None:
+        # NaN flows into a diverged member's slices through the masked loss (0 * NaN);
+        # zeroing them keeps its weights finite. Its result is already fixed as diverged.
         for p in self.encoder.parameters():
             if p.grad is not None:
-                p.grad[dead] = 0.0
+                dead = ~self.alive.view(-1, *([1] * (p.dim() - 1)))
+                p.grad.masked_fill_(dead, 0.0)
 
     @torch.no_grad()
     def evaluate(self, step: int) -> list[dict[str, float]]:
@@ -374,17 +376,20 @@ class _Trainer:
                             loss=f"{np.mean([r['loss'] for r in live]):.4g}",
                             r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
                         )
-                if not bool(self.alive.any()):
+                if (self.sync_each_step or step + 1 in eval_steps) and not bool(
+                    self.alive.any()
+                ):
                     break
         wall = time.perf_counter() - start
         return self._results(last_rows, wall, step + 1)
 
     def _results(self, rows, wall: float, steps_done: int) -> list[RunResult]:
         final_loss = (self.recent_loss / max(self.recent_count, 1)).tolist()
+        diverged_at = [None if s < 0 else s for s in self.diverged_at.tolist()]
         results = []
         for r, cfg in enumerate(self.cfgs):
             idx = [i for i, (rr, _) in enumerate(self.members) if rr == r]
-            alive = [i for i in idx if self.diverged_at[i] is None]
+            alive = [i for i in idx if diverged_at[i] is None]
             # Best of K: the lowest training loss averaged over the last 100 steps
             # (one step's loss is noisy: SIGReg draws fresh directions every step).
             pick = min(alive, key=lambda i: final_loss[i]) if alive else idx[0]
@@ -399,7 +404,7 @@ class _Trainer:
             res.init_final_losses = [final_loss[i] for i in idx]
             res.curves = self.curves[pick]
             if not alive:
-                res.status, res.diverged_step = "diverged", self.diverged_at[pick]
+                res.status, res.diverged_step = "diverged", diverged_at[pick]
             if rows and alive:
                 row = rows[pick]
                 res.metrics = {
