@@ -18,6 +18,7 @@ from lejepa_id.metrics import (
     orthogonality_error,
     procrustes_mse,
     r2,
+    scale_free_orthogonality_error,
     theorem3_bound,
 )
 
@@ -45,6 +46,10 @@ def test_fast_scorer_equals_reference_metrics(reference):
     for name, want in values["metrics"].items():
         if name in fast:
             assert fast[name].item() == pytest.approx(want, rel=1e-9, abs=1e-12), name
+    slow = identifiability_metrics(z, z, h, hp, values["rho"])
+    assert set(fast) == set(slow) - {"r2_xz", "r2_zx"}
+    for name, value in fast.items():
+        assert value.item() == pytest.approx(slow[name].item(), rel=1e-9, abs=1e-12), name
 
 
 def test_identity_code_scores_perfectly(gen):
@@ -64,6 +69,19 @@ def test_rotation_plus_offset_has_zero_orthogonality_error(gen):
     assert torch.allclose(W, Q.T, atol=1e-10) and torch.allclose(
         c, torch.full((5,), 3.0, dtype=torch.float64)
     )
+
+
+def test_shrunken_rotation_is_orthogonal_up_to_scale(gen):
+    z = torch.randn(3000, 4, generator=gen, dtype=torch.float64)
+    h = 0.8 * z @ _rotation(4, gen).T
+    err, scale = scale_free_orthogonality_error(z, h)
+    assert err.item() < 1e-10 and scale.item() == pytest.approx(0.8)
+    # orth_err counts the shrinkage: |0.64 I - I|_F = 0.36 * 2.
+    assert orthogonality_error(z, h).item() == pytest.approx(0.72)
+    shear = z @ torch.tensor(
+        [[1.0, 0.5, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], dtype=torch.float64
+    )
+    assert scale_free_orthogonality_error(z, shear)[0].item() > 0.3
 
 
 def test_procrustes_recovers_a_rotation(gen):

@@ -62,6 +62,8 @@ def _print_metrics(status: str, diverged_step: int | None, metrics: dict[str, fl
         "r2_xz",
         "r2_zx",
         "orth_err",
+        "orth_err_scale_free",
+        "code_scale",
         "epsilon",
         "delta",
         "D_bound",
@@ -71,7 +73,7 @@ def _print_metrics(status: str, diverged_step: int | None, metrics: dict[str, fl
         "grid_orth_err",
     ):
         if key in metrics:
-            print(f"  {key:16s} {metrics[key]:.6g}")
+            print(f"  {key:20s} {metrics[key]:.6g}")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -88,8 +90,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
     )
     _print_metrics(result.status, result.diverged_step, result.metrics)
-    print(f"  {'steps/s':16s} {result.steps_per_s:.1f}")
-    print(f"  {'wall time (s)':16s} {result.wall_time_s:.1f}")
+    print(f"  {'steps/s':20s} {result.steps_per_s:.1f}")
+    print(f"  {'wall time (s)':20s} {result.wall_time_s:.1f}")
     print(f"wrote {png}")
     return 0
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import torch
 
-from lejepa_id.metrics import grid_latents, r2, theorem3_bound
+from lejepa_id.metrics import grid_latents, r2, scale_free_from_gram, theorem3_bound
 from lejepa_id.worlds import World
 
 
@@ -100,7 +100,9 @@ class Scorer:
         w_zh = self.czz_inv @ czh  # h ~ z @ w_zh + c
         explained_h = _trace(chz @ w_zh)
         r2_zh = explained_h / _trace(chh)
-        orth = torch.linalg.matrix_norm(w_zh @ w_zh.transpose(-2, -1) - self.eye)
+        gram = w_zh @ w_zh.transpose(-2, -1)
+        orth = torch.linalg.matrix_norm(gram - self.eye)
+        orth_free, scale = scale_free_from_gram(gram)
         cov_unbiased = chh * (n / (n - 1))
         epsilon = torch.linalg.matrix_norm(cov_unbiased - self.eye)
         trace_cov = _trace(cov_unbiased)
@@ -115,6 +117,8 @@ class Scorer:
             "r2_zh": r2_zh,
             "orth_err": orth,
             "orth_err_normalized": orth / math.sqrt(self.dim),
+            "orth_err_scale_free": orth_free,
+            "code_scale": scale,
             "epsilon": epsilon,
             "L_h": L_h,
             "trace_cov": trace_cov,

@@ -20,6 +20,8 @@ METRIC_NAMES = (
     "r2_zx",
     "orth_err",
     "orth_err_normalized",
+    "orth_err_scale_free",
+    "code_scale",
     "epsilon",
     "L_h",
     "trace_cov",
@@ -83,6 +85,28 @@ def orthogonality_error(z: ArrayLike, h: ArrayLike) -> torch.Tensor:
     W, _ = affine_fit(z, h)  # h ~ z @ W, so A = W^T and A^T A = W W^T
     eye = torch.eye(W.shape[-1], dtype=W.dtype, device=W.device)
     return torch.linalg.matrix_norm(W @ W.transpose(-2, -1) - eye)
+
+
+def scale_free_orthogonality_error(z: ArrayLike, h: ArrayLike) -> tuple[torch.Tensor, torch.Tensor]:
+    """|A^T A / s^2 - I|_F and the code's scale s, with s^2 = tr(A^T A) / N.
+
+    orth_err counts a uniform shrinkage h = s Q z as error (|s^2 - 1| sqrt(N)); this
+    separates the two: a shrunken rotation has zero scale-free error and scale s.
+
+    Shape:
+        z: (..., n, N), h: (..., n, N) -> two of (...)
+    """
+    W, _ = affine_fit(z, h)
+    return scale_free_from_gram(W @ W.transpose(-2, -1))
+
+
+def scale_free_from_gram(gram: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Scale-free orthogonality error and scale from G = A^T A. Shape: (..., N, N) -> (...)."""
+    n = gram.shape[-1]
+    scale2 = torch.diagonal(gram, dim1=-2, dim2=-1).sum(-1) / n
+    eye = torch.eye(n, dtype=gram.dtype, device=gram.device)
+    err = torch.linalg.matrix_norm(gram / scale2[..., None, None] - eye)
+    return err, scale2.sqrt()
 
 
 def procrustes_mse(h: ArrayLike, z: ArrayLike) -> torch.Tensor:
@@ -151,6 +175,7 @@ def identifiability_metrics(
     """
     z, x, h = _f64(z), _f64(x), _f64(h)
     orth = orthogonality_error(z, h)
+    orth_free, scale = scale_free_orthogonality_error(z, h)
     out = {
         "r2_hz": r2(h, z),
         "r2_zh": r2(z, h),
@@ -158,6 +183,8 @@ def identifiability_metrics(
         "r2_zx": r2(z, x),
         "orth_err": orth,
         "orth_err_normalized": orth / math.sqrt(z.shape[-1]),
+        "orth_err_scale_free": orth_free,
+        "code_scale": scale,
     }
     out.update(bound_quantities(h, h_prime, rho))
     out["procrustes_mse"] = procrustes_mse(h, z)

@@ -4,8 +4,8 @@
 ``inits`` initializations) is a *member* of a stacked encoder; members draw their data,
 SIGReg directions and initial weights from their own seeds, so a member follows exactly
 the trajectory it would follow alone (AdamW is elementwise). A single run is a group of
-one. A member whose loss turns NaN or infinite is frozen and recorded as diverged at
-that step; the others continue.
+one. A member whose loss turns NaN or infinite stops contributing to the update and is
+recorded as diverged at that step; the others continue.
 """
 
 from __future__ import annotations
@@ -108,8 +108,17 @@ def software_versions() -> dict[str, str]:
         "python": platform.python_version(),
         "torch": torch.__version__,
         "numpy": np.__version__,
+        "numba": _numba_version(),
         "cuda": str(torch.version.cuda),
     }
+
+
+def _numba_version() -> str:
+    try:
+        import numba
+    except ImportError:
+        return "absent"
+    return numba.__version__
 
 
 class DataStream:

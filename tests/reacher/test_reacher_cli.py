@@ -242,3 +242,33 @@ def test_every_command_has_help(capsys):
             main([*argv, "--help"])
         assert exc.value.code == 0
         assert "usage:" in capsys.readouterr().out
+
+
+def test_finished_runs_are_skipped(tiny_data, trained):
+    result = trained / "ou" / "lam0.01_seed0" / "result.json"
+    before = result.stat().st_mtime_ns
+    rc = main(["reacher", "train", "--data", str(tiny_data / "ou"), "--eval",
+               str(tiny_data / "eval"), "--out", str(trained), "--lams", "0.01", "--seeds",
+               "0", *TINY_TRAIN])  # fmt: skip
+    assert rc == 0 and result.stat().st_mtime_ns == before
+
+
+def test_config_file_sets_train_defaults(tmp_path):
+    from pathlib import Path
+
+    from lejepa_id.errors import UsageError
+    from lejepa_id.reacher.cli import _train_defaults
+    from lejepa_id.reacher.training import TrainConfig
+
+    root = Path(__file__).resolve().parents[2]
+    conf = _train_defaults(root / "configs" / "reacher.yaml")
+    assert conf.pop("lams") == [1e-3, 5e-3, 1e-2, 5e-2] and conf.pop("seeds") == [0, 1, 2]
+    cfg = TrainConfig(**conf)
+    cfg.validate()
+    assert (cfg.epochs, cfg.batch, cfg.lr, cfg.weight_decay, cfg.clip) == (
+        100, 256, 3e-3, 1e-4, 1.0
+    )  # fmt: skip
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("train:\n  epochz: 3\n")
+    with pytest.raises(UsageError, match="epochz"):
+        _train_defaults(bad)

@@ -103,8 +103,10 @@ def fig_planning_demo(
                 run["ratio"][pair_index],
             )
         )
-    fig, axes = plt.subplots(len(rows), cfg.points, figsize=(1.2 * cfg.points, 1.45 * len(rows)))
-    axes = np.atleast_2d(axes)
+    fig, axes = plt.subplots(
+        len(rows), cfg.points, figsize=(1.0 * cfg.points, 1.3 * len(rows)), squeeze=False
+    )
+    fig.subplots_adjust(left=0.01, right=0.99, top=0.9, bottom=0.06, wspace=0.05, hspace=0.55)
     for r, (title, theta, ratio) in enumerate(rows):
         idx = nearest_frames(theta, z)
         for t in range(cfg.points):
@@ -115,7 +117,6 @@ def fig_planning_demo(
             ax.set_xlabel(f"({theta[t, 0]:.1f},{theta[t, 1]:.1f})", fontsize=6, labelpad=1)
         suffix = "" if ratio is None else f"  J/J_oracle = {ratio:.2f}"
         axes[r, 0].set_title(title + suffix, fontsize=8, loc="left")
-    fig.tight_layout()
     cap = "Planning demo: each waypoint shown as the gallery frame nearest its angles."
     return _save(fig, out, "reacher_planning_demo", formats, cap)
 
