@@ -385,9 +385,7 @@ class _Trainer:
                             loss=f"{np.mean([r['loss'] for r in live]):.4g}",
                             r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
                         )
-                if (self.sync_each_step or step + 1 in eval_steps) and not bool(
-                    self.alive.any()
-                ):
+                if (self.sync_each_step or step + 1 in eval_steps) and not bool(self.alive.any()):
                     break
         wall = time.perf_counter() - start
         return self._results(last_rows, wall, step + 1)
