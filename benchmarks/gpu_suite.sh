@@ -72,10 +72,10 @@ phase grid_twentieth 40 20 $SW configs/grid.yaml --out "$WORK/p3" --set steps=10
   ${SMOKE_ON:+"${SMOKE_SETS[@]}"}
 # 4. Batched vs one-by-one (stacked groups of seeds), short.
 timeout 60 python benchmarks/bench_sweeps.py --config configs/scaling.yaml --run lejepa \
-  --set dim=2 --set inits=1 --steps $BSTEPS --sizes 1 16 --device $DEVICE \
+  --set dim=2 --set inits=1 --steps $BSTEPS --sizes 1 16 --repeat 2 --device $DEVICE \
   --json "$RES/bench_n2.json" >> "$LOG" 2>&1
 timeout 60 python benchmarks/bench_sweeps.py --config configs/scaling.yaml --run lejepa \
-  --set dim=1024 --steps $BSTEPS --sizes 1 5 --device $DEVICE \
+  --set dim=1024 --steps $BSTEPS --sizes 1 5 --repeat 1 --device $DEVICE \
   --json "$RES/bench_n1024.json" >> "$LOG" 2>&1
 
 # Per-encoder time and projections.

@@ -37,12 +37,20 @@ def _jsonable(obj: Any) -> Any:
     return obj
 
 
+def _file_mode() -> int:
+    # mkstemp creates 0600 files; results should get the usual 0666 & ~umask.
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` via a temporary file and an atomic rename."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, _file_mode())
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -72,6 +80,7 @@ def save_tensors(path: str | os.PathLike, tensors: dict[str, torch.Tensor]) -> N
     os.close(fd)
     try:
         save_file({k: v.detach().cpu().contiguous() for k, v in tensors.items()}, tmp)
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

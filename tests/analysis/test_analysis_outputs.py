@@ -168,3 +168,30 @@ def test_report_with_no_data_says_not_measured(tmp_path: Path) -> None:
     report = write_report(tmp_path)
     assert {c.verdict for c in report.claims} == {"not measured"}
     assert report.path.exists()
+
+
+def test_report_includes_reacher_figures_when_present(tmp_path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figs = tmp_path / "reacher" / "figures"
+    figs.mkdir(parents=True)
+    fig, ax = plt.subplots(figsize=(1, 1))
+    ax.plot([0, 1])
+    fig.savefig(figs / "reacher_ratio_box.png")
+    plt.close(fig)
+    index = {
+        "figures": [
+            {
+                "name": "reacher_ratio_box",
+                "caption": "cost ratio J/J*",
+                "png": "reacher_ratio_box.png",
+            }
+        ]
+    }
+    (figs / "figures_index.json").write_text(json.dumps(index))
+    page = write_report(tmp_path).path.read_text()
+    assert "Reacher" in page and "cost ratio J/J*" in page
+    assert page.count("data:image/png;base64,") == 1

@@ -233,9 +233,11 @@ def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
                 color=color,
                 label=MODE_LABELS[mode],
             )
+            # The paper's curve over the measured range only, for a like-for-like view.
+            ref = paper[paper["N"] <= rows["dim"].max()]
             ax_r2.plot(
-                paper["N"],
-                1 - paper[f"{PAPER_COLUMNS[mode]}_r2_hz_mean"],
+                ref["N"],
+                1 - ref[f"{PAPER_COLUMNS[mode]}_r2_hz_mean"],
                 ls="--",
                 color=color,
                 alpha=0.5,

@@ -31,14 +31,23 @@ KIND_COLORS = {"ou": "tab:blue", "traj": "tab:orange"}
 KIND_NAMES = {"ou": "OU pairs", "traj": "trajectory pairs", "eval": "eval"}
 
 
-def _save(fig, out: Path, name: str, formats: tuple[str, ...], caption: str) -> dict:
+def _save(
+    fig, out: Path, name: str, formats: tuple[str, ...], caption: str, dpi: int = 110
+) -> dict:
     entry = {"name": name, "caption": caption}
     for fmt in formats:
         path = out / f"{name}.{fmt}"
-        fig.savefig(path, dpi=110, bbox_inches="tight")
+        fig.savefig(path, dpi=dpi, bbox_inches="tight")
         entry[fmt] = path.name
     plt.close(fig)
     return entry
+
+
+def _subsample(n: int, m: int = 2000) -> np.ndarray:
+    """A fixed subset of m of n indices (all of them when n <= m)."""
+    if n <= m:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(0).choice(n, m, replace=False))
 
 
 def representative_runs(plan: dict) -> dict[str, dict]:
@@ -123,10 +132,12 @@ def fig_planning_demo(
 
 def fig_latents(gallery: FrameData, runs: dict[str, dict], out: Path, formats) -> dict:
     """True angles and the learned codes of the representative runs, coloured by angle."""
-    z = gallery.angles[:, 0]
+    # A fixed subsample keeps the PNG small; 2,000 points show the shape as well as 10,000.
+    keep = _subsample(len(gallery.angles))
+    z = gallery.angles[keep, 0]
     spaces = [("true angles", z)]
     for kind, run in runs.items():
-        h = load_tensors(Path(run["run"]) / "codes.safetensors")["h_eval"].numpy()
+        h = load_tensors(Path(run["run"]) / "codes.safetensors")["h_eval"].numpy()[keep]
         spaces.append((f"{KIND_NAMES.get(kind, kind)} code, R^2={run['r2_hz']:.3f}", h))
     fig, axes = plt.subplots(2, len(spaces), figsize=(3.2 * len(spaces), 6.0), squeeze=False)
     for c, (title, pts) in enumerate(spaces):
@@ -147,7 +158,7 @@ def fig_latents(gallery: FrameData, runs: dict[str, dict], out: Path, formats) -
             ax.tick_params(labelsize=6)
     fig.tight_layout()
     cap = "Learned latent spaces on the eval gallery, coloured by the true joint angles."
-    return _save(fig, out, "reacher_latents", formats, cap)
+    return _save(fig, out, "reacher_latents", formats, cap, dpi=75)
 
 
 def fig_ratio_box(plan: dict, out: Path, formats) -> dict:
@@ -201,8 +212,14 @@ def fig_lqr(gallery: FrameData, runs: dict[str, dict], out: Path, formats) -> di
         if not np.isfinite(v["rel_err"]).any():
             ax.set_title(f"{KIND_NAMES.get(kind, kind)}: no stable Riccati solution", fontsize=8)
             continue
+        keep = _subsample(len(v["V_true"]))
         ax.scatter(
-            v["V_true"], v["V_code"], s=1, alpha=0.4, c=KIND_COLORS.get(kind), rasterized=True
+            v["V_true"][keep],
+            v["V_code"][keep],
+            s=1,
+            alpha=0.4,
+            c=KIND_COLORS.get(kind),
+            rasterized=True,
         )
         lim = [max(1e-3, np.nanmin(v["V_true"])), np.nanmax(v["V_true"])]
         ax.plot(lim, lim, "k:", lw=0.8)

@@ -8,6 +8,7 @@ exit status 2).
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -37,12 +38,22 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         array_parallelism=args.array_parallelism,
         max_members=args.max_group,
     )
-    summary = run_sweep(args.config, sets, args.out, options, progress=not args.no_progress)
+    # SIGTERM (a scheduler or `kill`) stops the sweep like Ctrl-C: pool workers are
+    # terminated and every finished run stays saved for the next invocation.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        summary = run_sweep(args.config, sets, args.out, options, progress=not args.no_progress)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     for note in summary.notes:
         print(note, file=sys.stderr)
     for line in summary.lines():
         print(line)
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def cmd_aggregate(args: argparse.Namespace) -> int:

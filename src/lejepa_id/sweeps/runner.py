@@ -8,6 +8,7 @@ anything is written.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from lejepa_id.config import load_experiment
+from lejepa_id.errors import UsageError
 from lejepa_id.runs import ensure_writable
 from lejepa_id.sweeps.executors import (
     InlineExecutor,
@@ -26,7 +28,13 @@ from lejepa_id.sweeps.executors import (
     submitit_local_executor,
 )
 from lejepa_id.sweeps.plan import Group, plan_groups
-from lejepa_id.sweeps.state import check_compatible, experiment_dir, partition, write_manifest
+from lejepa_id.sweeps.state import (
+    check_compatible,
+    experiment_dir,
+    partition,
+    sweep_lock,
+    write_manifest,
+)
 from lejepa_id.training import resolve_device
 
 
@@ -172,34 +180,34 @@ def run_sweep(
     specs = exp.expand()
     root = experiment_dir(out, exp.name)
     check_compatible(exp, specs, root)
-    done, todo, notes = partition(specs, root)
-    device_type = resolve_device(specs[0].config.device).type if options.kind == "local" else "cuda"
+    local = options.kind == "local"
+    device_type = resolve_device(specs[0].config.device).type if local else "cuda"
     jobs = options.jobs or default_jobs(device_type)
-    groups = plan_groups(
-        todo,
-        device_type,
-        jobs if options.kind == "local" else 1,
-        _device_memory(device_type) if options.kind == "local" else None,
-        options.max_members,
-    )
-    ensure_writable(root)
-    write_manifest(exp, specs, root)
-    summary = SweepSummary(exp.name, root, len(specs), len(done), len(groups), notes=notes)
     if executor is None:
         executor = _make_executor(options, jobs, device_type, root)
-    start = time.perf_counter()
-    bar = ProgressBar(groups, len(specs), len(done), enabled=progress)
-    try:
-        executor.run(groups, root, bar)
-    finally:
-        bar.close()
-        summary.statuses = dict(bar.statuses)
-        summary.wall_s = time.perf_counter() - start
+    # Every refusal is above this line: from here on the sweep writes.
+    ensure_writable(root)
+    with sweep_lock(root):
+        done, todo, notes = partition(specs, root)
+        memory = _device_memory(device_type) if local else None
+        groups = plan_groups(todo, device_type, jobs if local else 1, memory, options.max_members)
+        write_manifest(exp, specs, root)
+        summary = SweepSummary(exp.name, root, len(specs), len(done), len(groups), notes=notes)
+        start = time.perf_counter()
+        bar = ProgressBar(groups, len(specs), len(done), enabled=progress)
+        try:
+            executor.run(groups, root, bar)
+        finally:
+            bar.close()
+            summary.statuses = dict(bar.statuses)
+            summary.wall_s = time.perf_counter() - start
     return summary
 
 
 def _make_executor(options: ExecutorOptions, jobs: int, device_type: str, root: Path) -> Any:
     if options.kind == "slurm":
+        if shutil.which("sbatch") is None:
+            raise UsageError("--executor slurm needs SLURM's sbatch on PATH; use local")
         return SubmititExecutor(
             slurm_executor(
                 root / ".submitit",

@@ -17,14 +17,17 @@ it again finishes the same set of results, none lost, duplicated or corrupt.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from lejepa_id.config import AXES, Experiment, RunSpec
 from lejepa_id.errors import UsageError
-from lejepa_id.io import atomic_write_json, read_json
+from lejepa_id.io import atomic_write_bytes, atomic_write_json, read_json
 
 MANIFEST = "sweep.json"
 RESULT = "result.json"
@@ -189,3 +192,40 @@ def run_status(spec: RunSpec, root: Path) -> str:
     if stored is not None:
         return str(stored["status"])
     return "failed" if (root / spec.run_id / ERROR).exists() else "missing"
+
+
+LOCK = ".sweep.lock"
+
+
+@contextlib.contextmanager
+def sweep_lock(root: Path) -> Iterator[None]:
+    """Refuse a second sweep writing into ``root`` while this one runs.
+
+    The lock file holds the owner's pid; a lock left by a killed sweep (its pid no longer
+    alive) is taken over, so SIGKILL never blocks the resume.
+    """
+    path = root / LOCK
+    try:
+        owner = int(path.read_text().strip())
+    except (OSError, ValueError):
+        owner = None
+    if owner is not None and owner != os.getpid() and _alive(owner):
+        raise UsageError(
+            f"another sweep (pid {owner}) is writing into {root}; wait for it "
+            f"or stop it (a stale lock is {path})"
+        )
+    atomic_write_bytes(path, str(os.getpid()).encode())
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

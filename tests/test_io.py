@@ -1,0 +1,43 @@
+"""Atomic writes and safe loading."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+import torch
+
+from lejepa_id.io import atomic_write_json, load_tensors, read_json, save_tensors
+
+
+def test_json_round_trip_with_non_finite_numbers(tmp_path):
+    path = tmp_path / "sub" / "r.json"
+    atomic_write_json(path, {"a": float("nan"), "b": float("inf"), "t": torch.tensor([1.5])})
+    assert read_json(path) == {"a": None, "b": "inf", "t": [1.5]}
+    assert oct(path.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+    assert [p.name for p in path.parent.iterdir()] == ["r.json"]  # no temporary left
+
+
+def _umask() -> int:
+    u = os.umask(0)
+    os.umask(u)
+    return u
+
+
+def test_failed_write_leaves_the_old_file_intact(tmp_path):
+    path = tmp_path / "r.json"
+    atomic_write_json(path, {"ok": 1})
+    with pytest.raises(TypeError):
+        atomic_write_json(path, {"bad": object()})
+    assert json.loads(path.read_text()) == {"ok": 1}
+    assert len(list(tmp_path.iterdir())) == 1
+
+
+def test_tensors_round_trip_without_pickle(tmp_path):
+    w = {"layer.weight": torch.randn(3, 4)}
+    save_tensors(tmp_path / "w.safetensors", w)
+    assert torch.equal(load_tensors(tmp_path / "w.safetensors")["layer.weight"], w["layer.weight"])
+    (tmp_path / "evil.safetensors").write_bytes(b"\x80\x04pickled")
+    with pytest.raises(Exception):  # noqa: B017 - any refusal will do, but never unpickling
+        load_tensors(tmp_path / "evil.safetensors")
