@@ -216,23 +216,28 @@ def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
             sel = rows[rows["mode"] == mode]
             if sel.empty:
                 continue
-            stats = sel.groupby("dim").agg(
-                r2=("r2_hz", "mean"),
-                r2_sd=("r2_hz", "std"),
-                orth=("orth_err_normalized", "mean"),
-                orth_sd=("orth_err_normalized", "std"),
-            )
+            # Log axes cannot show mean +- std when std > mean: draw every seed as a dot
+            # and the mean over seeds as the line.
+            means = sel.groupby("dim")[["r2_hz", "orth_err_normalized"]].mean()
             color = MODE_COLORS[mode]
-            ax_r2.errorbar(
-                stats.index,
-                1 - stats["r2"],
-                yerr=stats["r2_sd"].fillna(0),
+            ax_r2.plot(
+                means.index,
+                1 - means["r2_hz"],
                 marker="o",
                 ms=3,
-                capsize=2,
                 color=color,
                 label=MODE_LABELS[mode],
             )
+            ax_r2.scatter(sel["dim"], 1 - sel["r2_hz"], s=6, color=color, alpha=0.4)
+            ax_orth.plot(
+                means.index,
+                means["orth_err_normalized"],
+                marker="o",
+                ms=3,
+                color=color,
+                label=MODE_LABELS[mode],
+            )
+            ax_orth.scatter(sel["dim"], sel["orth_err_normalized"], s=6, color=color, alpha=0.4)
             # The paper's curve over the measured range only, for a like-for-like view.
             ref = paper[paper["N"] <= rows["dim"].max()]
             ax_r2.plot(
@@ -242,16 +247,6 @@ def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
                 color=color,
                 alpha=0.5,
                 lw=1,
-            )
-            ax_orth.errorbar(
-                stats.index,
-                stats["orth"],
-                yerr=stats["orth_sd"].fillna(0),
-                marker="o",
-                ms=3,
-                capsize=2,
-                color=color,
-                label=MODE_LABELS[mode],
             )
         base = rows.groupby("dim")["r2_xz"].mean()
         ax_r2.plot(
@@ -276,7 +271,8 @@ def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
             out,
             f"{experiment}_r2_vs_n",
             f"{experiment}: unexplained variance 1 − R²(h → z) and the normalized "
-            "orthogonality error |AᵀA − I|_F / √N against N (mean ± std over seeds); "
+            "orthogonality error |AᵀA − I|_F / √N against N (line: mean over seeds, dots: "
+            "seeds); "
             "dashed: the paper's values.",
             formats,
             made,
@@ -371,14 +367,19 @@ def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
         return
     fig, ax = plt.subplots(figsize=(4.6, 4.2))
     floor = 1e-8  # log axes: exact zeros are drawn at the floor
-    for experiment, sel in rows.groupby("experiment"):
-        ax.scatter(
-            np.maximum(sel["approx_bound"], floor),
-            np.maximum(sel["procrustes_mse"], floor),
-            s=8,
-            alpha=0.7,
-            label=f"{experiment} ({len(sel)})",
-        )
+    markers = {"lejepa": "o", "whiten": "s", "infonce": "^"}
+    for k, (experiment, sel) in enumerate(rows.groupby("experiment")):
+        color = f"C{k % 10}"
+        for mode, part in sel.groupby("mode"):
+            ax.scatter(
+                np.maximum(part["approx_bound"], floor),
+                np.maximum(part["procrustes_mse"], floor),
+                s=10,
+                alpha=0.7,
+                color=color,
+                marker=markers.get(str(mode), "o"),
+                label=f"{experiment} {mode} ({len(part)})",
+            )
     lo = max(floor, min(rows["approx_bound"].min(), rows["procrustes_mse"].min()) / 2)
     hi = max(rows["approx_bound"].max(), rows["procrustes_mse"].max()) * 2
     ax.plot([lo, hi], [lo, hi], color="k", lw=1, label="error = bound")

@@ -98,6 +98,11 @@ def claim_bound(frame: pd.DataFrame) -> Claim:
     measured = (
         f"{int(ok.sum())} of {len(rows)} runs below the bound (largest error / bound = {worst:.3g})"
     )
+    if not bool(ok.all()):
+        # Name where violations sit: e.g. whitening leaves E[h] free, and the uncentered
+        # Procrustes error then carries |E h|^2, which epsilon (a covariance) cannot see.
+        by_mode = rows[~ok].groupby("mode").size()
+        measured += "; above it: " + ", ".join(f"{n} {m}" for m, n in by_mode.items())
     return Claim(text, measured, "pass" if bool(ok.all()) else "fail")
 
 

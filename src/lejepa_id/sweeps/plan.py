@@ -4,8 +4,7 @@ Runs whose configs agree on :data:`lejepa_id.training.GROUP_KEYS` can share one 
 model and one AdamW (``training.train`` of a list), which reproduces each run's solo
 trajectory. Packing them is the main speed-up on a GPU, where a small model is bound by
 kernel-launch latency and R stacked runs cost little more than one. On a CPU the gain is
-modest for the mlp and negative for the matched encoder (measured, see docs/sweeps.md),
-so the CPU cap is small.
+modest (about 1.1x to 1.3x, measured, see docs/sweeps.md), so the CPU cap is small.
 
 A group's size is capped by a memory heuristic (:func:`member_bytes`) so that ``jobs``
 groups running concurrently on one GPU fit in its memory.
@@ -20,9 +19,10 @@ from dataclasses import dataclass
 from lejepa_id.config import RunConfig, RunSpec
 from lejepa_id.training import GROUP_KEYS
 
-# Largest group on a CPU, by encoder: stacking mlp runs gains ~1.3x per run-step at 4
-# members on 2 cores; stacked matched encoders were slower than one by one there.
-CPU_MEMBER_CAP = {"mlp": 4, "matched": 1}
+# Largest group on a CPU, by encoder. Measured on 2 cores (benchmarks/bench_sweeps.py):
+# stacking 8 runs gains 1.25x run-steps/s for the mlp and 1.29x for the matched encoder
+# (1.1x at 4); bigger stacks only add latency before the first results land.
+CPU_MEMBER_CAP = {"mlp": 8, "matched": 8}
 # Largest group on a GPU regardless of memory: beyond this a group's step time grows
 # linearly, and smaller groups let concurrent workers share the device.
 GPU_MEMBER_CAP = 256
