@@ -84,6 +84,14 @@ def test_shrunken_rotation_is_orthogonal_up_to_scale(gen):
     assert scale_free_orthogonality_error(z, shear)[0].item() > 0.3
 
 
+def test_centered_procrustes_ignores_a_constant_offset(gen):
+    z = torch.randn(4000, 3, generator=gen, dtype=torch.float64)
+    z = z - z.mean(0)
+    h = z @ _rotation(3, gen).T + torch.tensor([0.3, -0.4, 0.0], dtype=torch.float64)
+    assert procrustes_mse(h, z, center=True).item() < 1e-20
+    assert procrustes_mse(h, z).item() == pytest.approx(0.25, rel=1e-9)  # |offset|^2
+
+
 def test_procrustes_recovers_a_rotation(gen):
     z = torch.randn(3000, 3, generator=gen, dtype=torch.float64)
     h = z @ _rotation(3, gen).T

@@ -11,6 +11,8 @@ import sys
 from collections.abc import Sequence
 
 from lejepa_id.errors import UsageError
+from lejepa_id.reacher.cli import register as register_reacher
+from lejepa_id.sweeps.cli import register as register_sweeps
 
 
 def _add_common_run_args(p: argparse.ArgumentParser) -> None:
@@ -144,8 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(func=cmd_demo)
 
-    for module in ("lejepa_id.sweeps.cli", "lejepa_id.reacher.cli"):
-        _register_optional(module, sub)
+    register_sweeps(sub)
+    register_reacher(sub)
 
     p = sub.add_parser(
         "verify",
@@ -156,18 +158,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=None, passthrough="verify")
     return parser
-
-
-def _register_optional(module: str, sub) -> None:
-    import importlib
-
-    try:
-        mod = importlib.import_module(module)
-    except ImportError as exc:
-        if exc.name and module.startswith(exc.name):
-            return
-        raise
-    mod.register(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -73,20 +73,27 @@ if nb is not None:
             cc = np.empty(_BLOCK, c1.dtype)
             ss = np.empty(_BLOCK, c1.dtype)
             g = np.empty(_BLOCK, c1.dtype)
+            # The block's coefficients, contiguous, so the inner loops vectorize.
+            kc = np.zeros((n_knots, _BLOCK), c1.dtype)
+            ks = np.zeros((n_knots, _BLOCK), c1.dtype)
+            for k in range(n_knots):
+                for j in range(w):
+                    kc[k, j] = coef_c[r, k, s0 + j]
+                    ks[k, j] = coef_s[r, k, s0 + j]
             for m in range(M):
                 a = c1[r, m, s0 : s0 + w]
                 b = s1[r, m, s0 : s0 + w]
                 for j in range(w):
                     cc[j] = a[j]
                     ss[j] = b[j]
-                    g[j] = coef_c[r, 0, s0 + j] * a[j] + coef_s[r, 0, s0 + j] * b[j]
+                    g[j] = kc[0, j] * a[j] + ks[0, j] * b[j]
                 for k in range(1, n_knots):
                     for j in range(w):
                         cn = cc[j] * a[j] - ss[j] * b[j]
                         sn = ss[j] * a[j] + cc[j] * b[j]
                         cc[j] = cn
                         ss[j] = sn
-                        g[j] += coef_c[r, k, s0 + j] * cn + coef_s[r, k, s0 + j] * sn
+                        g[j] += kc[k, j] * cn + ks[k, j] * sn
                 for j in range(w):
                     out[r, m, s0 + j] = g[j]
 

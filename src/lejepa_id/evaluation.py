@@ -112,6 +112,7 @@ class Scorer:
         # min_Q mean |h - z Q^T|^2 = mean|h|^2 + mean|z|^2 - 2 * nuclear norm of h^T z / n.
         nuclear = torch.linalg.svdvals(hz_raw).sum(-1)
         procrustes = _trace(hh_raw) + self.z_sq - 2.0 * nuclear
+        centered = _trace(chh) + _trace(self.czz) - 2.0 * torch.linalg.svdvals(chz).sum(-1)
         return {
             "r2_hz": r2_hz,
             "r2_zh": r2_zh,
@@ -126,4 +127,5 @@ class Scorer:
             "D_bound": D,
             "approx_bound": bound,
             "procrustes_mse": procrustes,
+            "procrustes_mse_centered": centered,
         }

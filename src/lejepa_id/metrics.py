@@ -29,6 +29,7 @@ METRIC_NAMES = (
     "D_bound",
     "approx_bound",
     "procrustes_mse",
+    "procrustes_mse_centered",
 )
 
 
@@ -109,13 +110,20 @@ def scale_free_from_gram(gram: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor
     return err, scale2.sqrt()
 
 
-def procrustes_mse(h: ArrayLike, z: ArrayLike) -> torch.Tensor:
+def procrustes_mse(h: ArrayLike, z: ArrayLike, center: bool = False) -> torch.Tensor:
     """Mean over samples of |h - z Q^T|^2 for the best rotation Q = U V^T, SVD of h^T z / n.
+
+    ``center=True`` first removes both means: the error Theorem 3 bounds, which is about a
+    centered encoder (a constant offset of h is no failure of identifiability, and
+    whitening leaves the mean of h free). The default is the published definition.
 
     Shape:
         h: (..., n, N), z: (..., n, N) -> (...)
     """
     h, z = _f64(h), _f64(z)
+    if center:
+        h = h - h.mean(dim=-2, keepdim=True)
+        z = z - z.mean(dim=-2, keepdim=True)
     U, _, Vh = torch.linalg.svd(h.transpose(-2, -1) @ z / h.shape[-2])
     Q = U @ Vh
     return (h - z @ Q.transpose(-2, -1)).pow(2).sum(dim=-1).mean(dim=-1)
@@ -188,6 +196,7 @@ def identifiability_metrics(
     }
     out.update(bound_quantities(h, h_prime, rho))
     out["procrustes_mse"] = procrustes_mse(h, z)
+    out["procrustes_mse_centered"] = procrustes_mse(h, z, center=True)
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lejepa_id.config import RunSpec
@@ -35,10 +35,18 @@ def ensure_writable(out: str | Path) -> Path:
 
 
 def train_and_save(
-    specs: Sequence[RunSpec], out: str | Path, progress: bool = True
+    specs: Sequence[RunSpec],
+    out: str | Path,
+    progress: bool = True,
+    on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
 ) -> list[RunResult]:
     """Train a compatible group of runs together and save each run's result."""
-    results = train([s.config for s in specs], progress=progress, names=[s.run_id for s in specs])
+    results = train(
+        [s.config for s in specs],
+        progress=progress,
+        names=[s.run_id for s in specs],
+        on_eval=on_eval,
+    )
     for spec, res in zip(specs, results):
         res.name = spec.run_id
         res.save(run_dir(out, spec))

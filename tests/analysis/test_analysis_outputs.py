@@ -34,6 +34,7 @@ def _metrics(r2: float, dim: int, rho: float, bound: float, error: float) -> dic
         "D_bound": 0.0,
         "approx_bound": bound,
         "procrustes_mse": error,
+        "procrustes_mse_centered": error,
     }
 
 

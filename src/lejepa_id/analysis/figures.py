@@ -362,7 +362,7 @@ def write_scaling_tables(frame: pd.DataFrame, out: Path, made: Figures) -> None:
 
 def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     """Empirical Procrustes error against the Theorem-3 bound, every finished run."""
-    rows = frame[np.isfinite(frame["approx_bound"]) & np.isfinite(frame["procrustes_mse"])]
+    rows = frame[np.isfinite(frame["approx_bound"]) & np.isfinite(frame["procrustes_mse_centered"])]
     if rows.empty:
         return
     fig, ax = plt.subplots(figsize=(4.6, 4.2))
@@ -373,21 +373,21 @@ def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
         for mode, part in sel.groupby("mode"):
             ax.scatter(
                 np.maximum(part["approx_bound"], floor),
-                np.maximum(part["procrustes_mse"], floor),
+                np.maximum(part["procrustes_mse_centered"], floor),
                 s=10,
                 alpha=0.7,
                 color=color,
                 marker=markers.get(str(mode), "o"),
                 label=f"{experiment} {mode} ({len(part)})",
             )
-    lo = max(floor, min(rows["approx_bound"].min(), rows["procrustes_mse"].min()) / 2)
-    hi = max(rows["approx_bound"].max(), rows["procrustes_mse"].max()) * 2
+    lo = max(floor, min(rows["approx_bound"].min(), rows["procrustes_mse_centered"].min()) / 2)
+    hi = max(rows["approx_bound"].max(), rows["procrustes_mse_centered"].max()) * 2
     ax.plot([lo, hi], [lo, hi], color="k", lw=1, label="error = bound")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("Theorem-3 bound  D + (ε + D)²")
     ax.set_ylabel("Procrustes error  min_Q mean |h − Qz|²")
-    below = int((rows["procrustes_mse"] <= rows["approx_bound"]).sum())
+    below = int((rows["procrustes_mse_centered"] <= rows["approx_bound"]).sum())
     ax.set_title(f"{below} of {len(rows)} runs below the bound", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()

@@ -63,7 +63,9 @@ def run_group(
             on_step(index, step)
 
     try:
-        results = _train(specs, out, callback)
+        from lejepa_id.runs import train_and_save
+
+        results = train_and_save(specs, out, progress=False, on_eval=callback)
     except Exception as exc:  # noqa: BLE001 - any crash becomes an error record
         trace = traceback.format_exc()
         message = f"{type(exc).__name__}: {exc}".splitlines()[0]
@@ -75,19 +77,6 @@ def run_group(
         clear_error(spec, root)
         statuses[spec.run_id] = res.status
     return statuses
-
-
-def _train(specs: Sequence[RunSpec], out: Path, on_eval: Any) -> list[Any]:
-    """``runs.train_and_save`` plus an evaluation callback (for progress)."""
-    from lejepa_id.training import train
-
-    results = train(
-        [s.config for s in specs], progress=False, names=[s.run_id for s in specs], on_eval=on_eval
-    )
-    for spec, res in zip(specs, results):
-        res.name = spec.run_id
-        res.save(out / spec.experiment / spec.run_id)
-    return results
 
 
 class InlineExecutor:
