@@ -10,30 +10,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from lejepa_id.cliargs import add_run_arguments
 from lejepa_id.errors import UsageError
 from lejepa_id.reacher.cli import register as register_reacher
 from lejepa_id.sweeps.cli import register as register_sweeps
-
-
-def _add_common_run_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--set",
-        dest="sets",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a config key; VALUE is YAML (a number, string or list). "
-        "A run key (e.g. steps=2000) applies to every run, an experiment "
-        "key (seeds, runs, ...) replaces it, a dotted path (runs.NAME.lam) "
-        "sets one leaf. Repeatable.",
-    )
-    p.add_argument(
-        "--device",
-        choices=["auto", "cpu", "cuda"],
-        default=None,
-        help="device to train on (default: the config's, normally auto)",
-    )
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -118,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run", required=True, help="run name from the config's 'runs'")
     p.add_argument("--seed", type=int, required=True, help="run seed")
     p.add_argument("--out", default="runs", help="results directory (default: runs)")
-    _add_common_run_args(p)
+    add_run_arguments(p)
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser(

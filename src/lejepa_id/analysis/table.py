@@ -14,9 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from lejepa_id.config import AXES, RUN_FIELDS
+from lejepa_id.metrics import METRIC_NAMES
 
 # Directories under a results root that hold other experiments' formats.
 EXCLUDED_DIRS = ("reacher", "figures", ".submitit")
@@ -145,6 +147,11 @@ def collect(directory: str | Path) -> Table:
             rows.append(row)
     frame = pd.DataFrame(rows)
     if not frame.empty:
+        # Results written before a metric existed lack its column: present it as NaN
+        # ("not measured") rather than failing every figure that reads it.
+        for name in METRIC_NAMES:
+            if name not in frame.columns:
+                frame[name] = np.nan
         lead = [c for c in LEADING if c in frame.columns]
         frame = frame[lead + [c for c in frame.columns if c not in lead]]
         frame = frame.sort_values(["experiment", "run_id"], kind="stable").reset_index(drop=True)

@@ -12,6 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
+from lejepa_id.cliargs import add_run_arguments
 from lejepa_id.errors import UsageError
 
 SLURM_OPTIONS = ("partition", "time", "gpus", "array_parallelism")
@@ -135,21 +136,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="at most this many stacked encoders per group (1 disables batching; "
         "default: a memory heuristic on GPU, a small cap on CPU)",
     )
-    p.add_argument(
-        "--set",
-        dest="sets",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a config key (YAML value); sweep axes too, e.g. "
-        "--set 'dims=[2,4]' --set 'seeds=[0,1]'. Repeatable.",
-    )
-    p.add_argument(
-        "--device",
-        choices=["auto", "cpu", "cuda"],
-        default=None,
-        help="device (default: the config's, normally auto)",
-    )
+    add_run_arguments(p)
     p.add_argument("--partition", default=None, help="SLURM partition")
     p.add_argument("--time", type=int, default=None, help="SLURM time limit per job, minutes")
     p.add_argument("--gpus", type=int, default=None, help="SLURM GPUs per job")
@@ -159,7 +146,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="SLURM: jobs of the array running at once",
     )
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser(
