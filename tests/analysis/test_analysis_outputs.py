@@ -2,115 +2,20 @@
 
 from __future__ import annotations
 
-import dataclasses
+import html
 import json
-import math
+import re
 from pathlib import Path
 
 import pandas as pd
-import pytest
+from analysis_fakes import metrics, write_run
 
-from lejepa_id.analysis.figures import make_figures, paper_table, scaling_table
+from lejepa_id.analysis.figures import make_figures
 from lejepa_id.analysis.report import write_report
+from lejepa_id.analysis.scaling import paper_table, scaling_table
 from lejepa_id.analysis.table import collect, write_table
 from lejepa_id.cli import main
 from lejepa_id.config import RunConfig
-from lejepa_id.io import atomic_write_json
-
-
-def _metrics(r2: float, dim: int, rho: float, bound: float, error: float) -> dict:
-    trace = float(dim)
-    return {
-        "r2_hz": r2,
-        "r2_zh": r2,
-        "r2_xz": 0.75,
-        "r2_zx": 0.7,
-        "orth_err": 1 - r2,
-        "orth_err_normalized": (1 - r2) / math.sqrt(dim),
-        "epsilon": 0.01,
-        "L_h": 2 * (1 - rho) * trace,
-        "trace_cov": trace,
-        "delta": 0.0,
-        "D_bound": 0.0,
-        "approx_bound": bound,
-        "procrustes_mse": error,
-        "procrustes_mse_centered": error,
-    }
-
-
-def _write(
-    root: Path,
-    experiment: str,
-    run: str,
-    run_id: str,
-    cfg: RunConfig,
-    metrics: dict,
-    status: str = "finished",
-) -> None:
-    atomic_write_json(
-        root / experiment / run_id / "result.json",
-        {
-            "config": dataclasses.asdict(cfg),
-            "status": status,
-            "metrics": metrics,
-            "losses": {"loss": 0.1},
-            "curves": {},
-            "name": run_id,
-            "seed": cfg.seed,
-            "diverged_step": None if status == "finished" else 3,
-        },
-    )
-    manifest = root / experiment / "sweep.json"
-    data = (
-        json.loads(manifest.read_text())
-        if manifest.exists()
-        else {"experiment": experiment, "run_ids": {}}
-    )
-    data["run_ids"][run_id] = run
-    atomic_write_json(manifest, data)
-
-
-@pytest.fixture(scope="module")
-def results(tmp_path_factory) -> Path:
-    """A gennorm sweep peaking at alpha = 2, a scaling sweep with InfoNCE degrading."""
-    root = tmp_path_factory.mktemp("results")
-    for seed in (0, 1):
-        for alpha in (0.5, 2.0, 8.0):
-            for mode in ("lejepa", "infonce"):
-                cfg = RunConfig(law="gennorm", alpha=alpha, mode=mode, seed=seed)
-                r2 = 0.99 - 0.01 * abs(math.log2(alpha / 2)) - 0.001 * seed
-                _write(
-                    root,
-                    "gennorm",
-                    f"spiral_{mode}",
-                    f"spiral_{mode}-alpha{alpha:g}-seed{seed}",
-                    cfg,
-                    _metrics(r2, 2, 0.95, 0.5, 0.1),
-                )
-        for dim in (2, 4, 8):
-            for mode, r2 in (
-                ("lejepa", 0.99999),
-                ("whiten", 0.99998),
-                ("infonce", 0.9 - dim / 100),
-            ):
-                cfg = RunConfig(mixing="coupling", encoder="matched", dim=dim, mode=mode, seed=seed)
-                _write(
-                    root,
-                    "scaling",
-                    mode,
-                    f"{mode}-dim{dim}-seed{seed}",
-                    cfg,
-                    _metrics(r2 - 1e-6 * seed, dim, 0.95, 1e-3, 1e-4),
-                )
-    cfg = RunConfig(mode="whiten", lr=1e3)
-    _write(root, "scaling", "whiten", "whiten-dim2-seed9", cfg, {}, status="diverged")
-    bad = root / "scaling" / "lejepa-dim2-seed7" / "result.json"
-    bad.parent.mkdir(parents=True)
-    bad.write_text('{"config": {"dim": 2}, "status": "finis')  # truncated by hand
-    # Reacher output of another format must be ignored, not reported as corrupt.
-    (root / "reacher" / "runs" / "x").mkdir(parents=True)
-    (root / "reacher" / "runs" / "x" / "result.json").write_text("{}")
-    return root
 
 
 def test_table_has_one_row_per_run_and_skips_corrupt_files(results: Path, tmp_path: Path) -> None:
@@ -118,7 +23,7 @@ def test_table_has_one_row_per_run_and_skips_corrupt_files(results: Path, tmp_pa
     assert [p.name for p in table.skipped] == ["result.json"]
     assert table.skipped[0].parent.name == "lejepa-dim2-seed7"
     frame = table.frame
-    assert len(frame) == 12 + 18 + 1
+    assert len(frame) == 16 + 18 + 4 + 8 + 1
     assert (frame["status"] == "diverged").sum() == 1
     assert set(frame["run"]) >= {"spiral_lejepa", "lejepa", "whiten", "infonce"}
     for name in ("runs.csv", "runs.parquet"):
@@ -145,24 +50,108 @@ def test_scaling_table_matches_the_paper_format(results: Path) -> None:
     assert len(paper_table()) == 10
 
 
-def test_figures_and_report(results: Path) -> None:
-    made = make_figures(results, formats=("png",))
-    names = {e["name"] for e in made.entries}
-    assert {"gennorm_r2_vs_alpha", "scaling_r2_vs_n", "bound"} <= names
-    for ext in ("md", "tex"):
-        assert (results / "figures" / f"scaling_table.{ext}").exists()
-    assert "\\begin{tabular}" in (results / "figures" / "scaling_table.tex").read_text()
+FIGURES = {
+    "gennorm_r2_vs_alpha",
+    "gennorm_orth_vs_alpha",
+    "ablation_spiral",
+    "grid_heatmap_r2_hz",
+    "grid_heatmap_orth_err",
+    "bound",
+    "bound_decomposition",
+    "scaling_r2_vs_n",
+    "scatter_losses_r2",
+}
+TABLES = {"tab_ablation", "tab_scaling_lejepa", "tab_scaling_whiten", "tab_scaling_infonce"}
+
+
+def test_figures_writes_every_paper_figure_and_table(results: Path, tmp_path: Path) -> None:
+    assert main(["figures", str(results), "--out", str(tmp_path)]) == 0
+    index = json.loads((tmp_path / "figures_index.json").read_text())
+    assert {e["name"] for e in index["figures"]} == FIGURES
+    for name in FIGURES:
+        for ext in ("png", "pdf"):
+            assert (tmp_path / f"{name}.{ext}").stat().st_size > 1000, name
+    assert {t["name"] for t in index["tables"]} == TABLES
+    for name in TABLES:
+        assert "\\begin{tabular}" in (tmp_path / f"{name}.tex").read_text()
+    assert (tmp_path / "scaling_table.md").exists()
+
+
+def test_ablation_table_compares_laws_with_welch(results: Path, tmp_path: Path) -> None:
+    make_figures(results, tmp_path, formats=("png",))
+    lines = (tmp_path / "tab_ablation.md").read_text().splitlines()
+    assert lines[0].startswith("| mixing | objective | Gaussian | Laplace | gennorm")
+    spiral = [row for row in lines if row.startswith("| spiral | SIGReg")]
+    # Gaussian: the 2d runs (0.970, 0.969) and gennorm alpha = 2 (0.990, 0.989); Laplace:
+    # alpha = 1 (0.980, 0.979); gennorm: alpha = 0.5 and 8 (0.970, 0.969 each).
+    assert spiral[0].endswith(
+        "| 0.9795 ± 0.012 (n=4) | 0.9795 ± 0.00071 (n=2) | 0.9695 ± 0.00058 (n=4) "
+        "| 1 | 0.18 G higher |"
+    )
+
+
+def test_report_claims_json_and_html_say_the_same(results: Path) -> None:
     report = write_report(results)
-    verdicts = {c.text.split(" ")[0]: c.verdict for c in report.claims}
+    verdicts = {c.id: c.verdict for c in report.claims}
     assert verdicts == {
-        "Alignment": "pass",
-        "R²(h": "pass",
-        "Procrustes": "pass",
-        "SIGReg": "partial",
+        "alignment_gap": "pass",
+        "gaussian_peak": "pass",
+        "theorem3_bound": "pass",
+        "scaling": "not shown",  # largest N is 8, not 1024
     }
+    data = json.loads(report.claims_path.read_text())
+    assert [c["id"] for c in data["claims"]] == list(verdicts)
+    bound = next(c for c in data["claims"] if c["id"] == "theorem3_bound")
+    # Scaling (Gaussian, lejepa/whiten), 2d, grid and gennorm alpha = 2 lejepa runs.
+    assert bound["values"]["n_counted"] == 12 + 4 + 8 + 2
+    # Uncounted: scaling InfoNCE, gennorm lejepa at alpha != 2, every gennorm InfoNCE run.
+    assert bound["values"]["uncounted"]["n"] == 6 + 6 + 8
     page = report.path.read_text()
-    assert page.count("data:image/png;base64,") >= 3
+    for claim in data["claims"]:
+        for key in ("id", "metric", "filter", "statistic", "verdict"):
+            assert html.escape(claim[key]) in page, key
+    assert page.count("data:image/png;base64,") == len(FIGURES)
     assert "lejepa-dim2-seed7" in page  # the skipped file is named
+
+
+def test_html_tables_have_one_header_a_law_column_and_blanks(results: Path) -> None:
+    page = write_report(results).path.read_text()
+    tables = re.findall(r"<table>(.*?)</table>", page, flags=re.S)
+    assert len(tables) >= 4
+    for table in tables:
+        assert table.count("<thead>") == 1 and table.count("<tr>", 0, table.index("</thead>")) == 1
+        assert "<th>" not in table[table.index("<tbody>") :]
+    summary = next(t for t in tables if "<th>law</th>" in t)
+    header = re.findall(r"<th>(.*?)</th>", summary)
+    rows = [re.findall(r"<td>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", summary)[1:]]
+    col = {name: i for i, name in enumerate(header)}
+    for row in rows:
+        law, objective = row[col["law"]], row[col["objective"]]
+        assert (row[col["α"]] == "") == (law != "gennorm")
+        assert (row[col["σ"]] == "") == (objective != "InfoNCE")
+        assert (row[col["λ"]] == "") == (objective == "InfoNCE")
+    assert any(r[col["law"]] == "gaussian" for r in rows)
+
+
+def test_partial_gennorm_with_one_run_name(tmp_path: Path) -> None:
+    """Only part of one experiment: every command works and draws what fits."""
+    for alpha in (1.0, 2.0, 4.0):
+        for seed in (0, 1):
+            cfg = RunConfig(law="gennorm", alpha=alpha, seed=seed)
+            run_id = f"spiral_lejepa-alpha{alpha:g}-seed{seed}"
+            r2 = 0.98 - 0.01 * abs(alpha - 2) - 0.001 * seed
+            write_run(tmp_path, "gennorm", "spiral_lejepa", run_id, cfg, metrics(r2, grid_r2=r2))
+    for command in ("aggregate", "figures", "report"):
+        assert main([command, str(tmp_path)]) == 0, command
+    names = {
+        e["name"]
+        for e in json.loads((tmp_path / "figures" / "figures_index.json").read_text())["figures"]
+    }
+    assert {"gennorm_r2_vs_alpha", "gennorm_orth_vs_alpha", "ablation_spiral", "bound"} <= names
+    claims = {c["id"]: c for c in json.loads((tmp_path / "claims.json").read_text())["claims"]}
+    assert claims["gaussian_peak"]["verdict"] == "pass"
+    assert claims["scaling"]["verdict"] == "not measured"
+    assert claims["theorem3_bound"]["values"]["n_counted"] == 2
 
 
 def test_report_with_no_data_says_not_measured(tmp_path: Path) -> None:

@@ -1,10 +1,9 @@
-"""One self-contained HTML report: figures (embedded), tables and a claims checklist.
+"""One self-contained HTML report and ``claims.json``: claims, runs, tables, figures.
 
-Each claim is one empirical prediction of the paper, checked on whatever runs the
-results directory holds: it shows the measured number and ``pass``, ``fail``,
-``partial`` (holds on the measured range, which is smaller than the claim's) or
-``not measured`` (the data is absent). Reacher figures are included when the Reacher
-commands wrote ``DIR/reacher/figures/figures_index.json``.
+Claims come from :mod:`lejepa_id.analysis.synthetic_claims` and from the claims files
+of other pipelines (``DIR/reacher/claims.json``, see :mod:`lejepa_id.analysis.claims`);
+the page and ``claims.json`` show the same claims. Reacher figures are included when the
+Reacher commands wrote ``DIR/reacher/figures/figures_index.json``.
 """
 
 from __future__ import annotations
@@ -16,132 +15,143 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from lejepa_id.analysis.figures import (
-    MODE_LABELS,
-    _sweeping,
-    make_figures,
-    mixing_label,
-    scaling_table,
-)
+from lejepa_id.analysis.claims import Claim, collect_claims, write_claims
+from lejepa_id.analysis.figures import make_figures
+from lejepa_id.analysis.plotting import MODE_LABELS, finished, sweeping
+from lejepa_id.analysis.scaling import scaling_table
+from lejepa_id.analysis.synthetic_claims import PROVIDERS
 from lejepa_id.analysis.table import collect
 from lejepa_id.io import atomic_write_bytes
 
-# Thresholds of the checklist (documented in docs/sweeps.md).
-GAP_TOLERANCE = 0.05  # median relative alignment gap delta / (2 (1 - rho) tr Cov)
-SCALING_FLOOR = 0.999  # SIGReg and VICReg R^2(h -> z) must stay above this
-SCALING_TARGET_N = 1024  # the largest N of the paper's claim
-DEGRADE_MARGIN = 0.01  # InfoNCE must end at least this far below the regularized objectives
-
-
-@dataclass
-class Claim:
-    """One line of the checklist."""
-
-    text: str
-    measured: str
-    verdict: str  # pass, fail, partial, not measured
+# Hyperparameters and the runs they apply to (blank elsewhere).
+APPLIES = {
+    "alpha": lambda r: r["law"] == "gennorm",
+    "lam": lambda r: r["mode"] in ("lejepa", "whiten"),
+    "sigma": lambda r: r["mode"] == "infonce",
+}
+SETTING = ["experiment", "run", "mode", "law", "alpha", "dim", "lam", "rho", "sigma"]
+HEADER = ["experiment", "run", "objective", "law", "α", "N", "λ", "ρ", "σ", "seeds"]
+METRICS = {
+    "r2_hz": "R²(h→z)",
+    "grid_r2_hz": "grid R²(h→z)",
+    "r2_xz": "R²(x→z)",
+    "orth_err_normalized": "orth. err / √N",
+    "procrustes_mse_centered": "centered Procrustes err",
+    "approx_bound": "Theorem-3 bound",
+}
 
 
 @dataclass
 class Report:
     path: Path
+    claims_path: Path
     claims: list[Claim] = field(default_factory=list)
     skipped: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
-def claim_gap(frame: pd.DataFrame) -> Claim:
-    text = "Alignment gap δ near 0 (LeJEPA and whitening runs)"
-    rows = frame[frame["mode"].isin(["lejepa", "whiten"])]
-    rows = rows[np.isfinite(rows["delta"]) & (rows["trace_cov"] > 0)]
-    if rows.empty:
-        return Claim(text, "no lejepa or whiten runs", "not measured")
-    rel = rows["delta"] / (2 * (1 - rows["rho"]) * rows["trace_cov"])
-    median = float(rel.median())
-    measured = (
-        f"median δ / (2(1−ρ) tr Cov h) = {median:.3g} over {len(rows)} runs "
-        f"(max {float(rel.max()):.3g}); threshold {GAP_TOLERANCE}"
-    )
-    return Claim(text, measured, "pass" if median <= GAP_TOLERANCE else "fail")
+def html_table(header: list[str], rows: list[list[str]], classes: list[str] | None = None) -> str:
+    """A table with one header row; cells are escaped text."""
+    h = html.escape
+    out = ["<table><thead><tr>", *(f"<th>{h(c)}</th>" for c in header), "</tr></thead><tbody>"]
+    for i, row in enumerate(rows):
+        cls = f' class="{classes[i]}"' if classes else ""
+        out.append(f"<tr{cls}>" + "".join(f"<td>{h(str(v))}</td>" for v in row) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
 
 
-def claim_alpha_peak(frame: pd.DataFrame) -> Claim:
-    text = "R²(h → z) peaks at the Gaussian, α = 2 (SIGReg, per mixing)"
-    experiments = _sweeping(frame, "alpha")
-    rows = frame[frame["experiment"].isin(experiments) & (frame["mode"] == "lejepa")]
-    if rows.empty:
-        return Claim(text, "no sweep over α with lejepa runs", "not measured")
-    rows = rows.assign(label=rows.apply(mixing_label, axis=1))
-    peaks = {}
-    for (experiment, label), sel in rows.groupby(["experiment", "label"]):
-        means = sel.groupby("alpha")["r2_hz"].mean()
-        peaks[f"{experiment}/{label}"] = float(means.idxmax())
-    hits = sum(1 for v in peaks.values() if v == 2.0)
-    detail = ", ".join(f"{k}: α={v:g}" for k, v in peaks.items())
-    has_two = bool((rows["alpha"] == 2.0).any())
-    measured = f"{hits} of {len(peaks)} series peak at α = 2 (argmax {detail})"
-    if not has_two:
-        return Claim(text, measured + "; α = 2 not in the sweep", "not measured")
-    return Claim(text, measured, "pass" if hits == len(peaks) else "fail")
+def _cell(value: object, digits: int = 6) -> str:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.{digits}g}"
+    return str(value)
 
 
-def claim_bound(frame: pd.DataFrame) -> Claim:
-    text = "Procrustes error ≤ Theorem-3 bound on every run"
-    rows = frame[np.isfinite(frame["approx_bound"]) & np.isfinite(frame["procrustes_mse_centered"])]
-    if rows.empty:
-        return Claim(text, "no finished runs with bound quantities", "not measured")
-    # A relative slack of 1e-9 absorbs float rounding when both sides are ~0.
-    ok = rows["procrustes_mse_centered"] <= rows["approx_bound"] * (1 + 1e-9) + 1e-12
-    worst = (rows["procrustes_mse_centered"] / rows["approx_bound"].clip(lower=1e-300)).max()
-    measured = (
-        f"{int(ok.sum())} of {len(rows)} runs below the bound (largest error / bound = {worst:.3g})"
-    )
-    if not bool(ok.all()):
-        # Name where violations sit: e.g. whitening leaves E[h] free, and the uncentered
-        # Procrustes error then carries |E h|^2, which epsilon (a covariance) cannot see.
-        by_mode = rows[~ok].groupby("mode").size()
-        measured += "; above it: " + ", ".join(f"{n} {m}" for m, n in by_mode.items())
-    return Claim(text, measured, "pass" if bool(ok.all()) else "fail")
+def run_summary(frame: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
+    """Per run setting (seeds averaged): settings, seed count, mean metrics; blanks where
+    a hyperparameter does not apply to the run (e.g. α for Gaussian latents)."""
+    rows = frame.copy()
+    for key, applies in APPLIES.items():
+        rows[key] = [v if applies(r) else None for v, (_, r) in zip(rows[key], rows.iterrows())]
+    metrics = [m for m in METRICS if m in rows.columns]
+    grouped = rows.groupby(SETTING, dropna=False, sort=True)
+    body = []
+    for key, sel in grouped:
+        setting = dict(zip(SETTING, key))
+        line = [
+            setting["experiment"],
+            setting["run"],
+            MODE_LABELS.get(setting["mode"], setting["mode"]),
+            setting["law"],
+            *(_cell(setting[k]) for k in ("alpha", "dim", "lam", "rho", "sigma")),
+            str(len(sel)),
+        ]
+        line += [_cell(float(sel[m].mean())) for m in metrics]
+        body.append(line)
+    return HEADER + [METRICS[m] for m in metrics], body
 
 
-def claim_scaling(frame: pd.DataFrame) -> Claim:
-    text = (
-        f"SIGReg and VICReg stay > {SCALING_FLOOR} up to N = {SCALING_TARGET_N} "
-        "while InfoNCE degrades"
-    )
-    experiments = _sweeping(frame, "dim")
-    rows = frame[frame["experiment"].isin(experiments)]
-    modes = set(rows["mode"]) if not rows.empty else set()
-    if not {"lejepa", "whiten", "infonce"} <= modes:
-        return Claim(text, "no sweep over N with all three objectives", "not measured")
-    means = rows.groupby(["mode", "dim"])["r2_hz"].mean()
-    top = int(rows["dim"].max())
-    low_sig = float(means["lejepa"].min())
-    low_vic = float(means["whiten"].min())
-    regs_at_top = min(
-        float(means["lejepa"].get(top, np.nan)), float(means["whiten"].get(top, np.nan))
-    )
-    info_top = float(means["infonce"].get(top, np.nan))
-    measured = (
-        f"min over N of mean R²: SIGReg {low_sig:.6f}, VICReg {low_vic:.6f}; "
-        f"at N = {top}: InfoNCE {info_top:.4f} vs regularized {regs_at_top:.6f}; "
-        f"largest N measured {top}"
-    )
-    holds = (
-        low_sig > SCALING_FLOOR
-        and low_vic > SCALING_FLOOR
-        and math.isfinite(info_top)
-        and info_top < regs_at_top - DEGRADE_MARGIN
-    )
-    if not holds:
-        return Claim(text, measured, "fail")
-    return Claim(text, measured, "pass" if top >= SCALING_TARGET_N else "partial")
+def _claims_html(claims: list[Claim], notes: list[str]) -> list[str]:
+    h = html.escape
+    parts = [
+        "<h2>Claims</h2><table><thead><tr><th>id</th><th>claim</th><th>metric</th>"
+        "<th>filter</th><th>statistic and rule</th><th>measured</th><th>verdict</th>"
+        "</tr></thead><tbody>"
+    ]
+    for c in claims:
+        values = json.dumps(c.values, default=str)
+        parts.append(
+            f"<tr><td><code>{h(c.id)}</code><br><small>{h(c.source)}</small></td>"
+            f"<td>{h(c.text)}</td><td>{h(c.metric)}</td><td>{h(c.filter)}</td>"
+            f"<td>{h(c.statistic)}<br><small>{h(c.rule)}</small></td>"
+            f"<td>{h(c.summary)}<details><summary>values</summary><code>{h(values)}</code>"
+            f'</details></td><td class="{h(c.verdict.replace(" ", "-"))}">{h(c.verdict)}</td>'
+            "</tr>"
+        )
+    parts.append("</tbody></table>")
+    parts += [f"<p class='note'>{h(n)}</p>" for n in notes]
+    return parts
 
 
-def claims(frame: pd.DataFrame) -> list[Claim]:
-    return [claim_gap(frame), claim_alpha_peak(frame), claim_bound(frame), claim_scaling(frame)]
+def _runs_html(frame: pd.DataFrame, skipped: list[Path]) -> list[str]:
+    h = html.escape
+    parts = ["<h2>Runs</h2>"]
+    if frame.empty:
+        return parts + ["<p>No runs found.</p>"]
+    statuses = ["finished", "diverged", "failed"]
+    counts = [
+        [exp, *(str(int((sel["status"] == s).sum())) for s in statuses)]
+        for exp, sel in frame.groupby("experiment")
+    ]
+    parts.append(html_table(["experiment", *statuses], counts))
+    bad = frame[frame["status"] != "finished"]
+    if not bad.empty:
+        parts.append("<p>Runs not finished:</p><ul>")
+        parts += [
+            f"<li><code>{h(r.run_id)}</code> ({h(r.experiment)}): {h(r.status)}</li>"
+            for r in bad.itertuples()
+        ]
+        parts.append("</ul>")
+    if skipped:
+        parts.append("<p>Skipped (not valid result files, not counted):</p><ul>")
+        parts += [f"<li><code>{h(str(p))}</code></li>" for p in skipped]
+        parts.append("</ul>")
+    done = finished(frame)
+    if not done.empty:
+        parts.append("<h2>Final metrics per run setting (mean over seeds)</h2>")
+        parts.append(html_table(*run_summary(done)))
+        for experiment in sweeping(done, "dim"):
+            table = scaling_table(done, experiment)
+            parts.append(
+                f"<h2>Scaling table: {h(experiment)} (R²(h → z), mean ± std over seeds, "
+                "next to the paper's)</h2>"
+            )
+            parts.append(html_table(list(table.columns), table.astype(str).values.tolist()))
+    return parts
 
 
 def _img(path: Path) -> str:
@@ -176,17 +186,12 @@ th { background: #f4f4f4; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; }
 figcaption { font-size: .9em; color: #444; }
 .pass { color: #176b1d; font-weight: bold; } .fail { color: #b00020; font-weight: bold; }
-.partial { color: #9a6700; font-weight: bold; } .not-measured { color: #777; }
+.not-shown { color: #9a6700; font-weight: bold; } .not-measured { color: #777; }
+.note { color: #9a6700; font-size: .9em; } details code { font-size: .8em; }
 """
 
 
-def render(
-    directory: Path,
-    figures_dir: Path,
-    frame: pd.DataFrame,
-    skipped: list[Path],
-    checklist: list[Claim],
-) -> str:
+def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Report) -> str:
     """The HTML page as a string."""
     h = html.escape
     parts = [
@@ -195,64 +200,11 @@ def render(
         "<title>LeJEPA identifiability: sweep report</title>",
         f"<style>{CSS}</style></head><body>",
         "<h1>LeJEPA identifiability: sweep report</h1>",
-        f"<p>Results directory: <code>{h(str(directory))}</code>.</p>",
+        f"<p>Results directory: <code>{h(str(directory))}</code>. Claims also in "
+        f"<code>{h(report.claims_path.name)}</code>.</p>",
     ]
-    parts.append(
-        "<h2>Claims checklist</h2><table><tr><th>prediction</th><th>measured</th>"
-        "<th>verdict</th></tr>"
-    )
-    for c in checklist:
-        cls = c.verdict.replace(" ", "-")
-        parts.append(
-            f"<tr><td>{h(c.text)}</td><td>{h(c.measured)}</td>"
-            f'<td class="{cls}">{h(c.verdict)}</td></tr>'
-        )
-    parts.append("</table>")
-    parts.append("<h2>Runs</h2>")
-    if frame.empty:
-        parts.append("<p>No runs found.</p>")
-    else:
-        counts = frame.groupby(["experiment", "status"]).size().unstack(fill_value=0)
-        parts.append(counts.to_html(border=0))
-        bad = frame[frame["status"] != "finished"]
-        if not bad.empty:
-            parts.append("<p>Runs not finished:</p><ul>")
-            parts += [
-                f"<li><code>{h(r.run_id)}</code> ({h(r.experiment)}): {h(r.status)}</li>"
-                for r in bad.itertuples()
-            ]
-            parts.append("</ul>")
-    if skipped:
-        parts.append("<p>Skipped (not valid result files, not counted):</p><ul>")
-        parts += [f"<li><code>{h(str(p))}</code></li>" for p in skipped]
-        parts.append("</ul>")
-    finished = frame[frame["status"] == "finished"] if not frame.empty else frame
-    if not finished.empty:
-        parts.append("<h2>Final metrics per run (mean over seeds)</h2>")
-        cols = [
-            c
-            for c in (
-                "r2_hz",
-                "r2_xz",
-                "orth_err_normalized",
-                "procrustes_mse_centered",
-                "approx_bound",
-            )
-            if c in finished.columns
-        ]
-        keys = [
-            k
-            for k in ("experiment", "run", "dim", "alpha", "lam", "rho")
-            if finished.groupby("experiment")[k].nunique().max() > 1 or k in ("experiment", "run")
-        ]
-        summary = finished.groupby(keys)[cols].mean().reset_index()
-        parts.append(summary.to_html(index=False, border=0, float_format=lambda v: f"{v:.6g}"))
-    for experiment in _sweeping(finished, "dim") if not finished.empty else []:
-        parts.append(
-            f"<h2>Scaling table: {h(experiment)} (R²(h → z), mean ± std over seeds,"
-            " next to the paper's)</h2>"
-        )
-        parts.append(scaling_table(finished, experiment).to_html(index=False, border=0))
+    parts += _claims_html(report.claims, report.notes)
+    parts += _runs_html(frame, report.skipped)
     figs = _figure_html(figures_dir / "figures_index.json")
     if figs:
         parts.append("<h2>Figures</h2>")
@@ -275,27 +227,14 @@ def render(
 
 
 def write_report(directory: str | Path, out: str | Path | None = None) -> Report:
-    """Draw the figures (PNG) under DIR/figures and write the HTML report."""
+    """Draw the figures under DIR/figures, write DIR/claims.json and the HTML report."""
     directory = Path(directory)
     figures_dir = directory / "figures"
     made = make_figures(directory, figures_dir, formats=("png", "pdf"))
     frame = collect(directory).frame
-    finished = frame[frame["status"] == "finished"] if not frame.empty else frame
-    checklist = (
-        claims(finished)
-        if not finished.empty
-        else [
-            Claim(text, "no finished runs", "not measured")
-            for text in (
-                "Alignment gap δ near 0",
-                "R²(h → z) peaks at the Gaussian, α = 2",
-                "Procrustes error ≤ Theorem-3 bound on every run",
-                f"SIGReg and VICReg stay > {SCALING_FLOOR} up to N = {SCALING_TARGET_N} "
-                "while InfoNCE degrades",
-            )
-        ]
-    )
+    claims, notes = collect_claims(directory, finished(frame), PROVIDERS)
     path = Path(out) if out is not None else directory / "report.html"
-    page = render(directory, figures_dir, frame, made.skipped, checklist)
-    atomic_write_bytes(path, page.encode())
-    return Report(path, checklist, made.skipped)
+    report = Report(path, path.parent / "claims.json", claims, made.skipped, notes + made.notes)
+    write_claims(report.claims_path, claims)
+    atomic_write_bytes(path, render(directory, figures_dir, frame, report).encode())
+    return report

@@ -88,9 +88,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     report = write_report(_existing_dir(args.dir), args.out)
     for path in report.skipped:
         print(f"skipped {path}: not a valid result file", file=sys.stderr)
+    for note in report.notes:
+        print(note, file=sys.stderr)
     for claim in report.claims:
-        print(f"  [{claim.verdict:12s}] {claim.text}: {claim.measured}")
+        print(f"  [{claim.verdict:12s}] {claim.id} ({claim.metric.split(':')[0]}): {claim.summary}")
     print(f"wrote {report.path}")
+    print(f"wrote {report.claims_path}")
     return 0
 
 

@@ -1,0 +1,130 @@
+"""What every figure module shares: labels, colours, run selections and saving.
+
+Figures are drawn for print: at least 8 pt text at the saved size, axis labels on
+every axis, a colour bar on every heatmap and legends placed outside the data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # headless; must precede the pyplot import
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+MODE_LABELS = {"lejepa": "SIGReg (LeJEPA)", "whiten": "VICReg (whiten)", "infonce": "InfoNCE"}
+MODE_COLORS = {"lejepa": "tab:blue", "whiten": "tab:green", "infonce": "tab:red"}
+MODE_ORDER = ("lejepa", "whiten", "infonce")
+MIXING_ORDER = ("spiral", "banana", "sinusoid", "nvp")
+THEOREM_MODES = ("lejepa", "whiten")  # the objectives Theorem 3 is stated for
+plt.rcParams.update({"font.size": 9, "axes.labelsize": 9, "legend.fontsize": 8})
+
+
+@dataclass
+class Figures:
+    """What :func:`lejepa_id.analysis.figures.make_figures` produced."""
+
+    entries: list[dict] = field(default_factory=list)
+    tables: list[dict] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+    skipped: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def mixing_label(row: pd.Series) -> str:
+    """spiral, banana, sinusoid, or nvp / coupling-L for the coupling mixing."""
+    if row["mixing"] == "coupling":
+        return "nvp" if int(row["dim"]) == 2 else f"coupling L={int(row['layers'])}"
+    return str(row["mixing"])
+
+
+def with_labels(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with a ``label`` column (the mixing's display name)."""
+    if frame.empty:
+        return frame.assign(label=pd.Series(dtype=str))
+    return frame.assign(label=frame.apply(mixing_label, axis=1))
+
+
+def ordered_labels(rows: pd.DataFrame) -> list[str]:
+    """Mixing labels in the paper's order (spiral, banana, sinusoid, nvp), others after."""
+    rank = {name: i for i, name in enumerate(MIXING_ORDER)}
+    return sorted(set(rows["label"]), key=lambda x: (rank.get(x, len(rank)), x))
+
+
+def finished(frame: pd.DataFrame) -> pd.DataFrame:
+    if frame.empty:
+        return frame
+    return frame[frame["status"] == "finished"].copy()
+
+
+def sweeping(frame: pd.DataFrame, *columns: str) -> list[str]:
+    """Experiments whose runs take more than one value of every one of ``columns``."""
+    if frame.empty:
+        return []
+    counts = frame.groupby("experiment")[list(columns)].nunique()
+    return sorted(counts[(counts > 1).all(axis=1)].index)
+
+
+def named(base: str, experiment: str, experiments: list[str], preferred: str) -> str:
+    """The fixed figure name ``base`` for the main experiment, ``base_<experiment>`` else.
+
+    The main experiment is the one called ``preferred`` (the paper's sweep name) or, when
+    none is, the first in sorted order; scripts can then rely on the fixed name.
+    """
+    main = preferred if preferred in experiments else experiments[0]
+    return base if experiment == main else f"{base}_{experiment}"
+
+
+def gaussian_latents(frame: pd.DataFrame) -> pd.Series:
+    """Rows whose latents are Gaussian: law gaussian, or gennorm with alpha = 2."""
+    return (frame["law"] == "gaussian") | ((frame["law"] == "gennorm") & (frame["alpha"] == 2.0))
+
+
+def theorem_scope(frame: pd.DataFrame) -> pd.Series:
+    """Runs Theorem 3 covers: Gaussian latents, lejepa or whiten, bound quantities finite."""
+    finite = np.isfinite(frame["approx_bound"]) & np.isfinite(frame["procrustes_mse_centered"])
+    return gaussian_latents(frame) & frame["mode"].isin(THEOREM_MODES) & finite
+
+
+THEOREM_FILTER = (
+    "finished runs with Gaussian latents (law gaussian, or gennorm with α = 2), "
+    "objective lejepa or whiten, finite bound and error"
+)
+
+
+def law_name(law: str, alpha: float) -> str:
+    """gaussian, laplace, or gennorm(α) (gennorm α = 2 and 1 are named for what they are)."""
+    if law == "gennorm":
+        if alpha == 2.0:
+            return "gennorm α=2 (Gaussian)"
+        return f"gennorm α={alpha:g}"
+    return str(law)
+
+
+def save(fig, out: Path, name: str, caption: str, formats, made: Figures) -> None:
+    """Write ``name`` in every format and record it (with its caption) in ``made``."""
+    entry = {"name": name, "caption": caption}
+    for fmt in formats:
+        path = out / f"{name}.{fmt}"
+        fig.savefig(path, dpi=150, bbox_inches="tight")
+        entry[fmt] = path.name
+        made.written.append(path)
+    plt.close(fig)
+    made.entries.append(entry)
+
+
+def legend_outside(fig, ax) -> None:
+    """One legend for the figure, right of the axes, so it never covers data."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+
+
+def seed_stats(rows: pd.DataFrame, by: str | list[str], metric: str) -> pd.DataFrame:
+    """mean, std and count of ``metric`` over seeds, per ``by`` (NaN metrics dropped)."""
+    rows = rows[np.isfinite(rows[metric].astype(float))]
+    return rows.groupby(by)[metric].agg(["mean", "std", "count"]).sort_index()

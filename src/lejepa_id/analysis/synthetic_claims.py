@@ -1,0 +1,211 @@
+"""The synthetic experiments' claims (providers for :mod:`lejepa_id.analysis.claims`).
+
+Each provider takes the finished runs and returns one :class:`Claim` that names its
+metric, its filter, its statistic and the rule of its verdict.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from lejepa_id.analysis.bound import ERROR, split_scope
+from lejepa_id.analysis.claims import Claim, ClaimProvider
+from lejepa_id.analysis.gennorm import gennorm_runs
+from lejepa_id.analysis.plotting import THEOREM_FILTER, sweeping
+from lejepa_id.analysis.stats import welch
+
+GAP_TOLERANCE = 0.05  # median relative alignment gap delta / (2 (1 - rho) tr Cov)
+PEAK_LEVEL = 0.05  # one-sided Welch test level for "the peak is at alpha = 2"
+SCALING_FLOOR = 0.999  # SIGReg and VICReg R^2(h -> z) must stay above this
+SCALING_TARGET_N = 1024  # the largest N of the paper's claim
+DEGRADE_MARGIN = 0.01  # InfoNCE must end at least this far below the regularized objectives
+BOUND_SLACK = 1e-9  # relative slack: float rounding when both sides are ~0
+
+
+def claim_gap(frame: pd.DataFrame) -> Claim:
+    claim = Claim(
+        id="alignment_gap",
+        text="Alignment gap δ near 0 (LeJEPA and whitening runs)",
+        metric="δ / (2 (1 − ρ) tr Cov h): the alignment gap relative to its Gaussian value",
+        filter="finished runs, objective lejepa or whiten, finite δ and tr Cov h > 0",
+        statistic="median over runs",
+        rule=f"pass: median ≤ {GAP_TOLERANCE}; fail: median > {GAP_TOLERANCE}",
+        values={},
+        verdict="not measured",
+    )
+    rows = frame[frame["mode"].isin(["lejepa", "whiten"])] if not frame.empty else frame
+    if not rows.empty:
+        rows = rows[np.isfinite(rows["delta"]) & (rows["trace_cov"] > 0)]
+    if rows.empty:
+        claim.summary = "no lejepa or whiten runs"
+        return claim
+    rel = rows["delta"] / (2 * (1 - rows["rho"]) * rows["trace_cov"])
+    median = float(rel.median())
+    claim.values = {"median": median, "max": float(rel.max()), "n_runs": len(rows)}
+    claim.summary = f"median {median:.3g} over {len(rows)} runs (max {float(rel.max()):.3g})"
+    claim.verdict = "pass" if median <= GAP_TOLERANCE else "fail"
+    return claim
+
+
+def _peak_series(sel: pd.DataFrame, metric: str) -> dict:
+    """argmax of the mean over seeds, and the one-sided Welch test of the peak."""
+    rows = sel[np.isfinite(sel[metric].astype(float))]
+    means = rows.groupby("alpha")[metric].mean()
+    best = float(means.idxmax())
+    out = {
+        "argmax_alpha": best,
+        "mean_by_alpha": {f"{a:g}": float(v) for a, v in means.items()},
+        "seeds_by_alpha": {f"{a:g}": int(n) for a, n in rows.groupby("alpha").size().items()},
+        "own_set_argmax_alpha": float(sel.groupby("alpha")["r2_hz"].mean().idxmax()),
+    }
+    if 2.0 not in means.index or len(means) < 2:
+        return out | {"shown": "not measured"}
+    # At alpha = 2: is it above the runner-up? Elsewhere: is the peak above alpha = 2?
+    rival = float(means.drop(2.0).idxmax()) if best == 2.0 else best
+    top, other = (2.0, rival) if best == 2.0 else (best, 2.0)
+    test = welch(rows.loc[rows["alpha"] == top, metric], rows.loc[rows["alpha"] == other, metric])
+    out |= {"compared_with_alpha": other if best == 2.0 else 2.0, "p_one_sided": test.p_greater}
+    significant = math.isfinite(test.p_greater) and test.p_greater < PEAK_LEVEL
+    if not significant:
+        return out | {"shown": "not shown"}
+    return out | {"shown": "peak at 2" if best == 2.0 else "peak elsewhere"}
+
+
+def claim_gaussian_peak(frame: pd.DataFrame) -> Claim:
+    metric = "grid_r2_hz"
+    claim = Claim(
+        id="gaussian_peak",
+        text="R²(h → z) peaks at the Gaussian, α = 2 (SIGReg, per mixing)",
+        metric=f"{metric}: R²(h → z) on the fixed 100 × 100 grid over [−3, 3]² "
+        "(law-independent; own-set r2_hz is reported, not judged)",
+        filter="finished runs, law gennorm, objective lejepa, experiments sweeping α; "
+        "one series per experiment and mixing",
+        statistic="argmax over α of the mean over seeds; one-sided Welch t-test of the peak "
+        "against the runner-up (or of the peak against α = 2)",
+        rule=f"pass: every series peaks at α = 2, above the runner-up at p < {PEAK_LEVEL}; "
+        f"fail: some series peaks elsewhere, above α = 2 at p < {PEAK_LEVEL}; "
+        "not shown: otherwise (too few seeds or differences within noise)",
+        values={},
+        verdict="not measured",
+    )
+    series = {}
+    for experiment, rows in gennorm_runs(frame).items():
+        rows = rows[rows["mode"] == "lejepa"]
+        for label, sel in rows.groupby("label"):
+            if np.isfinite(sel[metric].astype(float)).any():
+                series[f"{experiment}/{label}"] = _peak_series(sel, metric)
+    claim.values = {"series": series}
+    shown = [s["shown"] for s in series.values()]
+    if not series or "not measured" in shown:
+        claim.summary = "no gennorm sweep over α including α = 2 with lejepa grid metrics"
+        return claim
+    claim.summary = "; ".join(
+        f"{k}: peak α={v['argmax_alpha']:g} (p={v['p_one_sided']:.2g}; own-set peak "
+        f"α={v['own_set_argmax_alpha']:g})"
+        for k, v in series.items()
+    )
+    if "peak elsewhere" in shown:
+        claim.verdict = "fail"
+    else:
+        claim.verdict = "pass" if set(shown) == {"peak at 2"} else "not shown"
+    return claim
+
+
+def claim_bound(frame: pd.DataFrame) -> Claim:
+    claim = Claim(
+        id="theorem3_bound",
+        text="Centered Procrustes error ≤ Theorem-3 bound on every run the theorem covers",
+        metric=f"{ERROR} against approx_bound = D + (ε + D)²",
+        filter=THEOREM_FILTER,
+        statistic=f"count of runs with error ≤ bound × (1 + {BOUND_SLACK:g})",
+        rule="pass: every counted run below; fail: any counted run above; "
+        "runs outside the filter are listed, never counted",
+        values={},
+        verdict="not measured",
+    )
+    if frame.empty:
+        claim.summary = "no finished runs"
+        return claim
+    inside, outside = split_scope(frame)
+
+    def below(rows: pd.DataFrame) -> pd.Series:
+        return rows[ERROR] <= rows["approx_bound"] * (1 + BOUND_SLACK) + 1e-12
+
+    ok = below(inside)
+    ratio = inside[ERROR] / inside["approx_bound"].clip(lower=1e-300)
+    claim.values = {
+        "n_counted": len(inside),
+        "n_below": int(ok.sum()),
+        "max_error_over_bound": float(ratio.max()) if len(inside) else None,
+        "uncounted": {
+            "n": len(outside),
+            "n_below": int(below(outside).sum()),
+            "by_mode_and_law": {
+                f"{m}/{law}": int(n)
+                for (m, law), n in outside.groupby(["mode", "law"]).size().items()
+            },
+        },
+    }
+    if inside.empty:
+        claim.summary = f"no runs in the theorem's scope ({len(outside)} outside, uncounted)"
+        return claim
+    claim.summary = (
+        f"{int(ok.sum())} of {len(inside)} counted runs below (max error/bound "
+        f"{float(ratio.max()):.3g}); {len(outside)} runs outside the scope, uncounted "
+        f"({int(below(outside).sum())} of them below)"
+    )
+    claim.verdict = "pass" if bool(ok.all()) else "fail"
+    return claim
+
+
+def claim_scaling(frame: pd.DataFrame) -> Claim:
+    claim = Claim(
+        id="scaling",
+        text=f"SIGReg and VICReg stay > {SCALING_FLOOR} up to N = {SCALING_TARGET_N} "
+        "while InfoNCE degrades",
+        metric="r2_hz: R²(h → z) on the evaluation set",
+        filter="finished runs of experiments sweeping N (dim)",
+        statistic="mean over seeds per objective and N; min over N; InfoNCE at the largest N",
+        rule=f"pass: SIGReg and VICReg min > {SCALING_FLOOR}, InfoNCE at least "
+        f"{DEGRADE_MARGIN} below them at the largest N, and that N ≥ {SCALING_TARGET_N}; "
+        "fail: any of the first two broken; not shown: holds, but on a smaller largest N",
+        values={},
+        verdict="not measured",
+    )
+    rows = frame[frame["experiment"].isin(sweeping(frame, "dim"))] if not frame.empty else frame
+    if rows.empty or not {"lejepa", "whiten", "infonce"} <= set(rows["mode"]):
+        claim.summary = "no sweep over N with all three objectives"
+        return claim
+    means = rows.groupby(["mode", "dim"])["r2_hz"].mean()
+    top = int(rows["dim"].max())
+    v = {
+        "min_sigreg": float(means["lejepa"].min()),
+        "min_vicreg": float(means["whiten"].min()),
+        "largest_n": top,
+        "infonce_at_largest_n": float(means["infonce"].get(top, np.nan)),
+        "regularized_at_largest_n": min(
+            float(means["lejepa"].get(top, np.nan)), float(means["whiten"].get(top, np.nan))
+        ),
+    }
+    claim.values = v
+    claim.summary = (
+        f"min over N of mean R²: SIGReg {v['min_sigreg']:.6f}, VICReg {v['min_vicreg']:.6f}; "
+        f"at N = {top}: InfoNCE {v['infonce_at_largest_n']:.4f} vs regularized "
+        f"{v['regularized_at_largest_n']:.6f}"
+    )
+    holds = (
+        v["min_sigreg"] > SCALING_FLOOR
+        and v["min_vicreg"] > SCALING_FLOOR
+        and v["infonce_at_largest_n"] < v["regularized_at_largest_n"] - DEGRADE_MARGIN
+    )
+    if not holds:
+        claim.verdict = "fail"
+    else:
+        claim.verdict = "pass" if top >= SCALING_TARGET_N else "not shown"
+    return claim
+
+
+PROVIDERS: list[ClaimProvider] = [claim_gap, claim_gaussian_peak, claim_bound, claim_scaling]
