@@ -3,7 +3,8 @@
 #   bash scripts/setup.sh          Python packages (torch 2.13.0 CPU build, the package)
 #   bash scripts/setup.sh --all    also the extras and system packages the full test suite
 #                                  uses: Coq + Coquelicot (proofs), Mesa EGL/OSMesa and
-#                                  MuJoCo (Reacher rendering), Chromium (HTML report test)
+#                                  MuJoCo (Reacher rendering), Chromium (HTML report test),
+#                                  pdflatex with booktabs (the LaTeX tables' compile test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ALL=0
@@ -14,6 +15,9 @@ if [[ $ALL == 1 ]]; then
   command -v coqc >/dev/null || need+=(coq libcoq-coquelicot)
   [[ -d "$(coqc -where 2>/dev/null)/user-contrib/Coquelicot" ]] || need+=(libcoq-coquelicot)
   command -v chromium >/dev/null || need+=(chromium)
+  # pdflatex (texlive-latex-base) and booktabs.sty (texlive-latex-recommended).
+  command -v pdflatex >/dev/null || need+=(texlive-latex-base texlive-latex-recommended)
+  kpsewhich booktabs.sty >/dev/null 2>&1 || need+=(texlive-latex-recommended)
   for lib in libEGL_mesa.so.0 libOSMesa.so.8 libOpenGL.so.0; do
     ldconfig -p | grep -q "$lib" || need+=(libegl1 libegl-mesa0 libgl1-mesa-dri libopengl0 libosmesa6)
   done

@@ -3,6 +3,7 @@ opened in headless Chromium (images must decode). Without Chromium: skip, or fai
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -81,7 +82,13 @@ def test_tiny_sweep_to_report_renders_in_chromium(tmp_path: Path) -> None:
     assert main(["figures", str(out)]) == 0
     assert (out / "figures" / "2d_panels.png").exists()
     assert (out / "figures" / "2d_panels.pdf").exists()
+    for name in ("bound", "bound_decomposition", "scatter_losses_r2"):
+        assert (out / "figures" / f"{name}.pdf").exists(), name
     assert main(["report", str(out)]) == 0
+    claims = {c["id"]: c for c in json.loads((out / "claims.json").read_text())["claims"]}
+    # 3 Gaussian lejepa/whiten runs: all counted; no alpha or N sweep: not measured.
+    assert claims["theorem3_bound"]["values"]["n_counted"] == 3
+    assert claims["gaussian_peak"]["verdict"] == claims["scaling"]["verdict"] == "not measured"
     page = out / "report.html"
     n_images = page.read_text().count("<img ")
     assert n_images >= 2

@@ -152,7 +152,7 @@ def fig_grid_heatmaps(frame: pd.DataFrame, out: Path, formats, made: Figures) ->
                             color="w" if image.norm(v) < 0.5 else "k")  # fmt: skip
             ax.set_xticks(range(table.shape[1]), [f"{v:g}" for v in table.columns], rotation=45)
             ax.set_yticks(range(table.shape[0]), [f"{v:g}" for v in table.index])
-            ax.set_xlabel("SIGReg weight λ")
+            ax.set_xlabel("regularizer weight λ")
             ax.set_ylabel("view correlation ρ")
             fig.colorbar(image, ax=ax, label=f"{label}\n(mean over seeds)")
             fig.tight_layout()

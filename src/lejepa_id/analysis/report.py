@@ -227,13 +227,14 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
 
 
 def write_report(directory: str | Path, out: str | Path | None = None) -> Report:
-    """Draw the figures under DIR/figures, write DIR/claims.json and the HTML report."""
+    """Write the HTML report (default DIR/report.html), claims.json and figures/ beside it."""
     directory = Path(directory)
-    figures_dir = directory / "figures"
+    path = Path(out) if out is not None else directory / "report.html"
+    # Figures and claims.json go beside the page, so --out leaves DIR untouched.
+    figures_dir = path.parent / "figures"
     made = make_figures(directory, figures_dir, formats=("png", "pdf"))
     frame = collect(directory).frame
     claims, notes = collect_claims(directory, finished(frame), PROVIDERS)
-    path = Path(out) if out is not None else directory / "report.html"
     report = Report(path, path.parent / "claims.json", claims, made.skipped, notes + made.notes)
     write_claims(report.claims_path, claims)
     atomic_write_bytes(path, render(directory, figures_dir, frame, report).encode())

@@ -177,10 +177,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "report",
         help="one self-contained HTML page: figures, tables, claims checklist",
-        description="Write DIR/report.html with every figure embedded, the tables, and a "
-        "checklist of the paper's empirical predictions with the measured "
-        "numbers (pass, fail, or not measured).",
+        description="Write DIR/report.html with every figure embedded, the tables, and "
+        "the paper's claims, each judged on a named metric, filter and statistic (pass, "
+        "fail, not shown or not measured); the same claims go to claims.json and the "
+        "figures to figures/, beside the page.",
     )
     p.add_argument("dir", help="results root (the sweep's --out)")
-    p.add_argument("--out", default=None, help="HTML file (default: DIR/report.html)")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="HTML file (default: DIR/report.html); claims.json and figures/ are written beside it",
+    )
     p.set_defaults(func=cmd_report)
