@@ -16,6 +16,7 @@ from lejepa_id.analysis.synthetic_claims import (
     PROVIDERS,
     claim_bound,
     claim_gaussian_peak,
+    claim_published_2d,
     claim_scaling,
 )
 
@@ -159,6 +160,7 @@ def test_claims_json_has_the_schema_and_reads_external_claims(tmp_path: Path) ->
         "gaussian_peak",
         "theorem3_bound",
         "scaling",
+        "published_2d",
         "reacher_planning",
     ]
     assert claims[-1].source == "reacher" and claims[-1].values == {"median": 1.02}
@@ -193,3 +195,25 @@ def test_a_claims_file_that_is_not_one_is_named(tmp_path: Path) -> None:
         ).source
         == "x"
     )
+
+
+@pytest.mark.parametrize(
+    ("spiral", "verdict"), [(0.9855, "pass"), (0.975, "not shown"), (0.95, "fail")]
+)
+def test_published_2d_comparison_has_a_stated_margin(spiral: float, verdict: str) -> None:
+    base = {"experiment": "2d", "law": "gaussian", "seed": 1337}
+    frame = runs_frame(
+        [
+            base | {"r2_hz": spiral},
+            base | {"mode": "whiten", "lam": 0.5, "r2_hz": 0.9949},
+            # Not the published setting: another seed, another lambda, a short run.
+            base | {"seed": 0, "r2_hz": 0.5},
+            base | {"lam": 1e-2, "r2_hz": 0.5},
+            base | {"steps": 2000, "r2_hz": 0.5},
+        ]
+    )
+    claim = claim_published_2d(frame)
+    assert claim.verdict == verdict
+    assert set(claim.values["runs"]) == {"2d/spiral_lejepa", "2d/spiral_whiten"}
+    assert claim.values["runs"]["2d/spiral_lejepa"]["difference"] == pytest.approx(spiral - 0.9858)
+    assert claim_published_2d(frame.iloc[2:]).verdict == "not measured"
