@@ -23,12 +23,12 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from lejepa_id.analysis.ablation import ablation_runs, fig_ablation, write_ablation_table
 from lejepa_id.analysis.bound import fig_bound, fig_bound_decomposition, fig_grid_heatmaps
 from lejepa_id.analysis.gennorm import fig_vs_alpha
 from lejepa_id.analysis.plotting import (
-    MODE_COLORS,
     MODE_LABELS,
     MODE_ORDER,
     Figures,
@@ -130,6 +130,7 @@ def fig_losses(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     fig, axes = plt.subplots(
         len(modes), width, figsize=(2.8 * width, 2.5 * len(modes)), squeeze=False
     )
+    colors = {exp: f"C{k % 10}" for k, exp in enumerate(sorted(set(frame["experiment"])))}
     for i, mode in enumerate(modes):
         rows = frame[frame["mode"] == mode]
         for j in range(width):
@@ -138,16 +139,21 @@ def fig_losses(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
                 ax.set_axis_off()
                 continue
             col = terms[mode][j]
-            ax.scatter(rows[col], rows["r2_hz"], s=8, color=MODE_COLORS[mode], alpha=0.7)
+            for exp, sel in rows.groupby("experiment"):
+                ax.scatter(sel[col], sel["r2_hz"], s=8, color=colors[exp], alpha=0.7, label=exp)
+            ax.xaxis.set_major_locator(MaxNLocator(4))
             ax.set_xlabel(f"final {col.removeprefix('final_')}")
             ax.set_ylabel(f"R²(h → z), {MODE_LABELS[mode].split(' ')[0]}")
     fig.tight_layout()
+    handles = [plt.Line2D([], [], ls="", marker="o", color=c, label=e) for e, c in colors.items()]
+    fig.legend(handles=handles, title="experiment", loc="center left",
+               bbox_to_anchor=(1.0, 0.5), frameon=False)  # fmt: skip
     save(
         fig,
         out,
         "scatter_losses_r2",
         "Final training loss and each of its terms (last evaluation) against R²(h → z), "
-        "one point per finished run; one row per objective.",
+        "one point per finished run, coloured by experiment; one row per objective.",
         formats,
         made,
     )
