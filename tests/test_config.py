@@ -77,6 +77,7 @@ def test_set_overrides_run_keys_experiment_keys_and_dotted_paths():
         (["runs.nvp_lejepa.dim=3"], "dim=3 must be even"),
         (["alpha=0"], "alpha=0.0 must be a finite number > 0"),
         (["law=cauchy"], "law='cauchy' is not one of"),
+        (["coupling_draw=cuda"], "coupling_draw='cuda' is not one of float64, published"),
         (["steps=ten"], "steps='ten' must be a integer"),
         (["runs=[spiral_lejepx]"], "run 'spiral_lejepx' is not one of"),
         (["seeds=[]"], "sweep axis 'seeds' is empty"),
@@ -119,3 +120,8 @@ def test_numbers_in_any_yaml_spelling_are_accepted():
     assert cfg.lam == 1e-3 and cfg.steps == 2000 and isinstance(cfg.steps, int)
     with pytest.raises(UsageError, match="steps=True"):
         make_run_config({"steps": True})
+
+
+def test_scaling_config_draws_the_published_worlds():
+    exp = load_experiment(CONFIGS / "scaling.yaml")
+    assert {exp.run_config(r).coupling_draw for r in exp.runs} == {"published"}

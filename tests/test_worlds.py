@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 from scipy import stats
 
+from lejepa_id.config import RunConfig
+from lejepa_id.training import make_world
 from lejepa_id.worlds import (
     Banana,
     Coupling,
@@ -21,6 +24,7 @@ from lejepa_id.worlds import (
 )
 
 N_SAMPLES = 400_000
+PUBLISHED = Path(__file__).parent / "fixtures" / "published_coupling_worlds.npz"
 
 
 @pytest.mark.parametrize(
@@ -157,3 +161,47 @@ def test_world_accepts_a_user_callable(gen):
 def test_2d_mixings_refuse_other_dims():
     with pytest.raises(ValueError, match="dim = 2"):
         World.make("spiral", dim=4)
+
+
+def _published_cases() -> list[tuple[int, int, int]]:
+    cases = [(n, 4, s) for n in (2, 4, 8, 64, 1024) for s in range(5)]
+    return cases + [(2, 8, s) for s in range(5)]
+
+
+@pytest.mark.parametrize("dim, layers, seed", _published_cases())
+def test_published_draw_reproduces_the_published_worlds(dim, layers, seed):
+    """Weights and g(z) as the published code draws them on a CPU (stored fixture).
+
+    The residual is float32 round-off of LAPACK's QR and of the four layers, which
+    grows like sqrt(N); a different random stream would differ by O(1).
+    """
+    ref = np.load(PUBLISHED)
+    key = f"N{dim}_L{layers}_seed{seed}"
+    g = Coupling(dim, layers, seed, draw="published", device="cpu")
+    assert g.weights.dtype == torch.float32
+    if f"{key}_W" in ref:
+        np.testing.assert_allclose(g.weights.numpy(), ref[f"{key}_W"], rtol=0, atol=1e-6 * dim**0.5)
+    z = torch.from_numpy(ref["z"][:, :dim])
+    np.testing.assert_allclose(g(z).numpy(), ref[f"{key}_gz"], rtol=0, atol=1e-5 * dim**0.5)
+
+
+def test_published_draw_is_a_different_world_from_the_float64_draw():
+    z = torch.from_numpy(np.load(PUBLISHED)["z"][:, :4])
+    published = Coupling(4, 4, 0, draw="published")(z)
+    float64 = Coupling(4, 4, 0, draw="float64")(z)
+    assert (published - float64).abs().max() > 1.0
+
+
+def test_the_config_chooses_the_draw_and_the_device():
+    cfg = RunConfig(mixing="coupling", dim=8, seed=2, coupling_draw="published", device="cpu")
+    ref = np.load(PUBLISHED)["N8_L4_seed2_W"]
+    w = make_world(cfg).mixing.weights
+    assert w.device.type == "cpu"
+    np.testing.assert_allclose(w.numpy(), ref, rtol=0, atol=1e-6)
+    cfg.coupling_draw = "float64"
+    assert not np.allclose(make_world(cfg).mixing.weights.numpy(), ref, atol=0.1)
+
+
+def test_unknown_draw_is_refused():
+    with pytest.raises(ValueError, match="coupling_draw='cuda' is not one of float64, published"):
+        coupling_weights(4, 4, 0, draw="cuda")

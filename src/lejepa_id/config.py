@@ -24,7 +24,7 @@ import yaml
 from lejepa_id.encoders import ENCODER_NAMES
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import MODES
-from lejepa_id.worlds import LAW_NAMES, MIXING_NAMES
+from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES
 
 TWO_D_MIXINGS = ("spiral", "banana", "sinusoid")
 
@@ -42,6 +42,9 @@ class RunConfig:
     """Coupling layers L of the coupling mixing (and of the matched encoder)."""
     mixing_seed: int | None = None
     """Seed of the coupling mixing's weights; None uses the run's seed."""
+    coupling_draw: str = "float64"
+    """Coupling weights: float64 (one CPU float64 draw, the same world on every device) or
+    published (the published code's float32 per-layer draw on the run's device)."""
     law: str = "gaussian"
     """Latent law: gaussian, laplace or gennorm."""
     alpha: float = 2.0
@@ -104,6 +107,7 @@ class RunConfig:
     def validate(self) -> RunConfig:
         """Check every value; raise UsageError naming the first bad one."""
         _check_choice("mixing", self.mixing, MIXING_NAMES)
+        _check_choice("coupling_draw", self.coupling_draw, COUPLING_DRAWS)
         _check_choice("law", self.law, LAW_NAMES)
         _check_choice("mode", self.mode, MODES)
         _check_choice("encoder", self.encoder, ENCODER_NAMES[:2])

@@ -88,7 +88,10 @@ def lr_factor(step: int, steps: int) -> float:
 
 
 def make_world(config: RunConfig) -> World:
-    """The world a config describes (named mixing seeded by the run)."""
+    """The world a config describes (named mixing seeded by the run).
+
+    A ``published`` coupling draw happens on the run's device, as in the published code.
+    """
     return World.make(
         config.mixing,
         config.dim,
@@ -97,6 +100,8 @@ def make_world(config: RunConfig) -> World:
         config.alpha,
         config.layers,
         config.resolved_mixing_seed,
+        config.coupling_draw,
+        resolve_device(config.device),
     )
 
 

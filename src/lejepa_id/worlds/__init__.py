@@ -2,6 +2,7 @@
 
 from lejepa_id.worlds.laws import LAW_NAMES, LatentLaw
 from lejepa_id.worlds.mixings import (
+    COUPLING_DRAWS,
     MIXING_NAMES,
     Banana,
     CallableMixing,
@@ -16,6 +17,7 @@ from lejepa_id.worlds.transitions import ou_views
 from lejepa_id.worlds.world import World
 
 __all__ = [
+    "COUPLING_DRAWS",
     "LAW_NAMES",
     "MIXING_NAMES",
     "Banana",

@@ -14,6 +14,7 @@ import torch
 from torch import nn
 
 MIXING_NAMES = ("spiral", "banana", "sinusoid", "coupling")
+COUPLING_DRAWS = ("float64", "published")
 
 
 class Spiral(nn.Module):
@@ -42,11 +43,25 @@ class Sinusoid(nn.Module):
         return torch.cat([z0 + torch.sin(1.5 * z1), z1], dim=-1)
 
 
-def coupling_weights(dim: int, layers: int, seed: int) -> torch.Tensor:
+def coupling_weights(
+    dim: int,
+    layers: int,
+    seed: int,
+    draw: str = "float64",
+    device: torch.device | str | None = None,
+) -> torch.Tensor:
     """The coupling mixing's weights: ``layers`` random orthogonal (N/2 x N/2) matrices times 2.
 
-    Each is the Q factor of the QR decomposition of a Gaussian matrix drawn in float64
-    from a generator seeded with ``seed``, as SPEC.md says and the published code does.
+    Each is the Q factor of the QR decomposition of a Gaussian matrix. Two draws:
+
+    - ``float64``: all layers at once in float64 from a CPU generator seeded with ``seed``
+      (device independent, so a CPU and a GPU run see the same world);
+    - ``published``: the published code's procedure, on ``device``: a generator seeded with
+      ``seed`` as ``torch.manual_seed(seed)`` seeds the device's default one, then per layer
+      one float32 ``randn(N/2, N/2)`` on that device and its QR factor. These are the paper's
+      worlds only on the device they were drawn on: CUDA's random stream differs from the
+      CPU's, so a CPU run gets the published procedure's CPU worlds, not the paper's.
+
     Q is deliberately not sign-corrected to a Haar draw: for N = 2 the 1 x 1 factor is
     then always +1 (every W_i = 2), the world of the paper's "nvp" runs. With Haar signs
     half of those worlds flip some layers, and a matched encoder initialized N(0, 1)
@@ -59,11 +74,27 @@ def coupling_weights(dim: int, layers: int, seed: int) -> torch.Tensor:
         raise ValueError(f"dim={dim!r} must be an even number >= 2 for a coupling mixing")
     if layers < 1:
         raise ValueError(f"layers={layers!r} must be >= 1")
+    if draw not in COUPLING_DRAWS:
+        raise ValueError(f"coupling_draw={draw!r} is not one of {', '.join(COUPLING_DRAWS)}")
     half = dim // 2
+    if draw == "published":
+        return _published_weights(half, layers, seed, torch.device(device or "cpu"))
     gen = torch.Generator().manual_seed(int(seed))
     gauss = torch.randn((layers, half, half), generator=gen, dtype=torch.float64)
     q, _ = torch.linalg.qr(gauss)
     return 2.0 * q
+
+
+def _published_weights(half: int, layers: int, seed: int, device: torch.device) -> torch.Tensor:
+    # One draw per layer matters: the CPU's normal sampler takes a different path for
+    # tensors of 16 or more elements, so one (L, n, n) draw would not give the same numbers.
+    gen = torch.Generator(device=device).manual_seed(int(seed))
+    mats = []
+    for _ in range(layers):
+        gauss = torch.randn((half, half), generator=gen, device=device, dtype=torch.float32)
+        q, _ = torch.linalg.qr(gauss)
+        mats.append(2.0 * q)
+    return torch.stack(mats)
 
 
 class Coupling(nn.Module):
@@ -72,10 +103,18 @@ class Coupling(nn.Module):
     Layer i adds tanh(a W_i) to b when i is even and tanh(b W_i) to a when i is odd.
     """
 
-    def __init__(self, dim: int, layers: int = 4, seed: int = 0) -> None:
+    def __init__(
+        self,
+        dim: int,
+        layers: int = 4,
+        seed: int = 0,
+        draw: str = "float64",
+        device: torch.device | str | None = None,
+    ) -> None:
         super().__init__()
-        self.dim, self.layers, self.seed = dim, layers, seed
-        self.register_buffer("weights", coupling_weights(dim, layers, seed).float())
+        self.dim, self.layers, self.seed, self.draw = dim, layers, seed, draw
+        weights = coupling_weights(dim, layers, seed, draw, device).float()
+        self.register_buffer("weights", weights)
 
     def forward(self, z: torch.Tensor) -> torch.Tensor:
         w = self.weights.to(z.dtype)
@@ -110,12 +149,23 @@ class CallableMixing(nn.Module):
         return self.fn(z)
 
 
-def build_mixing(name: str, dim: int, layers: int = 4, seed: int = 0) -> nn.Module:
-    """Build a named mixing; the 2D ones require ``dim == 2``."""
+def build_mixing(
+    name: str,
+    dim: int,
+    layers: int = 4,
+    seed: int = 0,
+    draw: str = "float64",
+    device: torch.device | str | None = None,
+) -> nn.Module:
+    """Build a named mixing; the 2D ones require ``dim == 2``.
+
+    ``draw`` and ``device`` choose how the coupling mixing's weights are drawn (see
+    :func:`coupling_weights`); the other mixings have no weights.
+    """
     if name not in MIXING_NAMES:
         raise ValueError(f"mixing={name!r} is not one of {', '.join(MIXING_NAMES)}")
     if name == "coupling":
-        return Coupling(dim, layers, seed)
+        return Coupling(dim, layers, seed, draw, device)
     if dim != 2:
         raise ValueError(f"dim={dim!r}: the {name} mixing is defined for dim = 2 only")
     return {"spiral": Spiral, "banana": Banana, "sinusoid": Sinusoid}[name]()

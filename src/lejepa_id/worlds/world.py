@@ -43,10 +43,23 @@ class World:
         alpha: float = 2.0,
         layers: int = 4,
         mixing_seed: int = 0,
+        coupling_draw: str = "float64",
+        device: torch.device | str | None = None,
     ) -> World:
-        """Build a world from names (or a callable mixing) and numbers."""
+        """Build a world from names (or a callable mixing) and numbers.
+
+        ``coupling_draw`` and ``device`` choose how a coupling mixing's weights are drawn
+        (:func:`~lejepa_id.worlds.mixings.coupling_weights`).
+        """
         if isinstance(mixing, str):
-            g = as_mixing(mixing, dim=dim, layers=layers, seed=mixing_seed)
+            g = as_mixing(
+                mixing,
+                dim=dim,
+                layers=layers,
+                seed=mixing_seed,
+                draw=coupling_draw,
+                device=device,
+            )
         else:
             g = as_mixing(mixing)
         return cls(LatentLaw(law, alpha), g, dim, rho)
