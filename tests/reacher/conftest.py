@@ -36,7 +36,7 @@ def needs_rendering() -> None:
 
 @pytest.fixture(scope="session")
 def tiny_data(needs_rendering, tmp_path_factory):
-    """Tiny eval / ou / traj datasets (32 x 32, fast look), rendered once per session."""
+    """Tiny eval / ou / traj / trajmatch datasets (32 x 32, fast look), rendered once."""
     from lejepa_id.reacher.datasets import RenderSpec, render_dataset
 
     root = tmp_path_factory.mktemp("reacher_data")
@@ -44,6 +44,9 @@ def tiny_data(needs_rendering, tmp_path_factory):
         "eval": RenderSpec("eval", 240, size=32, look="fast", shard_size=100),
         "ou": RenderSpec("ou", 160, size=32, look="fast", shard_size=80),
         "traj": RenderSpec("traj", 160, size=32, look="fast", shard_size=80, episode_steps=200),
+        "trajmatch": RenderSpec(
+            "trajmatch", 160, size=32, look="fast", shard_size=80, episode_steps=200
+        ),
     }
     for kind, spec in specs.items():
         render_dataset(spec, root / kind, workers=1)

@@ -23,6 +23,7 @@ def trained(tiny_data, tmp_path_factory):
             "--data",
             str(tiny_data / "ou"),
             str(tiny_data / "traj"),
+            str(tiny_data / "trajmatch"),
             "--eval",
             str(tiny_data / "eval"),
             "--out",
@@ -31,6 +32,7 @@ def trained(tiny_data, tmp_path_factory):
             "0.01",
             "--seeds",
             "0",
+            "1",
             *TINY_TRAIN,
         ]
     )
@@ -94,7 +96,7 @@ def test_render_cli_with_worker_processes(needs_rendering, tmp_path, capsys):
 
 
 def test_train_writes_every_metric(trained):
-    for label in ("ou", "traj"):
+    for label in ("ou", "traj", "trajmatch"):
         run = trained / label / "lam0.01_seed0"
         res = json.loads((run / "result.json").read_text())
         m = res["metrics"]
@@ -141,31 +143,36 @@ def test_plan_and_figures(tiny_data, trained, tmp_path, capsys):
         ["reacher", "plan", "--runs", str(trained), "--eval", str(tiny_data / "eval"), "--k", "10"]
     )
     assert rc == 0
+    printed = capsys.readouterr().out
+    assert "ou_vs_traj" in printed and "costs" in printed  # every test prints its direction
     plan = json.loads((trained / "plan.json").read_text())
-    assert {r["kind"] for r in plan["runs"]} == {"ou", "traj"}
-    assert all(len(r["ratio"]) == 10 for r in plan["runs"])
-    assert set(plan["tests"]) >= {"ou_vs_traj_mannwhitney_runs_p", "ou_vs_traj_wilcoxon_pairs_p"}
+    assert {r["kind"] for r in plan["runs"]} == {"ou", "traj", "trajmatch"}
+    assert all(len(r["ratio"]) == len(r["regret"]) == 10 for r in plan["runs"])
+    assert all(min(r["regret"]) >= 0 for r in plan["runs"])
+    assert set(plan["comparisons"]) == {"ou_vs_trajmatch", "ou_vs_traj", "trajmatch_vs_traj"}
+    ou = plan["kinds"]["ou"]
+    assert ou["runs"] == 2 and len(ou["vs_oracle"]["run_means"]) == 2  # one value per run
+    assert ou["vs_reference"]["verdict"] in ("equivalent", "different", "not shown")
     # n = 0 when a barely trained code's Riccati equation has no stable solution
     assert all(r["lqr_rel_err"]["n"] in (0, 240) for r in plan["runs"])
     figs = tmp_path / "figs"
-    rc = main(
-        [
-            "reacher",
-            "figures",
-            "--runs",
-            str(trained),
-            "--eval",
-            str(tiny_data / "eval"),
-            "--out",
-            str(figs),
-        ]
-    )
-    assert rc == 0
+    argv = ["reacher", "figures", "--runs", str(trained), "--eval", str(tiny_data / "eval")]
+    assert main([*argv, "--out", str(figs)]) == 0
     index = json.loads((figs / "figures_index.json").read_text())
-    assert len(index["figures"]) == 6
+    names = {e["name"] for e in index["figures"]}
+    assert {"reacher_planning_scatter", "reacher_lqr_error_box", "reacher_distributions"} <= names
+    assert not any(n.startswith("reacher_r2_vs") for n in names)  # nothing was swept
     for entry in index["figures"]:
         assert (figs / entry["png"]).stat().st_size > 1000
         assert (figs / entry["pdf"]).is_file()
+    claims = json.loads((figs / "claims.json").read_text())
+    assert [c["id"] for c in claims] == [
+        "reacher_ou_plans_like_oracle",
+        "reacher_traj_plans_worse",
+        "reacher_gap_not_coverage",
+        "reacher_ou_lqr_values_match",
+    ]
+    assert (figs / "tab_reacher.tex").is_file()
 
 
 def _run_err(argv, capsys) -> tuple[int, str]:
@@ -237,6 +244,8 @@ def test_every_command_has_help(capsys):
         ["reacher", "train"],
         ["reacher", "plan"],
         ["reacher", "figures"],
+        ["reacher", "sweep"],
+        ["reacher", "render", "trajmatch"],
     ):
         with pytest.raises(SystemExit) as exc:
             main([*argv, "--help"])

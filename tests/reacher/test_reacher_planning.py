@@ -12,8 +12,10 @@ from lejepa_id.errors import UsageError
 from lejepa_id.reacher.evaluation import encoder_scores, heldout_r2, whitener
 from lejepa_id.reacher.planning import (
     PlanConfig,
+    interpolate,
     knn_decode,
     lqr_value_errors,
+    optimal_weights,
     path_cost,
     plan_paths,
     select_pairs,
@@ -142,3 +144,44 @@ def test_lqr_values_differ_for_a_sheared_code(gallery):
     h = z @ torch.tensor([[1.0, 0.8], [0.0, 1.0]], dtype=torch.float64)
     v = lqr_value_errors(z[:2000], h[:2000], z[2000:], h[2000:])
     assert np.median(v["rel_err"]) > 0.05
+
+
+def test_optimal_weights_known_answer_three_points():
+    # One interior point x1: J = x0^2 + 2 x1^2 + (x1 - x0)^2, minimal at x1 = x0 / 3 with
+    # J* = 5/3 x0^2; the straight line (x1 = x0 / 2) costs 7/4 x0^2.
+    w = optimal_weights(3)
+    assert w == pytest.approx([1.0, 1.0 / 3.0, 0.0], abs=1e-15)
+    a, b = torch.tensor([[2.0, -1.0]], dtype=torch.float64), torch.zeros(1, 2, dtype=torch.float64)
+    J = path_cost(interpolate(a, b, w), b)
+    assert float(J) == pytest.approx(5.0 / 3.0 * 5.0, rel=1e-14)
+    assert float(path_cost(straight_line(a, b, 3), b)) == pytest.approx(7.0 / 4.0 * 5.0)
+
+
+def test_optimal_path_minimizes_j_and_costs_about_half_the_line():
+    w = optimal_weights(8)
+    a = torch.tensor([1.3, -0.4], dtype=torch.float64)
+    b = torch.tensor([-0.2, 0.9], dtype=torch.float64)
+    best = interpolate(a, b, w)
+    J_best = float(path_cost(best, b))
+    J_line = float(path_cost(straight_line(a, b, 8), b))
+    assert J_best / J_line == pytest.approx(0.5393, abs=1e-4)
+    # Any perturbation of the interior points costs more (J is strictly convex there).
+    gen = torch.Generator().manual_seed(0)
+    for _ in range(200):
+        bump = torch.zeros(8, 2, dtype=torch.float64)
+        bump[1:-1] = 0.05 * torch.randn(6, 2, generator=gen, dtype=torch.float64)
+        assert float(path_cost(best + bump, b)) > J_best
+
+
+def test_regret_is_never_negative_and_the_optimal_planner_pays_only_the_readout(gallery):
+    z = gallery.clone()
+    cfg = PlanConfig(k_pairs=50)
+    pairs = select_pairs(z.numpy(), cfg)
+    rot = plan_paths(z @ _rotation(0.3).T, z, pairs, cfg)
+    assert bool((rot["regret"] >= 0).all())
+    half = torch.full((50,), 0.5393, dtype=torch.float64)
+    assert torch.allclose(rot["J_opt"] / rot["J_oracle"], half, atol=1e-4)
+    # The straight line in angles is about 1.85 times the optimum: regret ~0.85 even for
+    # a perfect code, while the J-optimal plan in the code only pays the read-out's error.
+    assert float(rot["regret"].median()) > 0.5
+    assert float(rot["opt_ratio"].median()) < 1.2

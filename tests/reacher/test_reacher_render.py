@@ -40,7 +40,8 @@ def test_scene_matches_the_spec(needs_rendering):
     try:
         p = r.physics
         assert np.allclose(p.named.model.geom_pos["target"][:2], TARGET_XY)
-        assert p.named.model.geom_size["target", 0] == pytest.approx(0.015)  # hard task
+        # the published renderer never calls env.reset(): the model's default radius
+        assert p.named.model.geom_size["target", 0] == pytest.approx(0.05)
         assert p.model.cam_pos[0][2] == pytest.approx(CAMERA_HEIGHT)
         assert p.model.cam_fovy[0] == pytest.approx(CAMERA_FOVY)
         q = np.array([0.6, -1.1])
@@ -54,6 +55,30 @@ def test_scene_matches_the_spec(needs_rendering):
     col, row = np.round(world_to_pixel(np.array(TARGET_XY), 64)).astype(int)
     pixel = frame[row, col].astype(int)
     assert pixel[0] > pixel[2] + 40
+
+
+def test_small_target_is_the_reset_size_and_the_big_one_covers_more_pixels(needs_rendering):
+    q = np.array([0.5, 0.4])  # the fingertip near the target: the big target covers the arm
+    frames = {}
+    for target in ("big", "small"):
+        r = ReacherRenderer(64, "paper", target)
+        try:
+            radius = r.physics.named.model.geom_size["target", 0]
+            assert radius == pytest.approx({"big": 0.05, "small": 0.015}[target])
+            frames[target] = r.render(q).astype(int)
+        finally:
+            r.close()
+    differ = np.any(frames["big"] != frames["small"], axis=-1)
+    rows, cols = np.nonzero(differ)
+    col, row = world_to_pixel(np.array(TARGET_XY), 64)
+    # Every changed pixel lies within the big target's disk (radius 0.05 seen from the
+    # camera, plus two pixels of shadow and antialiasing), and the disk is mostly changed.
+    r_px = world_to_pixel(np.array([TARGET_XY[0] + 0.05, TARGET_XY[1]]), 64)[0] - col
+    dist = np.hypot(cols - col, rows - row)
+    assert differ.sum() > 0.5 * np.pi * r_px**2
+    assert dist.max() < r_px + 3
+    with pytest.raises(UsageError, match="target='huge' is not one of big, small"):
+        ReacherRenderer(16, "fast", "huge")
 
 
 def test_looks_differ(needs_rendering):

@@ -29,6 +29,8 @@ Typical order:
       --eval data/reacher/eval --out runs/reacher
   lejepa-id reacher plan --runs runs/reacher --eval data/reacher/eval
   lejepa-id reacher figures --runs runs/reacher --eval data/reacher/eval
+  lejepa-id reacher sweep --eval data/reacher/eval --data-root data/reacher \
+      --out runs/reacher_sweep --rhos 0.5 0.8 0.95 --deltas 4 16 64
 
 Rendering is headless through MUJOCO_GL (default egl; osmesa also works) and needs
 mujoco==3.17.0 and dm-control==1.0.50 (the [reacher] extra).
@@ -38,8 +40,10 @@ RENDER_HELP = {
     "eval": "the evaluation gallery: --n Gaussian angle vectors (one frame each, fixed seed)",
     "ou": "OU pairs (z, z'), z ~ N(0, I), z' = rho z + sqrt(1 - rho^2) eta",
     "traj": "pairs (q_t, q_{t+delta}) from episodes of a goal-directed controller",
+    "trajmatch": "controller pairs within the OU data's angle range (Gaussian goals, no "
+    "wrap): the coverage-matched control",
 }
-RENDER_N = {"eval": 10_000, "ou": 100_000, "traj": 100_000}
+RENDER_N = {"eval": 10_000, "ou": 100_000, "traj": 100_000, "trajmatch": 100_000}
 
 
 def _add_device(p: argparse.ArgumentParser) -> None:
@@ -51,25 +55,82 @@ def _add_device(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_frame_options(p: argparse.ArgumentParser) -> None:
+    """--size, --look, --target and --workers of every command that renders."""
+    p.add_argument("--size", type=int, default=64, help="frame side in pixels (default 64)")
+    p.add_argument(
+        "--look",
+        choices=["paper", "fast"],
+        default="paper",
+        help="paper: MuJoCo's default shadows, reflections and multisampling (the "
+        "paper's images, ~70-100 frames/s per CPU process); fast: all three off "
+        "(~500-1500 frames/s)",
+    )
+    p.add_argument(
+        "--target",
+        choices=["big", "small"],
+        default="big",
+        help="big (default): the target at the model's default radius 0.05, as in the "
+        "published frames, whose renderer never calls env.reset(); small: radius 0.015, "
+        "the hard task's size after env.reset() (this project's earlier frames)",
+    )
+    p.add_argument("--workers", type=int, default=0, help="render processes (0: one per core)")
+
+
+def add_train_options(p: argparse.ArgumentParser) -> None:
+    """The options of `train` and `sweep` that set the TrainConfig."""
+    p.add_argument(
+        "--config", type=Path, help="YAML file whose 'train' section sets the defaults below"
+    )
+    p.add_argument(
+        "--lams", nargs="+", type=float, help="SIGReg weights (default 1e-3 5e-3 1e-2 5e-2)"
+    )
+    p.add_argument("--seeds", nargs="+", type=int, help="seeds (default 0 1 2)")
+    p.add_argument("--epochs", type=int, help="epochs (default 100)")
+    p.add_argument("--batch", type=int, help="pairs per step (default 256)")
+    p.add_argument("--lr", type=float, help="peak learning rate (default 3e-3)")
+    p.add_argument("--weight-decay", type=float, help="AdamW weight decay (default 1e-4)")
+    p.add_argument("--clip", type=float, help="gradient-norm clip (default 1.0)")
+    p.add_argument("--fit-n", type=int, help="training frames for the read-out fits (10000)")
+    p.add_argument(
+        "--bf16", action="store_true", default=None, help="bfloat16 autocast (CUDA only)"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument(
+        "--threads",
+        type=int,
+        help="CPU threads for torch (default: torch's choice; 1 is fastest on a busy machine)",
+    )
+    _add_device(p)
+
+
 def register(subparsers) -> None:
     """Add the ``reacher`` command and its sub-commands to an argparse subparsers object."""
-    fmt = argparse.RawDescriptionHelpFormatter
     top = subparsers.add_parser(
         "reacher",
         help="pixels and planning: the Reacher experiment (SPEC section 8)",
         description=DESCRIPTION,
-        formatter_class=fmt,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = top.add_subparsers(dest="reacher_command", metavar="COMMAND", required=True)
+    _register_render(sub)
+    _register_train(sub)
+    _register_plan(sub)
+    _register_figures(sub)
+    from lejepa_id.reacher.datasweep import register_sweep
 
+    register_sweep(sub)
+
+
+def _register_render(sub) -> None:
     render = sub.add_parser(
         "render",
-        help="render a frame dataset (eval, ou or traj)",
+        help="render a frame dataset (eval, ou, traj or trajmatch)",
         description="Render a dataset of uint8 frames with their joint angles into --out. "
         "An interrupted render resumes: rerun the same command.",
     )
     rsub = render.add_subparsers(dest="render_kind", metavar="KIND", required=True)
-    for kind in ("eval", "ou", "traj"):
+    for kind in RENDER_HELP:
         p = rsub.add_parser(kind, help=RENDER_HELP[kind], description=RENDER_HELP[kind] + ".")
         p.add_argument("--out", required=True, type=Path, help="dataset directory to create")
         p.add_argument(
@@ -78,28 +139,17 @@ def register(subparsers) -> None:
             default=RENDER_N[kind],
             help=("frames" if kind == "eval" else "pairs") + " to render (default %(default)s)",
         )
-        p.add_argument("--size", type=int, default=64, help="frame side in pixels (default 64)")
-        p.add_argument(
-            "--look",
-            choices=["paper", "fast"],
-            default="paper",
-            help="paper: MuJoCo's default shadows, reflections and multisampling (the "
-            "paper's images, ~70-100 frames/s per CPU process); fast: all three off "
-            "(~500-1500 frames/s)",
-        )
+        add_frame_options(p)
         p.add_argument(
             "--seed",
             type=int,
             default=0,
             help="seed of the angles (eval, ou) or of the controller's episodes (traj)",
         )
-        p.add_argument(
-            "--workers", type=int, default=0, help="render processes (0: one per CPU core)"
-        )
         p.add_argument("--shard-size", type=int, default=1000, help="items per shard file")
         if kind == "ou":
             p.add_argument("--rho", type=float, default=0.95, help="OU correlation (0.95)")
-        if kind == "traj":
+        if kind in ("traj", "trajmatch"):
             p.add_argument("--delta", type=int, default=16, help="lag in control steps (16)")
             p.add_argument(
                 "--stride", type=int, default=4, help="steps between pair start times (4)"
@@ -109,6 +159,8 @@ def register(subparsers) -> None:
             )
         p.set_defaults(func=cmd_render)
 
+
+def _register_train(sub) -> None:
     train = sub.add_parser(
         "train",
         help="train cnn encoders: a sweep over datasets x --lams x --seeds",
@@ -117,41 +169,24 @@ def register(subparsers) -> None:
         "<seed>/ (encoder.safetensors, codes.safetensors, result.json); finished runs are "
         "skipped, so an interrupted sweep resumes.",
     )
-    train.add_argument("--data", nargs="+", required=True, type=Path, help="ou/traj datasets")
+    train.add_argument("--data", nargs="+", required=True, type=Path, help="pair datasets")
     train.add_argument("--labels", nargs="+", help="one run-group name per --data (dir names)")
     train.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
     train.add_argument("--out", required=True, type=Path, help="runs directory")
-    train.add_argument(
-        "--config", type=Path, help="YAML file whose 'train' section sets the defaults below"
-    )
-    train.add_argument(
-        "--lams", nargs="+", type=float, help="SIGReg weights (default 1e-3 5e-3 1e-2 5e-2)"
-    )
-    train.add_argument("--seeds", nargs="+", type=int, help="seeds (default 0 1 2)")
-    train.add_argument("--epochs", type=int, help="epochs (default 100)")
-    train.add_argument("--batch", type=int, help="pairs per step (default 256)")
-    train.add_argument("--lr", type=float, help="peak learning rate (default 3e-3)")
-    train.add_argument("--weight-decay", type=float, help="AdamW weight decay (default 1e-4)")
-    train.add_argument("--clip", type=float, help="gradient-norm clip (default 1.0)")
-    train.add_argument("--fit-n", type=int, help="training frames for the read-out fits (10000)")
-    train.add_argument(
-        "--bf16", action="store_true", default=None, help="bfloat16 autocast (CUDA only)"
-    )
-    train.add_argument("--quiet", action="store_true", help="no progress bars")
-    train.add_argument(
-        "--threads",
-        type=int,
-        help="CPU threads for torch (default: torch's choice; 1 is fastest on a busy machine)",
-    )
-    _add_device(train)
+    add_train_options(train)
     train.set_defaults(func=cmd_train)
 
+
+def _register_plan(sub) -> None:
     plan = sub.add_parser(
         "plan",
         help="planning evaluation, LQR check and statistical tests over all runs",
         description="Straight-line planning in each encoder's latent space on --k start/"
         "goal pairs of the eval gallery, cost relative to the oracle straight line in angle "
-        "space, the LQR value check, and tests (Wilcoxon, Mann-Whitney). Writes plan.json.",
+        "space and regret against the exact J-optimal path, the LQR value check, and tests: "
+        "per run (pairs as replicates) Wilcoxon with bootstrap intervals; across seeds (one "
+        "value per run) TOST equivalence with --equiv-margin, t-tests, Welch and Mann-"
+        "Whitney between kinds, two-level bootstrap intervals. Writes plan.json.",
     )
     plan.add_argument("--runs", required=True, type=Path, help="runs directory of `train`")
     plan.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
@@ -161,13 +196,24 @@ def register(subparsers) -> None:
     plan.add_argument("--knn", type=int, default=5, help="neighbours of the read-out (5)")
     plan.add_argument("--margin", type=float, default=0.25, help="angle margin from +-pi")
     plan.add_argument("--seed", type=int, default=0, help="seed of the pair draw")
+    plan.add_argument(
+        "--equiv-margin",
+        type=float,
+        default=0.05,
+        help="TOST margin m: equivalent when the mean log(J/J_oracle) lies within "
+        "+-log(1 + m) (default 0.05, i.e. 5%%)",
+    )
     plan.set_defaults(func=cmd_plan)
 
+
+def _register_figures(sub) -> None:
     figs = sub.add_parser(
         "figures",
-        help="draw the Reacher figures (PNG and PDF) and figures_index.json",
+        help="draw the Reacher figures (PNG and PDF), tab_reacher.tex and claims.json",
         description="Annotated frame, planning demo, learned latent spaces, cost-ratio "
-        "boxplot, cost ratio vs R^2, LQR value scatter.",
+        "boxplot, planning scatter, LQR value scatter and error boxplot, dataset "
+        "distributions, R^2 against rho and delta (when the runs sweep them), the LaTeX "
+        "table tab_reacher.tex and claims.json.",
     )
     figs.add_argument("--runs", required=True, type=Path, help="runs directory of `train`")
     figs.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
@@ -188,6 +234,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         n=args.n,
         size=args.size,
         look=args.look,
+        target=args.target,
         seed=args.seed,
         shard_size=args.shard_size,
         rho=getattr(args, "rho", 0.95),
@@ -226,9 +273,9 @@ def _train_defaults(config: Path | None) -> dict:
     return section
 
 
-def cmd_train(args: argparse.Namespace) -> int:
-    from lejepa_id.reacher.datasets import load_dataset
-    from lejepa_id.reacher.training import TrainConfig, resolve_device, sweep
+def train_setup(args: argparse.Namespace):
+    """(base TrainConfig, lams, seeds) from --config and the train options; sets threads."""
+    from lejepa_id.reacher.training import TrainConfig, resolve_device
 
     conf = _train_defaults(args.config)
     lams = args.lams or conf.pop("lams", [1e-3, 5e-3, 1e-2, 5e-2])
@@ -258,11 +305,25 @@ def cmd_train(args: argparse.Namespace) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
+    return base, lams, seeds
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from lejepa_id.reacher.datasets import load_dataset
+    from lejepa_id.reacher.training import sweep
+
+    base, lams, seeds = train_setup(args)
     if args.labels and len(args.labels) != len(args.data):
         raise UsageError(f"--labels needs one name per --data ({len(args.data)})")
     gallery = load_dataset(args.eval, expect_kind="eval")
     datasets = [load_dataset(d, expect_kind="pairs") for d in args.data]
     runs = sweep(datasets, gallery, base, lams, seeds, args.out, args.labels, not args.quiet)
+    print_runs(runs)
+    return 0
+
+
+def print_runs(runs: list[Path]) -> None:
+    """One line of metrics per finished run."""
     from lejepa_id.io import read_json
 
     for run in runs:
@@ -272,7 +333,6 @@ def cmd_train(args: argparse.Namespace) -> int:
             f"{run}: r2_hz={m['r2_hz']:.4f} r2_zh={m['r2_zh']:.4f} "
             f"orth_err_whitened={m['orth_err_whitened']:.3f} train_s={res['train_seconds']:.1f}"
         )
-    return 0
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
@@ -283,18 +343,14 @@ def cmd_plan(args: argparse.Namespace) -> int:
     angles, meta = load_angles(args.eval)
     if meta["identity"]["kind"] != "eval":
         raise UsageError(f"{args.eval} is not an eval gallery")
-    cfg = PlanConfig(args.k, args.points, args.knn, args.margin, args.seed)
+    cfg = PlanConfig(args.k, args.points, args.knn, args.margin, args.seed, args.equiv_margin)
     result = evaluate_planning(args.runs, angles[:, 0], cfg)
     out = args.out or args.runs / "plan.json"
     atomic_write_json(out, result)
-    for kind, g in result["kinds"].items():
-        print(
-            f"{kind}: runs={g['runs']} J/J_oracle geomean={g['ratio_geomean']:.3f} "
-            f"p_vs_oracle={g['p_vs_oracle']} p_vs_reference={g['p_vs_reference']} "
-            f"LQR median rel err={g['lqr_rel_err_median_of_runs']}"
-        )
-    for name, p in result["tests"].items():
-        print(f"{name}: {p}")
+    from lejepa_id.reacher.claims import plan_lines
+
+    for line in plan_lines(result):
+        print(line)
     print(f"wrote {out}")
     return 0
 

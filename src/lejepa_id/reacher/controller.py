@@ -18,6 +18,8 @@ from scipy import stats
 from lejepa_id.errors import UsageError
 
 WRIST_LIMIT = np.deg2rad(160.0)  # the reacher model's wrist range
+GOAL_LAWS = ("circle", "gaussian")
+COVERAGE_BINS = 72  # 5-degree bins of the circle
 
 
 def wrap_angle(a: np.ndarray) -> np.ndarray:
@@ -42,7 +44,16 @@ class ControllerConfig:
     max_goal_steps: int = 150
     """A new goal is drawn after this many control steps even if the last was not reached."""
     wrist_goal_limit: float = 2.5
-    """Wrist goals are drawn uniformly in [-limit, limit] radians (the joint allows 2.79)."""
+    """Wrist goals are drawn uniformly in [-limit, limit] radians (the joint allows 2.79);
+    gaussian goals of both joints are clipped to it."""
+    goals: str = "circle"
+    """circle: shoulder goals and starts uniform on the circle, reached the shortest way
+    (across +-pi when shorter); gaussian: goals and starts N(0, goal_std^2) per joint
+    (clipped to +-wrist_goal_limit), reached without wrapping, so the angles cover the OU
+    data's range (the coverage-matched control)."""
+    goal_std: float = 1.2
+    """Standard deviation of gaussian goals; 1.2 gives visited angles with the OU data's
+    1%-99% range (about +-2.35 rad) and a std of about 1.05."""
 
 
 def simulate_episode(
@@ -55,8 +66,13 @@ def simulate_episode(
     """
     from lejepa_id.reacher.render import set_angles
 
-    start = np.array([rng.uniform(-np.pi, np.pi), rng.uniform(-WRIST_LIMIT, WRIST_LIMIT)])
+    if cfg.goals == "gaussian":
+        start = _draw_goal(rng, cfg)
+    else:
+        start = np.array([rng.uniform(-np.pi, np.pi), rng.uniform(-WRIST_LIMIT, WRIST_LIMIT)])
     set_angles(physics, start)
+    # Circle goals take the shortest way round; gaussian goals never wrap on purpose.
+    shoulder_err = wrap_angle if cfg.goals == "circle" else (lambda a: a)
     goal = _draw_goal(rng, cfg)
     since_goal = 0
     noise = np.zeros(2)
@@ -66,10 +82,10 @@ def simulate_episode(
         q = physics.data.qpos.copy()
         qd = physics.data.qvel.copy()
         out[t] = (wrap_angle(q[0]), q[1])
-        err = np.array([wrap_angle(goal[0] - q[0]), goal[1] - q[1]])
+        err = np.array([shoulder_err(goal[0] - q[0]), goal[1] - q[1]])
         if np.all(np.abs(err) < cfg.goal_tol) or since_goal >= cfg.max_goal_steps:
             goal, since_goal = _draw_goal(rng, cfg), 0
-            err = np.array([wrap_angle(goal[0] - q[0]), goal[1] - q[1]])
+            err = np.array([shoulder_err(goal[0] - q[0]), goal[1] - q[1]])
         noise = cfg.noise_corr * noise + innov * rng.standard_normal(2)
         physics.set_control(np.clip(cfg.kp * err - cfg.kd * qd + noise, -1.0, 1.0))
         physics.step()
@@ -78,9 +94,12 @@ def simulate_episode(
 
 
 def _draw_goal(rng: np.random.Generator, cfg: ControllerConfig) -> np.ndarray:
-    return np.array(
-        [rng.uniform(-np.pi, np.pi), rng.uniform(-cfg.wrist_goal_limit, cfg.wrist_goal_limit)]
-    )
+    lim = cfg.wrist_goal_limit
+    if cfg.goals == "gaussian":
+        # Both joints clipped: a shoulder goal near +-pi would let the noise carry the
+        # arm across the wrap, which is what this control removes.
+        return np.clip(cfg.goal_std * rng.standard_normal(2), -lim, lim)
+    return np.array([rng.uniform(-np.pi, np.pi), rng.uniform(-lim, lim)])
 
 
 def trajectory_pairs(
@@ -104,7 +123,9 @@ def trajectory_pairs(
     from lejepa_id.reacher.render import load_physics
 
     cfg = cfg or ControllerConfig()
-    physics = load_physics()
+    if cfg.goals not in GOAL_LAWS:
+        raise UsageError(f"goals={cfg.goals!r} is not one of {', '.join(GOAL_LAWS)}")
+    physics = load_physics("small")  # as before the target option: identical episodes
     chunks, have, episode = [], 0, 0
     while have < n:
         rng = np.random.default_rng([seed, episode])
@@ -150,6 +171,36 @@ def pair_diagnostics(pairs: np.ndarray) -> dict:
             }
         )
     out["cross_corr"] = float(np.corrcoef(a[:, 0], a[:, 1])[0, 1])
+    return out
+
+
+def angle_coverage(angles: np.ndarray, bins: int = COVERAGE_BINS) -> list[dict]:
+    """How much of the circle each joint's angles cover, and how often pairs wrap.
+
+    Per joint: ``circle_fraction``, the share of 5-degree bins of [-pi, pi) holding at
+    least a tenth of a uniform law's share of the first-view angles (1 for angles uniform
+    on the circle, about 0.8 for N(0, 1)); ``wrap_fraction``, the share of items whose
+    views lie more than pi apart (a wrap across +-pi, 0 for one view); the std and the
+    1% and 99% quantiles of the first view.
+
+    Shape: angles (n, V, J) -> one dict per joint
+    """
+    out = []
+    for j in range(angles.shape[-1]):
+        a = wrap_angle(angles[:, 0, j])
+        counts, _ = np.histogram(a, bins=bins, range=(-np.pi, np.pi))
+        wraps = 0.0
+        if angles.shape[1] > 1:
+            wraps = float(np.mean(np.abs(angles[:, 1, j] - angles[:, 0, j]) > np.pi))
+        out.append(
+            {
+                "circle_fraction": float(np.mean(counts >= 0.1 * len(a) / bins)),
+                "wrap_fraction": wraps,
+                "std": float(a.std()),
+                "q01": float(np.quantile(a, 0.01)),
+                "q99": float(np.quantile(a, 0.99)),
+            }
+        )
     return out
 
 

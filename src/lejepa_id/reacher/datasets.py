@@ -29,7 +29,10 @@ import numpy as np
 
 from lejepa_id.errors import UsageError
 
-KINDS = ("eval", "ou", "traj")
+KINDS = ("eval", "ou", "traj", "trajmatch")
+TRAJ_KINDS = ("traj", "trajmatch")
+# The controller's goal law per trajectory kind: trajmatch is the coverage-matched control.
+GOALS = {"traj": "circle", "trajmatch": "gaussian"}
 _KIND_STREAM = {"eval": 1, "ou": 2, "traj": 3}  # keeps equal seeds of different kinds apart
 FORMAT_VERSION = 1
 
@@ -39,13 +42,16 @@ class RenderSpec:
     """What to render: the identity of a dataset (a resumed render must match it)."""
 
     kind: str
-    """eval (Gaussian angles, one frame each), ou (OU pairs) or traj (controller pairs)."""
+    """eval (Gaussian angles, one frame each), ou (OU pairs), traj (controller pairs) or
+    trajmatch (controller pairs with the OU data's angle range)."""
     n: int
     """Number of items: frames for eval, pairs for ou and traj."""
     size: int = 64
     """Frame side in pixels."""
     look: str = "paper"
     """paper (MuJoCo defaults, the paper's images) or fast (no shadows/reflections/MSAA)."""
+    target: str = "big"
+    """big (radius 0.05, the published frames) or small (0.015, after env.reset())."""
     seed: int = 0
     """Seed of the angle sampler (eval, ou) or of the controller's episodes (traj)."""
     rho: float = 0.95
@@ -68,10 +74,17 @@ class RenderSpec:
             raise UsageError(f"--shard-size={self.shard_size} must be >= 1")
         if not 0.0 < self.rho < 1.0:
             raise UsageError(f"--rho={self.rho} must lie strictly between 0 and 1")
+        from lejepa_id.reacher.render import TARGETS
+
+        if self.target not in TARGETS:
+            raise UsageError(f"--target={self.target!r} is not one of {', '.join(TARGETS)}")
 
     def identity(self) -> dict:
-        keys = ["kind", "n", "size", "look", "seed", "shard_size"]
-        keys += {"eval": [], "ou": ["rho"], "traj": ["delta", "stride", "episode_steps"]}[self.kind]
+        keys = ["kind", "n", "size", "look", "target", "seed", "shard_size"]
+        if self.kind == "ou":
+            keys.append("rho")
+        if self.kind in TRAJ_KINDS:
+            keys += ["delta", "stride", "episode_steps"]
         return {k: getattr(self, k) for k in keys}
 
     @property
@@ -81,16 +94,24 @@ class RenderSpec:
 
 def sample_angles(spec: RenderSpec) -> np.ndarray:
     """The dataset's joint angles. Shape: -> (n, V, 2)."""
-    if spec.kind == "traj":
+    if spec.kind in TRAJ_KINDS:
         from lejepa_id.reacher.controller import trajectory_pairs
 
-        return trajectory_pairs(spec.n, spec.delta, spec.seed, spec.episode_steps, spec.stride)
+        cfg = controller_config(spec.kind)
+        return trajectory_pairs(spec.n, spec.delta, spec.seed, spec.episode_steps, spec.stride, cfg)
     rng = np.random.default_rng([spec.seed, _KIND_STREAM[spec.kind]])
     z = rng.standard_normal((spec.n, 2))
     if spec.kind == "eval":
         return z[:, None, :]
     z2 = spec.rho * z + np.sqrt(1.0 - spec.rho**2) * rng.standard_normal((spec.n, 2))
     return np.stack([z, z2], axis=1)
+
+
+def controller_config(kind: str):
+    """The reaching controller of a trajectory kind."""
+    from lejepa_id.reacher.controller import ControllerConfig
+
+    return ControllerConfig(goals=GOALS[kind])
 
 
 def _atomic_save_npy(path: Path, array: np.ndarray) -> None:
@@ -123,11 +144,11 @@ def _shard_ok(path: Path, shape: tuple[int, ...]) -> bool:
 _WORKER_RENDERER = None
 
 
-def _init_worker(size: int, look: str) -> None:
+def _init_worker(size: int, look: str, target: str) -> None:
     global _WORKER_RENDERER
     from lejepa_id.reacher.render import ReacherRenderer
 
-    _WORKER_RENDERER = ReacherRenderer(size, look)
+    _WORKER_RENDERER = ReacherRenderer(size, look, target)
 
 
 def _render_shard(task: tuple[str, np.ndarray]) -> int:
@@ -168,7 +189,7 @@ def render_dataset(spec: RenderSpec, out: str | os.PathLike, workers: int = 0) -
     elif root.exists() and any(root.iterdir()):
         raise UsageError(f"--out {root} exists and is not a reacher dataset; choose another")
     # Open the GL context before writing anything: a missing backend leaves no debris.
-    renderer = ReacherRenderer(spec.size, spec.look)
+    renderer = ReacherRenderer(spec.size, spec.look, spec.target)
     t0 = time.perf_counter()
     angles_path = root / "angles.npy"
     if meta_path.exists() and angles_path.exists():
@@ -207,7 +228,7 @@ def render_dataset(spec: RenderSpec, out: str | os.PathLike, workers: int = 0) -
                 min(workers, len(todo)),
                 mp_context=mp.get_context("spawn"),
                 initializer=_init_worker,
-                initargs=(spec.size, spec.look),
+                initargs=(spec.size, spec.look, spec.target),
             ) as pool:
                 for m in pool.map(_render_shard, todo):
                     bar.update(m * spec.views)
@@ -225,12 +246,13 @@ def render_dataset(spec: RenderSpec, out: str | os.PathLike, workers: int = 0) -
         "mujoco_gl": os.environ.get("MUJOCO_GL"),
         "versions": _versions(),
     }
-    if spec.kind != "eval":
-        from lejepa_id.reacher.controller import ControllerConfig, controller_dict, pair_diagnostics
+    from lejepa_id.reacher.controller import angle_coverage, controller_dict, pair_diagnostics
 
+    meta["coverage"] = angle_coverage(angles)
+    if spec.kind != "eval":
         meta["diagnostics"] = pair_diagnostics(angles)
-        if spec.kind == "traj":
-            meta["controller"] = controller_dict(ControllerConfig())
+    if spec.kind in TRAJ_KINDS:
+        meta["controller"] = controller_dict(controller_config(spec.kind))
     atomic_write_json(meta_path, meta)
     return meta
 
@@ -283,6 +305,12 @@ class FrameData:
     def size(self) -> int:
         return int(self.meta["identity"]["size"])
 
+    @property
+    def look(self) -> tuple[str, str]:
+        """(look, target); datasets from before the target option have the small target."""
+        ident = self.meta["identity"]
+        return ident["look"], ident.get("target", "small")
+
 
 def load_dataset(path: str | os.PathLike, expect_kind: str | None = None) -> FrameData:
     """Load a complete dataset; a missing, partial or wrong-kind one raises UsageError."""
@@ -320,11 +348,16 @@ def load_dataset(path: str | os.PathLike, expect_kind: str | None = None) -> Fra
 
 
 def check_same_size(train: FrameData, gallery: FrameData) -> None:
-    """Training and evaluation frames must share one resolution."""
+    """Training and evaluation frames must share one resolution, look and target."""
     if train.size != gallery.size:
         raise UsageError(
             f"image sizes differ: {train.path} has {train.size}x{train.size} frames, "
             f"{gallery.path} has {gallery.size}x{gallery.size}; render both with the same --size"
+        )
+    if train.look != gallery.look:
+        raise UsageError(
+            f"looks differ: {train.path} has (look, target) {train.look}, {gallery.path} "
+            f"has {gallery.look}; render both with the same --look and --target"
         )
 
 

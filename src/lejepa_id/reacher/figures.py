@@ -17,6 +17,8 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from lejepa_id.io import atomic_write_json, load_tensors  # noqa: E402
+from lejepa_id.reacher import figures_stats as fs  # noqa: E402
+from lejepa_id.reacher.claims import write_claims_and_table  # noqa: E402
 from lejepa_id.reacher.datasets import FrameData  # noqa: E402
 from lejepa_id.reacher.planning import (  # noqa: E402
     PlanConfig,
@@ -27,8 +29,8 @@ from lejepa_id.reacher.planning import (  # noqa: E402
 )
 from lejepa_id.reacher.render import TARGET_XY, arm_points, world_to_pixel  # noqa: E402
 
-KIND_COLORS = {"ou": "tab:blue", "traj": "tab:orange"}
-KIND_NAMES = {"ou": "OU pairs", "traj": "trajectory pairs", "eval": "eval"}
+KIND_COLORS = fs.KIND_COLORS
+KIND_NAMES = fs.KIND_NAMES
 
 
 def _save(
@@ -169,7 +171,12 @@ def fig_ratio_box(plan: dict, out: Path, formats) -> dict:
         vals = [v for r in plan["runs"] if (r["kind"], r["lam"]) == (kind, lam) for v in r["ratio"]]
         groups.append((f"{kind}\nlam={lam:g}", vals, KIND_COLORS.get(kind, "tab:green")))
     fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(groups)), 3.4))
-    box = ax.boxplot([g[1] for g in groups], patch_artist=True, showfliers=False)
+    box = ax.boxplot(
+        [g[1] for g in groups],
+        patch_artist=True,
+        showfliers=True,
+        flierprops={"markersize": 2, "alpha": 0.5},
+    )
     for patch, g in zip(box["boxes"], groups):
         patch.set_facecolor(g[2])
         patch.set_alpha(0.6)
@@ -177,7 +184,11 @@ def fig_ratio_box(plan: dict, out: Path, formats) -> dict:
     ax.axhline(1.0, color="k", lw=0.8, ls=":")
     ax.set_yscale("log")
     ax.set_ylabel("J / J_oracle")
-    cap = "Planning cost relative to the oracle straight line in angle space (per pair)."
+    cap = (
+        "Planning cost relative to the oracle straight line in angle space (per pair, "
+        "outliers shown; J/J_oracle < 1 is an early arrival, possible since the straight "
+        "line is not J-optimal)."
+    )
     return _save(fig, out, "reacher_cost_ratio_box", formats, cap)
 
 
@@ -234,6 +245,55 @@ def fig_lqr(gallery: FrameData, runs: dict[str, dict], out: Path, formats) -> di
     return _save(fig, out, "reacher_lqr_values", formats, cap)
 
 
+def stats_figures(gallery: FrameData, plan: dict, out: Path, formats) -> list[dict]:
+    """The planning scatter, LQR error boxes, distributions and (when swept) R^2 curves."""
+    entries = [
+        _save(
+            fs.fig_planning_scatter(plan),
+            out,
+            "reacher_planning_scatter",
+            formats,
+            "Plan costs per (run, start/goal pair): rows OU, coverage-matched and trajectory "
+            "encoders; columns the straight-line plan against the oracle line and against the "
+            "k-NN read-out of the true angles, and the J-optimal plan in the code against the "
+            "exact optimum J*. Dotted: equality.",
+            dpi=150,
+        ),
+        _save(
+            fs.fig_lqr_error_box(plan),
+            out,
+            "reacher_lqr_error_box",
+            formats,
+            "Relative error of the pushed-forward LQR value per run (eval points, outliers "
+            "shown); Theorem 4 predicts 0 for an orthogonally identified code.",
+            dpi=150,
+        ),
+        _save(
+            fs.fig_distributions(fs.datasets_of(plan, gallery.path)),
+            out,
+            "reacher_distributions",
+            formats,
+            "Joint-angle statistics per dataset: marginals (wrapped), QQ against N(0, 1), "
+            "lag correlation of the pairs, and the shoulder's circle coverage and wrap rate.",
+            dpi=150,
+        ),
+    ]
+    for key, label in (("rho", "OU correlation rho"), ("delta", "trajectory lag delta (steps)")):
+        points = fs.sweep_points(plan["runs"], key)
+        if points:
+            entries.append(
+                _save(
+                    fs.fig_r2_vs(points, key, label),
+                    out,
+                    f"reacher_r2_vs_{key}",
+                    formats,
+                    f"R^2(h -> z) against the {label} of the training data; dots are runs.",
+                    dpi=150,
+                )
+            )
+    return entries
+
+
 def make_figures(
     gallery: FrameData,
     plan: dict,
@@ -241,7 +301,8 @@ def make_figures(
     formats: tuple[str, ...] = ("png", "pdf"),
     pair_index: int = 0,
 ) -> list[dict]:
-    """Write every figure and figures_index.json into ``out``; returns the index entries."""
+    """Write every figure, figures_index.json, claims.json and tab_reacher.tex into ``out``;
+    returns the figures' index entries."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     runs = representative_runs(plan)
@@ -253,9 +314,15 @@ def make_figures(
         fig_ratio_box(plan, out, formats),
         fig_ratio_vs_r2(plan, out, formats),
         fig_lqr(gallery, runs, out, formats),
+        *stats_figures(gallery, plan, out, formats),
     ]
+    tables = write_claims_and_table(plan, out)
     atomic_write_json(
         out / "figures_index.json",
-        {"figures": entries, "representative_runs": {k: r["run"] for k, r in runs.items()}},
+        {
+            "figures": entries,
+            "tables": tables,
+            "representative_runs": {k: r["run"] for k, r in runs.items()},
+        },
     )
     return entries

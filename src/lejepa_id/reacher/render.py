@@ -18,6 +18,10 @@ import numpy as np
 from lejepa_id.errors import UsageError
 
 LOOKS = ("paper", "fast")
+# Target sphere radius: "big" is reacher.xml's default (0.05), which the published renderer
+# keeps because it never calls env.reset(); "small" is the hard task's size (0.015), set by
+# env.reset(). The big target covers the arm where they overlap.
+TARGETS = {"big": 0.05, "small": 0.015}
 TARGET_XY = (0.1, 0.1)
 CAMERA_ID = 0
 CAMERA_HEIGHT = 0.75  # camera "fixed" of reacher.xml: pos="0 0 .75", looking down
@@ -35,11 +39,16 @@ def _default_backend() -> None:
     os.environ.setdefault("MUJOCO_GL", "egl")
 
 
-def load_physics():
+def load_physics(target: str = "big"):
     """The reacher-hard physics with the target pinned at TARGET_XY. Needs no OpenGL.
 
-    ``env.reset()`` runs once because the hard task sets the target's size there.
+    ``target="big"`` never calls ``env.reset()``, as the published renderer, so the target
+    keeps the model's default radius 0.05; ``"small"`` calls it once, which sets the hard
+    task's radius 0.015. Contacts are disabled in the model, so the dynamics do not depend
+    on the choice.
     """
+    if target not in TARGETS:
+        raise UsageError(f"target={target!r} is not one of {', '.join(TARGETS)}")
     _default_backend()
     try:
         from dm_control import suite
@@ -51,7 +60,8 @@ def load_physics():
             f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}): {GL_HELP}"
         ) from exc
     env = suite.load("reacher", "hard", task_kwargs={"random": 0})
-    env.reset()
+    if target == "small":
+        env.reset()
     physics = env.physics
     physics.named.model.geom_pos["target", "x"] = TARGET_XY[0]
     physics.named.model.geom_pos["target", "y"] = TARGET_XY[1]
@@ -72,17 +82,20 @@ class ReacherRenderer:
     ``look='paper'`` keeps MuJoCo's defaults (shadows, reflections, 4x multisampling),
     which reproduce the paper's images at ~70-100 frames/s per CPU process; ``'fast'``
     turns those three off (~500-1500 frames/s) and gives darker, flatter images.
+    ``target='big'`` (radius 0.05) is the published frames' target, ``'small'`` (0.015)
+    the hard task's after ``env.reset()``; the paper's frames are look paper, target big.
     """
 
     size: int = 64
     look: str = "paper"
+    target: str = "big"
 
     def __post_init__(self) -> None:
         if self.look not in LOOKS:
             raise UsageError(f"look={self.look!r} is not one of {', '.join(LOOKS)}")
         if not 8 <= self.size <= 512:
             raise UsageError(f"size={self.size!r} must be between 8 and 512 pixels")
-        self.physics = load_physics()
+        self.physics = load_physics(self.target)
         if self.look == "fast":
             # Multisampling is fixed when the offscreen buffer is created: set it first.
             self.physics.model.vis.quality.offsamples = 0

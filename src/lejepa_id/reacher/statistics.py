@@ -1,0 +1,163 @@
+"""Statistics of the planning comparison: equivalence tests, bootstrap intervals, directions.
+
+The unit of replication across seeds is the run: each run is first summarized by one
+number (its mean over the K start/goal pairs), and tests across seeds use those numbers
+only, so K pairs of one run are never counted as K independent seeds. Within one run the
+pairs are the replicates (a statement about that trained encoder).
+
+"Not rejected" never means "indistinguishable": equivalence is claimed only by a TOST
+(two one-sided t-tests) with a stated margin on the log cost ratio, and every difference
+test reports its direction.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+ALPHA = 0.05
+N_BOOT = 2000
+
+
+def _finite(x) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    return x[np.isfinite(x)]
+
+
+def direction(mean: float, above: str, below: str) -> str:
+    """The sign of an effect in words ('none' for an exact zero)."""
+    return above if mean > 0 else below if mean < 0 else "none"
+
+
+def tost_one_sample(values, margin: float) -> dict:
+    """TOST of H0: |mean| >= margin against H1: |mean| < margin (t-based, df = n - 1).
+
+    p_tost = max of the two one-sided p-values; equivalence at level alpha when it is
+    below alpha, which is the same as the (1 - 2 alpha) t interval lying inside
+    (-margin, margin). None when there are fewer than two values or no spread.
+    """
+    x = _finite(values)
+    n = x.size
+    out = {"n": int(n), "margin": float(margin), "mean": float(x.mean()) if n else None}
+    if n < 2 or not np.std(x, ddof=1) > 0:
+        return {**out, "p_tost": None}
+    se = float(np.std(x, ddof=1) / np.sqrt(n))
+    m = float(x.mean())
+    p_low = float(stats.t.sf((m + margin) / se, n - 1))  # H0: mean <= -margin
+    p_high = float(stats.t.cdf((m - margin) / se, n - 1))  # H0: mean >= +margin
+    return {**out, "se": se, "p_lower": p_low, "p_upper": p_high, "p_tost": max(p_low, p_high)}
+
+
+def t_test_zero(values, above: str, below: str) -> dict:
+    """Two-sided one-sample t-test of mean 0, with the direction of the mean."""
+    x = _finite(values)
+    if x.size < 2 or not np.std(x, ddof=1) > 0:
+        return {
+            "n": int(x.size),
+            "p": None,
+            "direction": direction(float(np.mean(x)) if x.size else 0.0, above, below),
+        }
+    res = stats.ttest_1samp(x, 0.0)
+    return {
+        "n": int(x.size),
+        "p": float(res.pvalue),
+        "direction": direction(float(x.mean()), above, below),
+    }
+
+
+def wilcoxon_zero(values, above: str, below: str) -> dict:
+    """Two-sided Wilcoxon signed-rank test of a symmetric centre 0, with the median's sign."""
+    x = _finite(values)
+    d = direction(float(np.median(x)) if x.size else 0.0, above, below)
+    if x.size < 2 or np.allclose(x, 0):
+        return {"n": int(x.size), "p": None, "direction": d}
+    return {"n": int(x.size), "p": float(stats.wilcoxon(x).pvalue), "direction": d}
+
+
+def bootstrap_pairs(values, seed: int = 0, level: float = 0.95) -> list[float] | None:
+    """Percentile interval of the mean of one run's per-pair values (pairs resampled)."""
+    x = _finite(values)
+    if x.size < 2:
+        return None
+    rng = np.random.default_rng([seed, 21])
+    means = x[rng.integers(0, x.size, (N_BOOT, x.size))].mean(1)
+    return _percentiles(means, level)
+
+
+def bootstrap_runs_pairs(matrix, seed: int = 0, level: float = 0.95) -> list[float] | None:
+    """Interval of the grand mean of a (runs, pairs) matrix by a two-level bootstrap.
+
+    Runs are resampled with replacement, and so are the pairs (one draw of pair indices
+    shared by all runs, since every run plans the same pairs). Both sources of variation
+    enter; with one run only the pairs vary.
+    """
+    m = np.asarray(matrix, dtype=np.float64)
+    if m.ndim != 2 or m.shape[1] < 2 or not np.isfinite(m).all():
+        return None
+    rng = np.random.default_rng([seed, 22])
+    R, K = m.shape
+    runs = rng.integers(0, R, (N_BOOT, R))
+    pairs = rng.integers(0, K, (N_BOOT, K))
+    means = np.array([m[np.ix_(r, p)].mean() for r, p in zip(runs, pairs)])
+    return _percentiles(means, level)
+
+
+def bootstrap_difference(a, b, seed: int = 0, level: float = 0.95) -> list[float] | None:
+    """Interval of mean(a) - mean(b) for two (runs, pairs) matrices over the same pairs."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1] or a.shape[1] < 2:
+        return None
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return None
+    rng = np.random.default_rng([seed, 23])
+    K = a.shape[1]
+    diffs = np.empty(N_BOOT)
+    for i in range(N_BOOT):
+        p = rng.integers(0, K, K)
+        ra = rng.integers(0, a.shape[0], a.shape[0])
+        rb = rng.integers(0, b.shape[0], b.shape[0])
+        diffs[i] = a[np.ix_(ra, p)].mean() - b[np.ix_(rb, p)].mean()
+    return _percentiles(diffs, level)
+
+
+def _percentiles(x: np.ndarray, level: float) -> list[float]:
+    lo, hi = np.quantile(x, [(1 - level) / 2, (1 + level) / 2])
+    return [float(lo), float(hi)]
+
+
+def compare_two(a_runs, b_runs, names: tuple[str, str], margin: float) -> dict:
+    """Two groups of per-run values: Welch t, exact Mann-Whitney, two-sample TOST, direction.
+
+    The direction names the group with the lower mean (lower cost is better).
+    """
+    a, b = _finite(a_runs), _finite(b_runs)
+    out: dict = {"n": [int(a.size), int(b.size)], "margin": float(margin)}
+    if a.size == 0 or b.size == 0:
+        return {**out, "p_welch": None, "p_mannwhitney": None, "p_tost": None}
+    diff = float(a.mean() - b.mean())
+    out["difference"] = diff
+    out["direction"] = direction(
+        diff, f"{names[0]} costs more than {names[1]}", f"{names[0]} costs less than {names[1]}"
+    )
+    out["p_mannwhitney"] = float(stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    if a.size < 2 or b.size < 2:
+        return {**out, "p_welch": None, "p_tost": None}
+    va, vb = np.var(a, ddof=1) / a.size, np.var(b, ddof=1) / b.size
+    se = float(np.sqrt(va + vb))
+    if not se > 0:
+        return {**out, "p_welch": None, "p_tost": None}
+    df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))  # Welch-Satterthwaite
+    out["p_welch"] = float(2 * stats.t.sf(abs(diff) / se, df))
+    p_low = float(stats.t.sf((diff + margin) / se, df))
+    p_high = float(stats.t.cdf((diff - margin) / se, df))
+    out["p_tost"] = max(p_low, p_high)
+    return out
+
+
+def verdict(p_tost: float | None, p_diff: float | None) -> str:
+    """equivalent (TOST), different (two-sided test) or not shown; never 'pass' by default."""
+    if p_tost is not None and p_tost < ALPHA:
+        return "equivalent"
+    if p_diff is not None and p_diff < ALPHA:
+        return "different"
+    return "not shown"

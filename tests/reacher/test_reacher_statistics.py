@@ -1,0 +1,106 @@
+"""Known answers of the planning statistics: TOST, t-tests, bootstraps, directions, claims."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from lejepa_id.reacher import statistics as st
+from lejepa_id.reacher.claims import reacher_claims, tab_reacher
+from lejepa_id.reacher.plan_summary import summarize
+
+
+def test_tost_matches_the_two_one_sided_t_tests():
+    x = np.array([0.01, -0.02, 0.015, 0.0, 0.005])
+    t = st.tost_one_sample(x, 0.05)
+    lower = stats.ttest_1samp(x, -0.05, alternative="greater").pvalue
+    upper = stats.ttest_1samp(x, 0.05, alternative="less").pvalue
+    assert t["p_tost"] == pytest.approx(max(lower, upper), rel=1e-12)
+    assert t["p_tost"] < 0.05  # tightly around 0: equivalent within +-0.05
+    wide = st.tost_one_sample(np.array([0.2, -0.3, 0.25]), 0.05)
+    assert wide["p_tost"] > 0.05  # too spread out to claim equivalence
+    assert st.tost_one_sample(np.array([0.1]), 0.05)["p_tost"] is None  # one run: no test
+
+
+def test_directions_are_named():
+    up = st.t_test_zero([0.3, 0.4, 0.5, 0.35], "costs more", "costs less")
+    assert up["direction"] == "costs more" and up["p"] < 0.01
+    down = st.wilcoxon_zero(-np.arange(1, 11) / 10, "costs more", "costs less")
+    assert down["direction"] == "costs less" and down["p"] < 0.01
+    c = st.compare_two([0.0, 0.1, 0.05], [1.0, 1.2, 0.9], ("ou", "traj"), 0.05)
+    assert c["direction"] == "ou costs less than traj"
+    assert c["p_welch"] == pytest.approx(
+        stats.ttest_ind([0.0, 0.1, 0.05], [1.0, 1.2, 0.9], equal_var=False).pvalue, rel=1e-10
+    )
+
+
+def test_verdicts_never_pass_on_weak_evidence():
+    assert st.verdict(0.01, 0.9) == "equivalent"
+    assert st.verdict(0.4, 0.001) == "different"
+    assert st.verdict(0.4, 0.4) == "not shown"
+    assert st.verdict(None, None) == "not shown"
+
+
+def test_two_level_bootstrap_covers_run_to_run_spread():
+    rng = np.random.default_rng(1)
+    offsets = np.array([-0.5, 0.0, 0.5])[:, None]  # three runs far apart
+    m = offsets + 0.01 * rng.standard_normal((3, 100))
+    runs_and_pairs = st.bootstrap_runs_pairs(m)
+    pairs_only = st.bootstrap_pairs(m.mean(0))
+    # Resampling pairs alone would claim a tiny interval; runs make it wide.
+    assert runs_and_pairs[1] - runs_and_pairs[0] > 0.3
+    assert pairs_only[1] - pairs_only[0] < 0.01
+
+
+def _fake_runs(kind: str, centre: float, n_runs: int, rng) -> list[dict]:
+    runs = []
+    for seed in range(n_runs):
+        log_r = centre + 0.02 * rng.standard_normal(40) + 0.01 * seed
+        ratio = np.exp(log_r)
+        runs.append(
+            {
+                "kind": kind,
+                "lam": 0.01,
+                "seed": seed,
+                "ratio": ratio.tolist(),
+                "ratio_median": float(np.median(ratio)),
+                "regret_median": float(np.median(ratio / 0.539 - 1)),
+                "opt_ratio_median": 1.0,
+                "early_fraction": float(np.mean(ratio < 1)),
+                "log_ratio_mean": float(log_r.mean()),
+                "r2_hz": 0.9,
+                "lqr_rel_err": {"median": 0.01 if kind == "ou" else 5.0},
+            }
+        )
+    return runs
+
+
+def test_summary_claims_and_table_on_a_clear_case(tmp_path):
+    rng = np.random.default_rng(0)
+    runs = _fake_runs("ou", 0.0, 3, rng) + _fake_runs("traj", 0.5, 3, rng)
+    plan = {"config": {"equiv_margin": 0.05}, **summarize(runs, np.zeros(40), math.log1p(0.05))}
+    assert plan["kinds"]["ou"]["vs_reference"]["verdict"] == "equivalent"
+    assert plan["kinds"]["traj"]["vs_oracle"]["t_test"]["direction"] == "costs more than the oracle"
+    comp = plan["comparisons"]["ou_vs_traj"]
+    assert comp["direction"] == "ou costs less than traj" and comp["p_welch"] < 0.001
+    claims = {c["id"]: c for c in reacher_claims(plan)}
+    assert claims["reacher_ou_plans_like_oracle"]["verdict"] == "supported"
+    assert claims["reacher_traj_plans_worse"]["verdict"] == "supported"
+    assert claims["reacher_gap_not_coverage"]["verdict"].startswith("not shown (no runs")
+    assert claims["reacher_ou_lqr_values_match"]["verdict"] == "supported"
+    for c in claims.values():
+        assert set(c) == {"id", "claim", "metric", "filter", "statistic", "values", "verdict"}
+    tex = tab_reacher(plan)
+    assert tex.count(r"\\") == 3  # header + two groups
+    assert "OU pairs" in tex and "trajectory pairs" in tex
+
+
+def test_one_seed_gives_no_verdict():
+    rng = np.random.default_rng(0)
+    runs = _fake_runs("ou", 0.0, 1, rng)
+    plan = {"config": {"equiv_margin": 0.05}, **summarize(runs, np.zeros(40), math.log1p(0.05))}
+    claims = {c["id"]: c for c in reacher_claims(plan)}
+    assert claims["reacher_ou_plans_like_oracle"]["verdict"] == "not shown"
