@@ -281,3 +281,54 @@ def test_config_file_sets_train_defaults(tmp_path):
     bad.write_text("train:\n  epochz: 3\n")
     with pytest.raises(UsageError, match="epochz"):
         _train_defaults(bad)
+
+
+def test_sweep_driver_draws_r2_against_rho_and_delta(needs_rendering, tmp_path, capsys):
+    from lejepa_id.reacher.datasets import RenderSpec, render_dataset
+
+    gallery = tmp_path / "eval"
+    render_dataset(RenderSpec("eval", 240, size=16, look="fast"), gallery, workers=1)
+    runs = tmp_path / "runs"
+    frame = ["--size", "16", "--look", "fast", "--workers", "1"]
+    train = ["--epochs", "1", "--batch", "32", "--fit-n", "50", "--device", "cpu", "--quiet"]
+    where = ["--eval", str(gallery), "--data-root", str(tmp_path / "data"), "--out", str(runs)]
+    argv = ["reacher", "sweep", *where, "--n", "64", "--lams", "0.01", "--seeds", "0"]
+    argv += [*frame, *train]
+    rc, err = _run_err([*argv, "--rhos", "1.5"], capsys)
+    assert rc == 2 and "--rho=1.5" in err and not (tmp_path / "data").exists()
+    rc, err = _run_err(argv, capsys)
+    assert rc == 2 and "nothing to sweep" in err
+    sweep_args = ["--rhos", "0.5", "0.9", "--deltas", "4", "8", "--traj-kinds", "traj"]
+    assert main([*argv, *sweep_args]) == 0
+    labels = sorted(p.name for p in runs.iterdir())
+    assert labels == ["ou_rho0.5", "ou_rho0.9", "traj_delta4", "traj_delta8"]
+    ident = json.loads((tmp_path / "data" / "traj_delta8" / "dataset.json").read_text())
+    assert ident["identity"]["delta"] == 8
+    assert main(["reacher", "plan", "--runs", str(runs), "--eval", str(gallery), "--k", "10"]) == 0
+    figs = tmp_path / "figs"
+    argv = ["reacher", "figures", "--runs", str(runs), "--eval", str(gallery), "--out", str(figs)]
+    assert main([*argv, "--formats", "png"]) == 0
+    names = {e["name"] for e in json.loads((figs / "figures_index.json").read_text())["figures"]}
+    assert {"reacher_r2_vs_rho", "reacher_r2_vs_delta"} <= names
+
+
+def test_config_file_sets_the_sweep(tmp_path):
+    import argparse
+    from pathlib import Path
+
+    from lejepa_id.errors import UsageError
+    from lejepa_id.reacher.datasweep import sweep_specs
+
+    root = Path(__file__).resolve().parents[2]
+    args = argparse.Namespace(
+        config=root / "configs" / "reacher.yaml", rhos=None, deltas=None, traj_kinds=None,
+        n=100, size=64, look="paper", target="big", data_seed=0,
+    )  # fmt: skip
+    labels = [label for label, _ in sweep_specs(args)]
+    assert labels[:5] == ["ou_rho0.5", "ou_rho0.8", "ou_rho0.9", "ou_rho0.95", "ou_rho0.99"]
+    assert "trajmatch_delta64" in labels and len(labels) == 15
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("sweep:\n  rho: [0.5]\n")
+    args.config = bad
+    with pytest.raises(UsageError, match="unknown sweep key"):
+        sweep_specs(args)

@@ -205,3 +205,43 @@ def test_missing_and_wrong_kind_datasets_are_usage_errors(tiny_data, tmp_path):
         load_dataset(tiny_data / "eval", "pairs")
     with pytest.raises(UsageError, match="--eval needs"):
         load_dataset(tiny_data / "ou", "eval")
+
+
+def test_angle_coverage_known_answers():
+    rng = np.random.default_rng(0)
+    u = rng.uniform(-np.pi, np.pi, (50000, 1, 1))
+    g = rng.standard_normal((50000, 1, 1))
+    assert controller.angle_coverage(u)[0]["circle_fraction"] == 1.0
+    # N(0, 1) reaches a tenth of the uniform density (1 / 20 pi) at |a| = 2.49: 5/6 of
+    # the 72 bins, give or take the two edge bins.
+    assert controller.angle_coverage(g)[0]["circle_fraction"] == pytest.approx(60 / 72, abs=2 / 72)
+    pairs = np.array([[[3.0], [-3.0]], [[0.1], [0.2]], [[-3.1], [3.1]], [[1.0], [1.5]]])
+    cov = controller.angle_coverage(pairs)[0]
+    assert cov["wrap_fraction"] == 0.5 and cov["std"] == pytest.approx(np.std(pairs[:, 0, 0]))
+
+
+def test_coverage_matched_trajectories_stay_in_the_ou_range(needs_rendering):
+    cfg = controller.ControllerConfig(goals="gaussian")
+    pairs = controller.trajectory_pairs(2000, delta=16, seed=0, episode_steps=500, cfg=cfg)
+    circle = controller.trajectory_pairs(2000, delta=16, seed=0, episode_steps=500)
+    matched, wrapped = controller.angle_coverage(pairs)[0], controller.angle_coverage(circle)[0]
+    assert matched["wrap_fraction"] == 0.0 and wrapped["wrap_fraction"] > 0.02
+    assert matched["q01"] > -2.6 and matched["q99"] < 2.6  # OU (std 1): +-2.33
+    assert wrapped["std"] > 1.5 > matched["std"]
+    with pytest.raises(UsageError, match="goals='ring' is not one of circle, gaussian"):
+        controller.trajectory_pairs(10, cfg=controller.ControllerConfig(goals="ring"))
+
+
+def test_datasets_report_coverage_and_refuse_a_mixed_look(tiny_data, tmp_path):
+    from lejepa_id.reacher.datasets import check_same_size
+
+    for kind in ("eval", "ou", "traj", "trajmatch"):
+        meta = load_dataset(tiny_data / kind).meta
+        assert len(meta["coverage"]) == 2 and meta["identity"]["target"] == "big"
+    tm = load_dataset(tiny_data / "trajmatch")
+    assert tm.meta["controller"]["goals"] == "gaussian"
+    assert tm.meta["coverage"][0]["wrap_fraction"] == 0.0
+    small = tmp_path / "eval_small_target"
+    render_dataset(RenderSpec("eval", 20, size=32, look="fast", target="small"), small, workers=1)
+    with pytest.raises(UsageError, match="looks differ"):
+        check_same_size(tm, load_dataset(small))

@@ -104,3 +104,34 @@ def test_one_seed_gives_no_verdict():
     plan = {"config": {"equiv_margin": 0.05}, **summarize(runs, np.zeros(40), math.log1p(0.05))}
     claims = {c["id"]: c for c in reacher_claims(plan)}
     assert claims["reacher_ou_plans_like_oracle"]["verdict"] == "not shown"
+
+
+def test_tab_reacher_compiles_with_pdflatex(tmp_path):
+    import os
+    import shutil
+    import subprocess
+
+    if shutil.which("pdflatex") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must compile the LaTeX tables: pdflatex is missing")
+        pytest.skip("pdflatex is not installed")
+    rng = np.random.default_rng(0)
+    runs = (
+        _fake_runs("ou", 0.0, 3, rng)
+        + _fake_runs("trajmatch", 0.3, 2, rng)
+        + _fake_runs("traj", 0.5, 1, rng)
+    )
+    plan = {"config": {"equiv_margin": 0.05}, **summarize(runs, np.zeros(40), math.log1p(0.05))}
+    (tmp_path / "tab_reacher.tex").write_text(tab_reacher(plan))
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\n\\input{tab_reacher.tex}\n\\end{document}\n"
+    )
+    res = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode == 0, res.stdout[-2000:]
+    assert (tmp_path / "doc.pdf").stat().st_size > 1000
