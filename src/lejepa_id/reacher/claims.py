@@ -41,6 +41,14 @@ def _against_line(name: str, a: dict) -> str:
 def plan_lines(plan: dict) -> list[str]:
     """Human-readable summary of plan.json: every test with its direction."""
     lines = []
+    for r in plan["runs"]:
+        vo, vr = r["vs_oracle"], r["vs_reference"]
+        lines.append(
+            f"{r['label']} lam={r['lam']:g} seed={r['seed']}: median J/J_oracle "
+            f"{r['ratio_median']:.3f}, median regret {r['regret_median']:.3f}; Wilcoxon vs "
+            f"oracle p={_fmt(vo['p'])} ({vo['direction']}), vs reference p={_fmt(vr['p'])} "
+            f"({vr['direction']})"
+        )
     for kind, g in plan["kinds"].items():
         lines.append(
             f"{kind}: runs={g['runs']} J/J_oracle geomean={g['ratio_geomean']:.3f} "

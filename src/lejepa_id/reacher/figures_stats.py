@@ -59,14 +59,19 @@ def fig_planning_scatter(plan: dict) -> plt.Figure:
     lams = sorted({r["lam"] for r in plan["runs"]})
     cmap = plt.get_cmap("viridis", max(len(lams), 2))
     with plt.rc_context(PRINT):
-        fig, axes = plt.subplots(3, 3, figsize=(7.0, 6.6), squeeze=False)
+        fig, axes = plt.subplots(3, 3, figsize=(7.0, 7.0), squeeze=False)
         for i, kind in enumerate(KIND_ORDER):
             runs = [r for r in plan["runs"] if r["kind"] == kind]
             for j, (xl, yl, x, key, scale) in enumerate(cols):
                 ax = axes[i, j]
                 if not runs:
                     ax.text(
-                        0.5, 0.5, f"no {KIND_NAMES[kind]} runs", ha="center", transform=ax.transAxes
+                        0.5,
+                        0.5,
+                        f"no runs of\n{KIND_NAMES[kind]}",
+                        ha="center",
+                        va="center",
+                        transform=ax.transAxes,
                     )
                     ax.set_xticks([])
                     ax.set_yticks([])
@@ -80,10 +85,8 @@ def fig_planning_scatter(plan: dict) -> plt.Figure:
                 ax.set_xscale("log")
                 ax.set_yscale("log")
                 ax.set_title(f"{KIND_NAMES[kind]} ({len(runs)} runs)")
-                if i == 2:
-                    ax.set_xlabel(xl)
-                if j == 0 or i == 2:
-                    ax.set_ylabel(yl)
+                ax.set_xlabel(xl)
+                ax.set_ylabel(yl)
         handles = [plt.Line2D([], [], ls="", marker="o", color=cmap(k)) for k in range(len(lams))]
         fig.legend(
             handles,
@@ -110,7 +113,7 @@ def fig_lqr_error_box(plan: dict) -> plt.Figure:
     for r in runs:
         v = np.array([x for x in r.get("lqr_rel_err_values", []) if x is not None], dtype=float)
         data.append(v[np.isfinite(v) & (v > 0)])
-        labels.append(f"{r['kind']} {r['lam']:g} s{r['seed']}")
+        labels.append(f"{r['label']} {r['lam']:g} s{r['seed']}")
         colors.append(KIND_COLORS.get(r["kind"], "tab:red"))
     with plt.rc_context(PRINT):
         fig, ax = plt.subplots(figsize=(max(4.0, 0.32 * len(runs) + 1.2), 3.4))
@@ -129,7 +132,7 @@ def fig_lqr_error_box(plan: dict) -> plt.Figure:
         ax.set_xticks(range(1, len(labels) + 1), labels, rotation=90, fontsize=7)
         ax.set_yscale("log")
         ax.set_ylabel("|V_code - V_true| / V_true")
-        ax.set_xlabel("run (data, lambda, seed)")
+        ax.set_xlabel("run (training data, lambda, seed)")
         fig.tight_layout()
     return fig
 
@@ -196,7 +199,8 @@ def fig_distributions(sets: list[tuple[str, np.ndarray, dict]]) -> plt.Figure:
             )
         axes[0, 2].set_xticks(np.arange(2) + 0.4 - width / 2, ["shoulder", "wrist"])
         axes[0, 2].set_ylabel("lag correlation of the pair")
-        axes[0, 2].legend(loc="lower right", frameon=False)
+        axes[0, 2].set_ylim(0, 1.35)
+        axes[0, 2].legend(loc="upper center", frameon=False, ncol=2)
         cov = [(n, angle_coverage(a)[0]) for n, a, _ in sets]
         x = np.arange(len(cov))
         axes[1, 2].bar(
@@ -215,8 +219,8 @@ def fig_distributions(sets: list[tuple[str, np.ndarray, dict]]) -> plt.Figure:
         )
         axes[1, 2].set_xticks(x, [n for n, _ in cov], rotation=30)
         axes[1, 2].set_ylabel("shoulder: fraction")
-        axes[1, 2].set_ylim(0, 1.15)
-        axes[1, 2].legend(loc="upper right", frameon=False, ncol=2)
+        axes[1, 2].set_ylim(0, 1.45)
+        axes[1, 2].legend(loc="upper center", frameon=False, ncol=1)
         handles, labels = axes[0, 0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="upper center", ncol=len(labels), frameon=False)
         fig.tight_layout(rect=(0, 0, 1, 0.94))
@@ -251,6 +255,9 @@ def fig_r2_vs(points: dict[str, list], key: str, label: str) -> plt.Figure:
             )
         if key == "delta":
             ax.set_xscale("log", base=2)
+            ticks = sorted({p[0] for pts in points.values() for p in pts})
+            ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+            ax.minorticks_off()
         ax.set_xlabel(label)
         ax.set_ylabel("R^2(h -> z), eval gallery")
         ax.legend(loc="best", frameon=False)

@@ -276,7 +276,9 @@ def run_record(run: Path, z: torch.Tensor, pairs: np.ndarray, cfg: PlanConfig, l
         "log_ratio_vs_reference_mean": float(d_ref.mean()),
         "log_ratio_vs_reference_ci95": st.bootstrap_pairs(d_ref),
         "vs_oracle": st.wilcoxon_zero(log_r, more, less),
-        "vs_reference": st.wilcoxon_zero(d_ref, "costs more than the reference", "costs less"),
+        "vs_reference": st.wilcoxon_zero(
+            d_ref, "costs more than the reference", "costs less than the reference"
+        ),
         "lqr_rel_err": _quantiles(lqr["rel_err"]),
         "lqr_rel_err_values": _subsampled(lqr["rel_err"]),
     }
