@@ -165,7 +165,7 @@ def test_plan_and_figures(tiny_data, trained, tmp_path, capsys):
     for entry in index["figures"]:
         assert (figs / entry["png"]).stat().st_size > 1000
         assert (figs / entry["pdf"]).is_file()
-    claims = json.loads((figs / "claims.json").read_text())
+    claims = json.loads((trained / "claims.json").read_text())["claims"]  # beside plan.json
     assert [c["id"] for c in claims] == [
         "reacher_ou_plans_like_oracle",
         "reacher_traj_plans_worse",

@@ -1,8 +1,10 @@
 """The Reacher claims, judged from plan.json: printed lines, claims.json and tab_reacher.tex.
 
-Each claim names its metric, the runs it counts (filter), the statistic and the measured
-values; the verdict is "supported", "contradicted" or "not shown" (weak or missing
-evidence is never a pass).
+claims.json follows the report's schema (docs/sweeps.md, "claims.json"):
+``{"schema": 1, "claims": [...]}``, each claim with id, text, metric, filter, statistic,
+rule, values, verdict and summary. Verdicts: pass (the rule is met), fail (the data
+contradict the claim), not shown (too weak either way: failing to reject is never
+agreement), not measured (no runs of a kind the claim needs).
 """
 
 from __future__ import annotations
@@ -69,42 +71,55 @@ def plan_lines(plan: dict) -> list[str]:
     return lines
 
 
-def _missing(cid: str, claim: str, metric: str, filt: str, stat: str, kinds) -> dict:
+SCHEMA_VERSION = 1
+
+
+def _claim(cid, text, metric, filt, stat, rule, values, verdict, summary) -> dict:
     return {
         "id": cid,
-        "claim": claim,
+        "text": text,
         "metric": metric,
         "filter": filt,
         "statistic": stat,
-        "values": {},
-        "verdict": f"not shown (no runs of kind {', '.join(kinds)})",
+        "rule": rule,
+        "values": values,
+        "verdict": verdict,
+        "summary": summary,
+        "source": "reacher",
+        "notes": [],
     }
 
 
+def _missing(cid: str, text: str, metric: str, filt: str, stat: str, rule: str, kinds) -> dict:
+    why = f"no runs of kind {', '.join(kinds)}"
+    return _claim(cid, text, metric, filt, stat, rule, {}, "not measured", why)
+
+
 def _equivalence_claim(plan: dict) -> dict:
-    cid, claim = (
-        "reacher_ou_plans_like_oracle",
-        (
-            "Straight-line planning in the OU encoder's code is as good as in the true angles "
-            "(Theorem 4)"
-        ),
+    cid = "reacher_ou_plans_like_oracle"
+    text = (
+        "Straight-line planning in the OU encoder's code is as good as in the true angles "
+        "(Theorem 4)"
     )
     metric = (
-        "per-run mean over pairs of log(J/J_oracle) - log(J_ref/J_oracle) (k-NN read-out corrected)"
+        "per-run mean over the K pairs of log(J/J_oracle) - log(J_ref/J_oracle), "
+        "J_ref the k-NN read-out of the true angles"
     )
     filt = "kind = ou; all lambdas and seeds; one value per run"
+    m = math.exp(plan["margin_log"]) - 1
     stat = (
-        f"TOST across runs, margin +-{plan['margin_log']:.4f} (ratio within "
-        f"{math.exp(plan['margin_log']):.3f}x), alpha 0.05; two-sided t-test; two-level "
-        "bootstrap 95% CI"
+        f"TOST across runs with margin +-log(1 + {m:g}) = +-{plan['margin_log']:.4f}; "
+        "two-sided one-sample t-test; two-level bootstrap 95% interval (runs and pairs)"
+    )
+    rule = (
+        "pass: TOST p < 0.05 (equivalent within the margin); fail: t-test p < 0.05 "
+        "(different); otherwise not shown (one run gives no across-seed test)"
     )
     g = plan["kinds"].get("ou")
     if g is None:
-        return _missing(cid, claim, metric, filt, stat, ["ou"])
+        return _missing(cid, text, metric, filt, stat, rule, ["ou"])
     a = g["vs_reference"]
-    verdict = {"equivalent": "supported", "different": "contradicted"}.get(
-        a["verdict"], "not shown"
-    )
+    verdict = {"equivalent": "pass", "different": "fail"}.get(a["verdict"], "not shown")
     values = {
         "run_means": a["run_means"],
         "mean": a["mean"],
@@ -119,80 +134,66 @@ def _equivalence_claim(plan: dict) -> dict:
         },
         "regret_median_of_runs": g["regret_median_of_runs"],
     }
-    return dict(
-        id=cid,
-        claim=claim,
-        metric=metric,
-        filter=filt,
-        statistic=stat,
-        values=values,
-        verdict=verdict,
+    summary = (
+        f"{g['runs']} OU runs: mean {_fmt(a['mean'])} 95% CI {_ci(a['ci95'])}, TOST "
+        f"p={_fmt(a['tost']['p_tost'])}, t-test p={_fmt(a['t_test']['p'])} "
+        f"({a['t_test']['direction']})"
     )
+    return _claim(cid, text, metric, filt, stat, rule, values, verdict, summary)
 
 
-def _worse_claim(plan: dict, cid: str, claim: str, worse: str) -> dict:
-    metric = "per-run mean over pairs of log(J/J_oracle)"
+def _worse_claim(plan: dict, cid: str, text: str, worse: str) -> dict:
+    metric = "per-run mean over the K pairs of log(J/J_oracle)"
     filt = f"kinds ou and {worse}; all lambdas and seeds; one value per run"
     stat = (
         "Welch t-test (two-sided) and exact Mann-Whitney across runs, with direction; "
-        "two-sample TOST for equivalence"
+        "two-sample TOST with the plan's margin; two-level bootstrap 95% interval"
+    )
+    rule = (
+        f"pass: Welch p < 0.05 with ou costing less than {worse}; fail: TOST p < 0.05 "
+        "(equivalent) or Welch p < 0.05 the other way; otherwise not shown"
     )
     c = plan["comparisons"].get(f"ou_vs_{worse}")
     if c is None:
-        return _missing(cid, claim, metric, filt, stat, ["ou", worse])
+        return _missing(cid, text, metric, filt, stat, rule, ["ou", worse])
     expected = f"ou costs less than {worse}"
     if c["p_tost"] is not None and c["p_tost"] < 0.05:
-        verdict = "contradicted"
+        verdict = "fail"
     elif c["p_welch"] is not None and c["p_welch"] < 0.05:
-        verdict = "supported" if c["direction"] == expected else "contradicted"
+        verdict = "pass" if c["direction"] == expected else "fail"
     else:
         verdict = "not shown"
-    values = {
-        k: c.get(k)
-        for k in ("n", "difference", "ci95", "p_welch", "p_mannwhitney", "p_tost", "direction")
-    }
-    return dict(
-        id=cid,
-        claim=claim,
-        metric=metric,
-        filter=filt,
-        statistic=stat,
-        values=values,
-        verdict=verdict,
+    keys = ("n", "difference", "ci95", "p_welch", "p_mannwhitney", "p_tost", "direction")
+    values = {k: c.get(k) for k in keys}
+    summary = (
+        f"runs {c['n'][0]} vs {c['n'][1]}: difference {_fmt(c.get('difference'))} "
+        f"{_ci(c['ci95'])}, Welch p={_fmt(c['p_welch'])}, Mann-Whitney "
+        f"p={_fmt(c['p_mannwhitney'])} ({c.get('direction', 'n/a')})"
     )
+    return _claim(cid, text, metric, filt, stat, rule, values, verdict, summary)
 
 
 def _lqr_claim(plan: dict, margin: float) -> dict:
     cid = "reacher_ou_lqr_values_match"
-    claim = "The optimal LQR value in the OU code equals the true value pointwise (Theorem 4)"
+    text = "The optimal LQR value in the OU code equals the true value pointwise (Theorem 4)"
     metric = "per-run median over the eval set of |V_code - V_true| / V_true"
-    filt = (
-        "kind = ou; all lambdas and seeds; runs without a stable Riccati solution count as failures"
-    )
-    stat = f"every run's median below {margin:g} (supported) / every run's above (contradicted)"
+    filt = "kind = ou; all lambdas and seeds; a run without a stable Riccati solution counts as inf"
+    stat = "the largest and the smallest of the runs' medians"
+    rule = f"pass: every run's median < {margin:g}; fail: every run's > {margin:g}; else not shown"
     g = plan["kinds"].get("ou")
     if g is None:
-        return _missing(cid, claim, metric, filt, stat, ["ou"])
+        return _missing(cid, text, metric, filt, stat, rule, ["ou"])
     meds = [m if m is not None else math.inf for m in g["lqr_rel_err_run_medians"]]
-    verdict = (
-        "supported" if max(meds) < margin else "contradicted" if min(meds) > margin else "not shown"
-    )
+    verdict = "pass" if max(meds) < margin else "fail" if min(meds) > margin else "not shown"
     values = {"run_medians": g["lqr_rel_err_run_medians"], "margin": margin}
-    return dict(
-        id=cid,
-        claim=claim,
-        metric=metric,
-        filter=filt,
-        statistic=stat,
-        values=values,
-        verdict=verdict,
-    )
+    summary = f"{len(meds)} OU runs: median relative error {_fmt(min(meds))} to {_fmt(max(meds))}"
+    return _claim(cid, text, metric, filt, stat, rule, values, verdict, summary)
 
 
 def reacher_claims(plan: dict) -> list[dict]:
-    """The Reacher claims of plan.json, in claims.json's format."""
+    """The Reacher claims of plan.json, in the report's claims schema."""
     margin = plan["config"].get("equiv_margin", 0.05)
-    out = [
+    return [
         _equivalence_claim(plan),
         _worse_claim(
             plan,
@@ -210,7 +211,13 @@ def reacher_claims(plan: dict) -> list[dict]:
         ),
         _lqr_claim(plan, margin),
     ]
-    return out
+
+
+def write_claims(plan: dict, path: Path) -> None:
+    """claims.json in the report's schema (the report reads DIR/reacher/claims.json)."""
+    from lejepa_id.io import atomic_write_json
+
+    atomic_write_json(path, {"schema": SCHEMA_VERSION, "claims": reacher_claims(plan)})
 
 
 def _tex(s: str) -> str:
@@ -273,10 +280,7 @@ def tab_reacher(plan: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_claims_and_table(plan: dict, out: Path) -> list[str]:
-    """Write claims.json and tab_reacher.tex into ``out``; returns the file names."""
-    from lejepa_id.io import atomic_write_json
-
-    atomic_write_json(out / "claims.json", reacher_claims(plan))
+def write_table(plan: dict, out: Path) -> str:
+    """Write tab_reacher.tex into ``out``; returns its file name."""
     atomic_write_bytes(out / "tab_reacher.tex", tab_reacher(plan).encode())
-    return ["claims.json", "tab_reacher.tex"]
+    return "tab_reacher.tex"

@@ -186,7 +186,8 @@ def _register_plan(sub) -> None:
         "space and regret against the exact J-optimal path, the LQR value check, and tests: "
         "per run (pairs as replicates) Wilcoxon with bootstrap intervals; across seeds (one "
         "value per run) TOST equivalence with --equiv-margin, t-tests, Welch and Mann-"
-        "Whitney between kinds, two-level bootstrap intervals. Writes plan.json.",
+        "Whitney between kinds, two-level bootstrap intervals. Writes plan.json and, beside "
+        "it, claims.json (the report reads DIR/reacher/claims.json).",
     )
     plan.add_argument("--runs", required=True, type=Path, help="runs directory of `train`")
     plan.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
@@ -209,11 +210,11 @@ def _register_plan(sub) -> None:
 def _register_figures(sub) -> None:
     figs = sub.add_parser(
         "figures",
-        help="draw the Reacher figures (PNG and PDF), tab_reacher.tex and claims.json",
+        help="draw the Reacher figures (PNG and PDF) and tab_reacher.tex",
         description="Annotated frame, planning demo, learned latent spaces, cost-ratio "
         "boxplot, planning scatter, LQR value scatter and error boxplot, dataset "
-        "distributions, R^2 against rho and delta (when the runs sweep them), the LaTeX "
-        "table tab_reacher.tex and claims.json.",
+        "distributions, R^2 against rho and delta (when the runs sweep them) and the LaTeX "
+        "table tab_reacher.tex.",
     )
     figs.add_argument("--runs", required=True, type=Path, help="runs directory of `train`")
     figs.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
@@ -347,11 +348,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
     result = evaluate_planning(args.runs, angles[:, 0], cfg)
     out = args.out or args.runs / "plan.json"
     atomic_write_json(out, result)
-    from lejepa_id.reacher.claims import plan_lines
+    from lejepa_id.reacher.claims import plan_lines, write_claims
 
+    write_claims(result, out.parent / "claims.json")
     for line in plan_lines(result):
         print(line)
-    print(f"wrote {out}")
+    print(f"wrote {out} and {out.parent / 'claims.json'}")
     return 0
 
 

@@ -18,7 +18,7 @@ import torch  # noqa: E402
 
 from lejepa_id.io import atomic_write_json, load_tensors  # noqa: E402
 from lejepa_id.reacher import figures_stats as fs  # noqa: E402
-from lejepa_id.reacher.claims import write_claims_and_table  # noqa: E402
+from lejepa_id.reacher.claims import write_table  # noqa: E402
 from lejepa_id.reacher.datasets import FrameData  # noqa: E402
 from lejepa_id.reacher.planning import (  # noqa: E402
     PlanConfig,
@@ -301,8 +301,8 @@ def make_figures(
     formats: tuple[str, ...] = ("png", "pdf"),
     pair_index: int = 0,
 ) -> list[dict]:
-    """Write every figure, figures_index.json, claims.json and tab_reacher.tex into ``out``;
-    returns the figures' index entries."""
+    """Write every figure, figures_index.json and tab_reacher.tex into ``out``; returns
+    the figures' index entries."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     runs = representative_runs(plan)
@@ -316,7 +316,7 @@ def make_figures(
         fig_lqr(gallery, runs, out, formats),
         *stats_figures(gallery, plan, out, formats),
     ]
-    tables = write_claims_and_table(plan, out)
+    tables = [write_table(plan, out)]
     atomic_write_json(
         out / "figures_index.json",
         {
