@@ -1,7 +1,10 @@
 """Tests of the Coq development in ``formal/`` and of its checker ``lejepa_id.verify``.
 
-Without ``coqc`` these tests skip, except under CI (environment variable ``CI`` set),
-where Coq is installed on purpose and its absence is a failure.
+The planted-cheat tests work on a copy of ``formal/`` reduced to ``Approximate.v``
+(fast to compile), after a control run shows the unmodified copy passes; each cheat
+of the project's review is planted in its own copy and must make the audit fail for
+the stated reason. Without ``coqc`` these tests skip, except under CI (environment
+variable ``CI`` set), where its absence is a failure.
 """
 
 from __future__ import annotations
@@ -13,8 +16,12 @@ from pathlib import Path
 import pytest
 
 from lejepa_id import verify
+from lejepa_id import verify_policy as policy
 
 FORMAL = Path(__file__).resolve().parents[1] / "formal"
+SMALL = ("LejepaId.Approximate.kappa_pos", "LejepaId.Approximate.approx_identifiability")
+KAPPA_HEAD = "Theorem kappa_pos : forall rho, 0 < rho < 1 -> 0 < kappa rho.\n"
+KAPPA_PROOF = "Proof. intros rho [H0 H1]. unfold kappa. nra. Qed."
 
 
 def _require_coq() -> None:
@@ -31,23 +38,55 @@ def real_report() -> verify.Report:
     return verify.check(FORMAL)
 
 
-def _small_copy(tmp_path: Path, approximate_source: str | None = None) -> Path:
-    """A copy of formal/ reduced to Prelude + Approximate, so planted tests stay fast."""
-    dst = tmp_path / "formal"
+def _write_small(dst: Path, pins: dict[str, str], source: str | None = None) -> Path:
     shutil.copytree(FORMAL, dst, ignore=verify._ignore_build_outputs)
-    (dst / "_CoqProject").write_text(
-        "-R . LejepaId\n-arg -w -arg -ambiguous-paths\nPrelude.v\nApproximate.v\n"
-    )
-    (dst / "theorems.txt").write_text(
-        "approximate | LejepaId.Approximate.kappa_pos | 2 rho (1 - rho) > 0\n"
-        "approximate | LejepaId.Approximate.approx_identifiability | the bound\n"
-    )
-    if approximate_source is not None:
-        (dst / "Approximate.v").write_text(approximate_source)
+    (dst / "_CoqProject").write_text("-R . LejepaId\n-arg -w -arg -ambiguous-paths\nApproximate.v\n")
+    lines = [f"approximate | {n} | {pins.get(n, '0' * 16)} | small" for n in SMALL]
+    (dst / "theorems.txt").write_text("\n".join(lines) + "\n")
+    if source is not None:
+        (dst / "Approximate.v").write_text(source)
     return dst
 
 
-KAPPA_PROOF = "Proof. intros rho [H0 H1]. unfold kappa. nra. Qed."
+@pytest.fixture(scope="module")
+def small_pins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Pins of the unmodified small copy (a control run: it must pass once pinned)."""
+    _require_coq()
+    mp = pytest.MonkeyPatch()
+    mp.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    try:
+        probe = verify.check(_write_small(tmp_path_factory.mktemp("probe") / "formal", {}))
+        pins = {t.name: t.actual_pin for t in probe.theorems}
+        control = verify.check(_write_small(tmp_path_factory.mktemp("ctl") / "formal", pins))
+    finally:
+        mp.undo()
+    assert control.ok, verify.summary(control)
+    assert all(t.status == "verified" for t in control.theorems)
+    return pins
+
+
+@pytest.fixture()
+def plant(small_pins, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """``plant(new_source)`` audits a pinned small copy whose Approximate.v is replaced."""
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    src = (FORMAL / "Approximate.v").read_text()
+
+    def run(old: str | None = None, new: str = "", append: str = "") -> verify.Report:
+        text = src
+        if old is not None:
+            assert old in text
+            text = text.replace(old, new)
+        formal = _write_small(tmp_path / "formal", small_pins, text + append)
+        return verify.check(formal)
+
+    return run
+
+
+def _by_name(report: verify.Report) -> dict[str, verify.TheoremResult]:
+    return {t.short_name: t for t in report.theorems}
+
+
+# --------------------------------------------------------------------------- the real tree
 
 
 def test_real_development_compiles_and_passes(real_report: verify.Report) -> None:
@@ -55,35 +94,44 @@ def test_real_development_compiles_and_passes(real_report: verify.Report) -> Non
     assert real_report.ok, verify.summary(real_report)
     listed = verify.parse_theorem_list(FORMAL)
     assert [t.name for t in real_report.theorems] == [t.name for t in listed]
-    # Every group of SPEC section 9 is represented.
     assert {t.group for t in real_report.theorems} == set(verify.GROUP_TITLES)
+    # Every assumption any theorem rests on is on the allow-list with its pinned type.
+    for a in real_report.assumptions.values():
+        assert a.qualified, a.printed
+        assert not a.refuted and not (a.trivial and a.sort == "Prop"), a.printed
 
 
-def test_axiom_budget_and_named_axioms(real_report: verify.Report) -> None:
-    names = {d.name for d in real_report.axioms}
-    # Fewer than the 13 axioms of the published Lean development.
-    assert len(names) < 13
-    # Every axiom carries a comment naming the standard result it stands for.
+def test_no_prop_parameter_and_axiom_budget(real_report: verify.Report) -> None:
+    kinds = {q: e.kind for q, e in policy.PROJECT_ASSUMPTIONS.items()}
+    for a in real_report.assumptions.values():
+        if a.qualified in kinds:
+            assert (a.sort == "Prop") == (kinds[a.qualified] == "axiom"), a.printed
     assert all(d.doc for d in real_report.axioms)
-    # Facts the Lean development assumed and this one proves.
-    proved = {
-        "LejepaId.Forward.mehler_summable",
-        "LejepaId.Converse.affine_score_gaussian",
-        "LejepaId.Dirichlet.am_gm",
-        "LejepaId.Dirichlet.jensen_exp",
-        "LejepaId.Dirichlet.isometry_linear",
-        "LejepaId.Planning.cost_push",
-        "LejepaId.Planning.step_push",
-    }
-    status = {t.name: t.status for t in real_report.theorems}
-    for name in proved:
-        assert status[name] == "verified", name
-    # The assembled planning and Dirichlet theorems need no project axiom at all.
-    assert status["LejepaId.Planning.planning_orthogonal_values"] == "verified"
-    assert status["LejepaId.Dirichlet.dirichlet_identifiability"] == "verified"
-    # Only the standard classical-reals axioms appear underneath.
-    for t in real_report.theorems:
-        assert set(t.standard) <= set(verify.STANDARD_AXIOMS)
+    assert len(real_report.axioms) < 13
+
+
+def test_required_list_covers_the_theorem_list() -> None:
+    # The paper's theorem list, item by item (forward, converse, approximate,
+    # Dirichlet, planning): each statement must stay required.
+    spec = {
+        "Forward.corr_bound", "Forward.corr_equality_iff", "Forward.alignment_lower_bound",
+        "Forward.alignment_equality_iff", "Forward.forward_identifiability",
+        "Converse.converse_affine_score", "Converse.converse_biconditional",
+        "Approximate.kappa_pos", "Approximate.W_nl_le_D", "Approximate.approx_identifiability",
+        "Approximate.thm3_bound_monotone", "Approximate.approx_exact",
+        "Approximate.thm3_bound_linear", "Dirichlet.am_gm", "Dirichlet.jensen_exp",
+        "Dirichlet.isometry_linear", "Dirichlet.norm_preserving_linear_isometry",
+        "Dirichlet.orthogonal_jacobian_lipschitz", "Dirichlet.bilipschitz_isometry",
+        "Dirichlet.dirichlet_identifiability", "Planning.planning_cost_equal",
+        "Planning.planning_minimizers_coincide", "Planning.planning_values_coincide",
+    }  # fmt: skip
+    assert {f"LejepaId.{s}" for s in spec} <= set(policy.REQUIRED_THEOREMS)
+    listed = verify.parse_theorem_list(FORMAL)
+    assert verify.list_problems(listed) == []
+    # Dropping any line from theorems.txt is reported, without running Coq.
+    for k in range(len(listed)):
+        problems = verify.list_problems(listed[:k] + listed[k + 1 :])
+        assert problems == [f"theorems.txt lacks required theorem {listed[k].name}"]
 
 
 def test_markdown_table_lists_everything(real_report: verify.Report) -> None:
@@ -101,68 +149,139 @@ def test_committed_table_is_current(real_report: verify.Report) -> None:
     assert committed == fresh, "regenerate: lejepa-id verify --table formal/VERIFICATION.md"
 
 
-def test_planted_admitted_is_caught(tmp_path: Path) -> None:
-    _require_coq()
-    src = (FORMAL / "Approximate.v").read_text()
-    assert KAPPA_PROOF in src
-    planted = src.replace(KAPPA_PROOF, "Proof. Admitted.")
-    report = verify.check(_small_copy(tmp_path, planted))
-    assert not report.ok
-    # The source scan names the file and line ...
-    assert any("admitted proof: Approximate.v" in e for e in report.errors)
-    # ... and, independently, Print Assumptions exposes the admitted lemma as an
-    # undeclared axiom of every main theorem that uses it.
-    by_name = {t.short_name: t for t in report.theorems}
-    assert "kappa_pos" in " ".join(by_name["kappa_pos"].undeclared)
-    assert "kappa_pos" in " ".join(by_name["approx_identifiability"].undeclared)
-    assert by_name["approx_identifiability"].status == "FAILED"
+# --------------------------------------------------------------------------- planted cheats
 
 
-def test_planted_undeclared_assumption_is_caught(tmp_path: Path) -> None:
-    _require_coq()
-    # A top-level Hypothesis is an axiom that neither `Axiom` nor `Admitted` spells;
-    # only the Print Assumptions audit can see it.
-    src = (FORMAL / "Approximate.v").read_text()
-    sneaky = (
-        "Hypothesis sneaky : forall rho, 0 < rho < 1 -> 0 < 2 * rho * (1 - rho).\n"
-        "Theorem kappa_pos : forall rho, 0 < rho < 1 -> 0 < kappa rho.\n"
-        "Proof. intros rho H. apply sneaky, H. Qed."
+def test_cheat_false_axiom_with_plausible_comment(plant) -> None:
+    cheat = (
+        "(** Axiom K1, a standard fact of Gaussian analysis (Mehler, 1866). *)\n"
+        "Axiom gaussian_fact : False.\n" + KAPPA_HEAD + "Proof. destruct gaussian_fact. Qed."
     )
-    head = "Theorem kappa_pos : forall rho, 0 < rho < 1 -> 0 < kappa rho.\n"
-    planted = src.replace(head + KAPPA_PROOF, sneaky)
-    assert planted != src
-    report = verify.check(_small_copy(tmp_path, planted))
+    report = plant(KAPPA_HEAD + KAPPA_PROOF, cheat)
     assert not report.ok
-    by_name = {t.short_name: t for t in report.theorems}
-    assert any("sneaky" in u for u in by_name["kappa_pos"].undeclared)
-    assert not any("admitted" in e for e in report.errors)
+    assert "Approximate.gaussian_fact" in _by_name(report)["kappa_pos"].undeclared
+    assert any("gaussian_fact is refutable" in e for e in report.errors)
+    assert any("gaussian_fact is not on the allow-list" in e for e in report.errors)
 
 
-def test_wrong_proof_fails_to_compile(tmp_path: Path) -> None:
-    _require_coq()
-    # No axiom, no Admitted: just a false statement whose "proof" does not check.
-    src = (FORMAL / "Approximate.v").read_text()
-    planted = src + "\nTheorem wrong_bound : forall rho, 0 < rho < 1 -> kappa rho > 1.\n"
-    planted += "Proof. intros rho [H0 H1]. unfold kappa. nra. Qed.\n"
-    formal = _small_copy(tmp_path, planted)
+def test_cheat_false_axiom_is_refuted_even_if_allow_listed(plant, monkeypatch) -> None:
+    # A careless reviewer puts the axiom on the allow-list: Coq still refutes it.
+    entry = policy.Allowed("axiom", verify.pin("False"), "")
+    monkeypatch.setattr(policy, "PROJECT_ASSUMPTIONS", {"LejepaId.Approximate.ok_fact": entry})
+    report = plant(append="\n(** A fact. *)\nAxiom ok_fact : False.\n")
+    assert not report.ok
+    assert any("ok_fact is refutable" in e for e in report.errors)
+
+
+@pytest.mark.parametrize("typ", ["False", "forall P : Prop, P"])
+def test_cheat_prop_parameter(plant, typ: str) -> None:
+    report = plant(append=f"\nParameter junk : {typ}.\n")
+    assert not report.ok
+    assert any("junk has sort Prop" in e for e in report.errors)
+    assert any("junk is refutable" in e for e in report.errors)
+
+
+def test_cheat_trivial_axiom(plant) -> None:
+    report = plant(append="\n(** Looks deep. *)\nAxiom deep : True /\\ (0 = 0)%nat.\n")
+    assert any("deep is provable by easy/tauto" in e for e in report.errors)
+
+
+def test_cheat_section_hypothesis_discharged(plant) -> None:
+    cheat = (
+        "Section S.\nHypothesis Hk : forall rho, 0 < kappa rho.\n"
+        + KAPPA_HEAD
+        + "Proof. intros rho _. apply Hk. Qed.\nEnd S."
+    )
+    report = plant(KAPPA_HEAD + KAPPA_PROOF, cheat)
+    assert not report.ok
+    assert "statement differs from its pin" in _by_name(report)["kappa_pos"].error
+
+
+def test_cheat_theorem_restated_as_true(plant) -> None:
+    report = plant(KAPPA_HEAD + KAPPA_PROOF, "Theorem kappa_pos : True.\nProof. exact I. Qed.")
+    assert not report.ok
+    assert "statement differs from its pin" in _by_name(report)["kappa_pos"].error
+
+
+def test_cheat_definition_weakened(plant) -> None:
+    # The statement text is unchanged, but what it means is not: kappa changed.
+    report = plant(
+        "Definition kappa (rho : R) : R := 2 * rho * (1 - rho).",
+        "Definition kappa (rho : R) : R := 2 * rho * rho.",
+    )
+    assert not report.ok
+    assert "statement differs from its pin" in _by_name(report)["kappa_pos"].error
+
+
+def test_cheat_theorem_dropped_from_list(small_pins, tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    formal = _write_small(tmp_path / "formal", small_pins)
+    lines = (formal / "theorems.txt").read_text().splitlines()
+    (formal / "theorems.txt").write_text(lines[0] + "\n")
     report = verify.check(formal)
+    assert not report.ok
+    assert f"theorems.txt lacks required theorem {SMALL[1]}" in report.errors
+
+
+# Coq reads one comment, a lemma, then a comment holding a string; a scanner that
+# ignores strings inside comments sees the lemma as part of a string.
+HIDDEN = '(* "*)" *) Lemma hidden : (1 = 2)%nat. Proof. Admitted. (* " *)\n(* " *)\n'
+
+
+def test_cheat_admitted_hidden_by_comment_trick(plant) -> None:
+    report = plant(append="\n" + HIDDEN)
+    assert not report.ok
+    assert any("comment-terminator-in-string" in e for e in report.errors)
+
+
+def test_cheat_hidden_admitted_caught_by_assumptions_too(plant, monkeypatch) -> None:
+    # Even with the warning left a warning, Print Assumptions names the lemma.
+    monkeypatch.setattr(policy, "CHECKER_COQC_FLAGS", ())
+    src = (FORMAL / "Approximate.v").read_text()
+    head, _, tail = src.partition(KAPPA_HEAD)
+    uses = KAPPA_HEAD + "Proof. intros. exfalso. pose proof hidden as H. discriminate H. Qed."
+    report = plant(src, head + HIDDEN + uses + tail.replace(KAPPA_PROOF, "", 1))
+    assert not report.ok
+    assert any("hidden" in u for u in _by_name(report)["kappa_pos"].undeclared)
+    # The Coq-faithful lexer of the source scan is not fooled either.
+    assert any("admitted proof: Approximate.v" in e for e in report.errors)
+
+
+def test_cheat_plain_admitted(plant) -> None:
+    report = plant(KAPPA_PROOF, "Proof. Admitted.")
+    assert not report.ok
+    assert any("admitted proof: Approximate.v" in e for e in report.errors)
+    assert any("kappa_pos" in u for u in _by_name(report)["approx_identifiability"].undeclared)
+
+
+def test_cheat_top_level_hypothesis(plant) -> None:
+    sneaky = "Hypothesis sneaky : forall rho, 0 < rho < 1 -> 0 < 2 * rho * (1 - rho).\n"
+    report = plant(KAPPA_HEAD + KAPPA_PROOF, sneaky + KAPPA_HEAD + "Proof. apply sneaky. Qed.")
+    assert not report.ok
+    assert any("sneaky" in u for u in _by_name(report)["kappa_pos"].undeclared)
+
+
+def test_cheat_project_options(small_pins, tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    formal = _write_small(tmp_path / "formal", small_pins)
+    (formal / "_CoqProject").write_text("-R . LejepaId\n-arg -type-in-type\nApproximate.v\n")
+    report = verify.check(formal)
+    assert not report.ok
+    assert any("_CoqProject: not allowed: -type-in-type" in e for e in report.errors)
+
+
+def test_wrong_proof_fails_to_compile(plant) -> None:
+    report = plant(
+        append="\nTheorem wrong : forall rho, 0 < rho < 1 -> kappa rho > 1.\n"
+        "Proof. intros rho [H0 H1]. unfold kappa. nra. Qed.\n"
+    )
     assert not report.ok
     assert any("coqc failed on Approximate.v" in e for e in report.errors)
-    # The command line reports the failure with exit status 1 and leaves the tree clean.
-    assert verify.main(["--formal-dir", str(formal), "--quiet"]) == 1
-    assert not list(formal.glob("*.vo"))
+    assert verify.main(["--formal-dir", str(Path(report.formal_dir)), "--quiet"]) == 1
+    assert not list(Path(report.formal_dir).glob("*.vo"))
 
 
-def test_missing_theorem_is_reported(tmp_path: Path) -> None:
-    _require_coq()
-    formal = _small_copy(tmp_path)
-    with (formal / "theorems.txt").open("a") as fh:
-        fh.write("approximate | LejepaId.Approximate.no_such_theorem | missing\n")
-    report = verify.check(formal)
-    assert not report.ok
-    by_name = {t.short_name: t for t in report.theorems}
-    assert by_name["no_such_theorem"].error.startswith("not found")
-    assert by_name["kappa_pos"].status == "verified"
+# --------------------------------------------------------------------------- pure parts
 
 
 def test_missing_coq_exits_2(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
@@ -174,10 +293,11 @@ def test_missing_coq_exits_2(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
 
 
 def test_parsers() -> None:
-    # Nested comments and strings are blanked; offsets (line numbers) survive.
     text = 'A (* x (* Admitted *) y *) "Admitted" B\nAxiom foo : True.'
     bare = verify.strip_comments(text)
     assert "Admitted" not in bare and bare.count("\n") == 1 and len(bare) == len(text)
+    # Like Coq, a string inside a comment hides a comment terminator.
+    assert "Admitted" in verify.strip_comments(HIDDEN)
     out = (
         "Axioms:\nClassicalDedekindReals.sig_not_dec : forall P : Prop, {~ ~ P} + {~ P}\n"
         "Forward.mehler_alignment\n  : forall n : nat,\n    n = n\n"
@@ -187,5 +307,8 @@ def test_parsers() -> None:
         "Forward.mehler_alignment",
     ]
     assert verify.parse_assumptions("Closed under the global context\n") == []
+    _, odd = verify.parse_entries("Axioms:\nType hierarchy is collapsed (logic is inconsistent)\n")
+    assert odd
     assert verify._matches("Forward.x", "LejepaId.Forward.x")
     assert not verify._matches("ard.x", "LejepaId.Forward.x")
+    assert verify.pin("a  b\n c") == verify.pin("a b c") != verify.pin("a b")

@@ -1,86 +1,95 @@
 """Checker for the machine-checked proofs in ``formal/`` (Coq 8.16 + Coquelicot).
 
-``lejepa-id verify`` (this module's :func:`main`) does, in a temporary copy of the
-formal folder so that the tree is never polluted and planted files can be tested:
+``lejepa-id verify`` (:func:`main`) works on a temporary copy of ``formal/`` (the
+tree is never touched, and tests can plant cheats in copies):
 
-1. compile every ``.v`` file listed in ``_CoqProject`` from scratch with ``coqc``;
-2. scan the sources for ``Admitted`` / ``admit`` (``coqc`` accepts them silently);
-3. parse every ``Axiom`` / ``Parameter`` declaration, with the doc comment that
-   names the standard result it stands for;
-4. run ``Print Assumptions`` on every main theorem of ``formal/theorems.txt`` and
-   fail if one rests on anything other than the declared assumptions and the
-   standard axioms of Coq's classical reals (:data:`STANDARD_AXIOMS`). An admitted
-   lemma shows up there as an undeclared axiom, which is how it is caught even if
-   the source scan were fooled.
+1. refuses a ``_CoqProject`` carrying anything but ``-R . LejepaId`` and warning
+   settings, and sources using commands that load code or switch off kernel checks;
+2. compiles every file from scratch with ``coqc``, with the warning
+   ``comment-terminator-in-string`` turned into an error (a comment/string trick
+   can no longer make the source scan and Coq disagree);
+3. requires ``theorems.txt`` to list every theorem of the fixed list
+   (:data:`~lejepa_id.verify_policy.REQUIRED_THEOREMS`) and checks each listed
+   statement against its pin: a hash of the type printed under ``Set Printing All``
+   together with the printed definitions of every project constant the statement
+   mentions, so that restating a theorem (as ``True``, with a section hypothesis
+   discharged into it, or with a definition weakened) changes the pin;
+4. runs ``Print Assumptions`` on each listed theorem: every assumption must be on
+   the allow-list (:mod:`lejepa_id.verify_policy`) with the very type pinned there;
+   an admitted lemma or a top-level ``Hypothesis`` shows up as unlisted;
+5. tests every assumption in Coq: a ``Parameter`` of sort ``Prop`` is rejected, and
+   so is any assumption from which ``easy``/``tauto``/``intuition``/``firstorder``
+   derive ``False`` or that they prove outright (a pretend axiom).
 
-The pure API is :func:`check` (returns a :class:`Report`) and
-:func:`render_markdown` (the verification table of ``formal/VERIFICATION.md``).
+:func:`check` returns a :class:`Report`; :func:`render_markdown` renders the table of
+``formal/VERIFICATION.md``. The Coq runs live in :mod:`lejepa_id.verify_coq`.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import hashlib
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from lejepa_id import verify_policy as policy
 
 #: The one-line install hint printed when Coq is missing.
 INSTALL_HINT = "apt-get install -y coq libcoq-coquelicot"
 
-#: Axioms that Coq's standard library legitimately adds underneath the
-#: development: the classical axiomatization of the reals (``Reals``), functional
-#: extensionality (used by ``Reals`` itself and by Coquelicot), and excluded middle
-#: (used by Coquelicot's limits and derivatives). Anything else must be declared
-#: in ``formal/*.v`` with ``Axiom`` or ``Parameter``.
-STANDARD_AXIOMS: dict[str, str] = {
-    "ClassicalDedekindReals.sig_forall_dec": (
-        "Coq Reals: limited principle of omniscience for decidable nat predicates "
-        "(constructs the classical Dedekind reals)"
-    ),
-    "ClassicalDedekindReals.sig_not_dec": (
-        "Coq Reals: decidability of double-negated propositions (classical reals)"
-    ),
-    "FunctionalExtensionality.functional_extensionality_dep": (
-        "Coq standard library: functions equal at every point are equal"
-    ),
-    "Classical_Prop.classic": "Coq standard library: excluded middle (used by Coquelicot)",
-}
-
-#: Names of the theorem groups, in the order of SPEC section 9.
+#: Names of the theorem groups, in the order of the paper's theorem list.
 GROUP_TITLES: dict[str, str] = {
     "forward": "Theorem 1, forward (Hermite route)",
     "converse": "Theorem 2, converse (Gaussian uniqueness, Sturm-Liouville route)",
     "approximate": "Theorem 3, approximate identifiability",
     "dirichlet": "Alternative forward proof (Dirichlet energy)",
-    "planning": "Theorem 4, planning equivalence (finite horizon)",
+    "planning": "Theorem 4, planning equivalence",
 }
 
-_DECL_RE = re.compile(r"\b(Axiom|Axioms|Parameter|Parameters|Conjecture)\s+([^:]+?)\s*:")
+_DECL_RE = re.compile(
+    r"\b(Axiom|Axioms|Parameter|Parameters|Conjecture|Hypothesis|Hypotheses|Variable|Variables)"
+    r"\s+([^:]+?)\s*:"
+)
 _ADMIT_RE = re.compile(r"\b(Admitted|admit|give_up)\b")
 
 
 @dataclass
 class Declared:
-    """An assumption declared in the sources with ``Axiom`` or ``Parameter``."""
+    """An assumption declared at top level with ``Axiom`` or ``Parameter``."""
 
     name: str
     module: str
-    kind: str  # "Axiom" (a fact) or "Parameter" (a primitive notion)
+    kind: str  # "axiom" or "parameter", from the keyword
     doc: str
     file: str
     line: int
 
     @property
     def qualified(self) -> str:
-        """Fully qualified Coq name, e.g. ``LejepaId.Forward.mehler_alignment``."""
+        """Fully qualified Coq name, e.g. ``LejepaId.Converse.hermite_spectrum``."""
         return f"{self.module}.{self.name}"
+
+
+@dataclass
+class Assumption:
+    """One assumption as Coq sees it, with the results of the checker's tests."""
+
+    printed: str  # the name as Coq prints it
+    type_text: str = ""
+    sort: str = ""  # "Prop", "Type" or "Set"
+    refuted: bool = False  # False derivable from it by easy/tauto/...
+    trivial: bool = False  # provable outright by easy/tauto/...
+    qualified: str = ""  # its allow-list entry, "" when unlisted
+
+    @property
+    def pin(self) -> str:
+        """The hash of the printed type."""
+        return pin(self.type_text)
 
 
 @dataclass
@@ -90,24 +99,26 @@ class TheoremResult:
     group: str
     name: str
     statement: str
-    assumptions: list[str] = field(default_factory=list)
-    axioms: list[str] = field(default_factory=list)  # declared with Axiom
-    parameters: list[str] = field(default_factory=list)  # declared with Parameter
+    expected_pin: str = ""
+    actual_pin: str = ""
+    assumptions: list[str] = field(default_factory=list)  # printed names
+    axioms: list[str] = field(default_factory=list)  # project axioms (short names)
+    parameters: list[str] = field(default_factory=list)  # project parameters
     standard: list[str] = field(default_factory=list)
     undeclared: list[str] = field(default_factory=list)
     error: str = ""
 
     @property
     def ok(self) -> bool:
-        """True when the theorem was found and rests only on allowed assumptions."""
+        """Found, statement as pinned, and resting only on allowed assumptions."""
         return not self.error and not self.undeclared
 
     @property
     def status(self) -> str:
-        """``verified`` (only the standard reals axioms), ``axiomatized`` or ``FAILED``."""
+        """``verified`` (no project assumption), ``axiom-relative`` or ``FAILED``."""
         if not self.ok:
             return "FAILED"
-        return "axiomatized" if self.axioms else "verified"
+        return "axiom-relative" if self.axioms or self.parameters else "verified"
 
     @property
     def short_name(self) -> str:
@@ -124,6 +135,7 @@ class Report:
     compile_seconds: float = 0.0
     check_seconds: float = 0.0
     declared: list[Declared] = field(default_factory=list)
+    assumptions: dict[str, Assumption] = field(default_factory=dict)
     theorems: list[TheoremResult] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -135,55 +147,61 @@ class Report:
     @property
     def axioms(self) -> list[Declared]:
         """Declared facts (``Axiom``)."""
-        return [d for d in self.declared if d.kind == "Axiom"]
+        return [d for d in self.declared if d.kind == "axiom"]
 
     @property
     def parameters(self) -> list[Declared]:
         """Declared primitive notions (``Parameter``)."""
-        return [d for d in self.declared if d.kind == "Parameter"]
+        return [d for d in self.declared if d.kind == "parameter"]
 
 
 class CoqMissingError(RuntimeError):
     """``coqc`` is not on the PATH."""
 
 
-# --------------------------------------------------------------------------- parsing
+# --------------------------------------------------------------------------- lexing
+
+
+def pin(text: str) -> str:
+    """16 hex digits of the SHA-256 of ``text`` with whitespace runs collapsed."""
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
 
 
 def strip_comments(text: str) -> str:
     """Blank out Coq comments (which nest) and strings, keeping offsets and newlines.
 
-    Offsets are kept so that line numbers found in the stripped text are the
-    line numbers of the source.
+    Mirrors Coq's lexer: inside a comment a ``"`` opens a string in which ``*)``
+    does not close the comment, and ``""`` is an escaped quote.
     """
     out = list(text)
-    depth = 0
-    i = 0
-    in_string = False
+    depth, i, in_string = 0, 0, False
+
+    def blank(k: int) -> None:
+        if text[k] != "\n":
+            out[k] = " "
+
     while i < len(text):
-        two = text[i : i + 2]
         if in_string:
-            if text[i] == '"':
-                in_string = False
-            if text[i] != "\n":
-                out[i] = " "
+            if text.startswith('""', i):
+                blank(i), blank(i + 1)
+                i += 2
+                continue
+            in_string = text[i] != '"'
+            blank(i)
             i += 1
-        elif two == "(*":
+        elif text.startswith("(*", i):
             depth += 1
-            out[i] = out[i + 1] = " "
+            blank(i), blank(i + 1)
             i += 2
-        elif two == "*)" and depth > 0:
+        elif depth > 0 and text.startswith("*)", i):
             depth -= 1
-            out[i] = out[i + 1] = " "
+            blank(i), blank(i + 1)
             i += 2
-        elif depth > 0:
-            if text[i] != "\n":
-                out[i] = " "
-            i += 1
         else:
             if text[i] == '"':
                 in_string = True
-                out[i] = " "
+            if depth > 0 or in_string:
+                blank(i)
             i += 1
     return "".join(out)
 
@@ -208,95 +226,140 @@ def _doc_before(text: str, pos: int) -> str:
     return ""
 
 
-def parse_coqproject(formal_dir: Path) -> tuple[list[str], list[str]]:
-    """Return (coqc options, .v files in build order) from ``_CoqProject``."""
+def parse_coqproject(formal_dir: Path) -> tuple[list[str], list[str], list[str]]:
+    """Return (coqc options, .v files in build order, problems) from ``_CoqProject``.
+
+    Only ``-R . LejepaId`` and ``-arg -w -arg <warnings>`` are accepted.
+    """
     tokens = (formal_dir / "_CoqProject").read_text().split()
     opts: list[str] = []
     files: list[str] = []
+    bad: list[str] = []
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        if tok in ("-R", "-Q"):
+        if tok in ("-R", "-Q") and tokens[i + 1 : i + 3] == [".", policy.LIBRARY]:
             opts += tokens[i : i + 3]
             i += 3
-        elif tok == "-arg":
-            opts.append(tokens[i + 1])
-            i += 2
-        elif tok.endswith(".v"):
+        elif tok == "-arg" and tokens[i + 1 : i + 3] == ["-w", "-arg"] and i + 3 < len(tokens):
+            opts += ["-w", tokens[i + 3]]
+            i += 4
+        elif tok.endswith(".v") and "/" not in tok and not tok.startswith("-"):
             files.append(tok)
             i += 1
         else:
-            opts.append(tok)
+            bad.append(tok)
             i += 1
-    return opts, files
+    if opts[:3] != ["-R", ".", policy.LIBRARY] and opts[:3] != ["-Q", ".", policy.LIBRARY]:
+        bad.append(f"(missing -R . {policy.LIBRARY})")
+    return opts, files, bad
 
 
-def library_prefix(opts: list[str]) -> str:
-    """The logical name bound to ``.`` by ``-R``/``-Q`` (``LejepaId``)."""
-    for i, tok in enumerate(opts):
-        if tok in ("-R", "-Q") and i + 2 < len(opts) and opts[i + 1] == ".":
-            return opts[i + 2]
-    return ""
+def module_of(fname: str) -> str:
+    """``Forward.v`` -> ``LejepaId.Forward``."""
+    return f"{policy.LIBRARY}.{Path(fname).with_suffix('').name}"
 
 
-def parse_declared(formal_dir: Path, files: list[str], prefix: str) -> list[Declared]:
-    """Find every ``Axiom``/``Parameter`` declaration and the doc comment above it."""
+def parse_declared(formal_dir: Path, files: list[str]) -> list[Declared]:
+    """Every ``Axiom``/``Parameter`` (and top-level-looking ``Hypothesis``) with its doc."""
     found: list[Declared] = []
     for fname in files:
         text = (formal_dir / fname).read_text()
         bare = strip_comments(text)
-        module = ".".join(p for p in (prefix, Path(fname).with_suffix("").as_posix()) if p)
-        module = module.replace("/", ".")
         for m in _DECL_RE.finditer(bare):
-            kind = "Axiom" if m.group(1).startswith(("Axiom", "Conjecture")) else "Parameter"
+            kw = m.group(1)
+            if kw.startswith(("Hypothes", "Variable")):
+                continue  # section variables: discharged into statements (pins see them)
+            kind = "axiom" if kw.startswith(("Axiom", "Conjecture")) else "parameter"
             doc = _doc_before(text, m.start())
             line = bare.count("\n", 0, m.start()) + 1
             for name in m.group(2).split():
                 name = name.strip("()")
                 if name:
-                    found.append(Declared(name, module, kind, doc, fname, line))
+                    found.append(Declared(name, module_of(fname), kind, doc, fname, line))
     return found
 
 
-def find_admitted(formal_dir: Path, files: list[str]) -> list[str]:
-    """``file:line: word`` for each ``Admitted``/``admit`` outside comments."""
-    hits = []
+def scan_sources(formal_dir: Path, files: list[str]) -> list[str]:
+    """Errors for ``Admitted``-like words and banned commands outside comments."""
+    errors = []
+    banned = re.compile(
+        r"(?<![\w.])(" + "|".join(re.escape(b) for b in policy.BANNED_COMMANDS) + r")\b"
+    )
     for fname in files:
         bare = strip_comments((formal_dir / fname).read_text())
         for m in _ADMIT_RE.finditer(bare):
             line = bare.count("\n", 0, m.start()) + 1
-            hits.append(f"{fname}:{line}: {m.group(1)}")
-    return hits
+            errors.append(f"admitted proof: {fname}:{line}: {m.group(1)}")
+        for m in banned.finditer(bare):
+            line = bare.count("\n", 0, m.start()) + 1
+            errors.append(f"banned command: {fname}:{line}: {m.group(1)}")
+    return errors
 
 
 def parse_theorem_list(formal_dir: Path) -> list[TheoremResult]:
-    """Read ``theorems.txt`` (``group | name | statement``, ``#`` comments)."""
+    """Read ``theorems.txt`` (``group | name | pin | statement``, ``#`` comments)."""
     out = []
     for raw in (formal_dir / "theorems.txt").read_text().splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        parts = [p.strip() for p in line.split("|", 2)]
-        if len(parts) != 3:
-            raise ValueError(f"theorems.txt: expected 'group | name | statement': {raw!r}")
-        out.append(TheoremResult(group=parts[0], name=parts[1], statement=parts[2]))
+        parts = [p.strip() for p in line.split("|", 3)]
+        if len(parts) != 4 or not re.fullmatch(r"[0-9a-f]{16}", parts[2]):
+            raise ValueError(f"expected 'group | name | 16-hex pin | statement': {raw!r}")
+        out.append(TheoremResult(parts[0], parts[1], parts[3], expected_pin=parts[2]))
     return out
 
 
-def parse_assumptions(output: str) -> list[str]:
-    """Names listed by ``Print Assumptions`` (empty when closed under the context).
+def list_problems(theorems: list[TheoremResult]) -> list[str]:
+    """Required theorems missing from the list, duplicates and unknown groups."""
+    names = [t.name for t in theorems]
+    errors = [f"theorems.txt lacks required theorem {n}" for n in policy.REQUIRED_THEOREMS]
+    errors = [e for e, n in zip(errors, policy.REQUIRED_THEOREMS) if n not in names]
+    errors += [f"theorems.txt lists {n} twice" for n in sorted(set(names)) if names.count(n) > 1]
+    errors += [f"theorems.txt: unknown group {t.group!r}" for t in theorems if t.group not in GROUP_TITLES]
+    return errors
 
-    Each assumption starts at column 0 as ``name : type`` or ``name`` followed by
-    an indented ``: type``; continuation lines of the type are indented.
+
+_ENTRY_RE = re.compile(r"^([A-Za-z_][\w'.]*)(?: : (.*))?$")
+
+
+def parse_entries(output: str) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
+    """Sections of a ``Print Assumptions``/``Dependencies`` output: ``{section: [(name, type)]}``.
+
+    Entries start at column 0 as ``name : type`` (or ``name`` then an indented
+    ``: type``); indented lines continue the type. Any other line at column 0
+    (``Type hierarchy is collapsed``, ``... relies on an unsafe fixpoint``) is
+    returned as unexpected.
     """
-    names = []
+    sections: dict[str, list[tuple[str, str]]] = {}
+    unexpected: list[str] = []
+    current: list[tuple[str, str]] | None = None
     for line in output.splitlines():
-        if not line or line[0].isspace():
+        if not line.strip():
             continue
-        if line.startswith(("Axioms:", "Closed under", "Opaque constants", "Transparent")):
+        if line[0].isspace():
+            if current:
+                name, typ = current[-1]
+                current[-1] = (name, (typ + " " + line.strip().removeprefix(": ")).strip())
             continue
-        names.append(line.split(" : ", 1)[0].split()[0])
-    return names
+        if line.startswith("Closed under the global context"):
+            continue
+        if line in ("Axioms:", "Transparent constants:", "Opaque constants:"):
+            current = sections.setdefault(line.rstrip(":"), [])
+            continue
+        m = _ENTRY_RE.match(line)
+        if m is None or current is None:
+            unexpected.append(line)
+            continue
+        current.append((m.group(1), m.group(2) or ""))
+    return sections, unexpected
+
+
+def parse_assumptions(output: str) -> list[str]:
+    """Names listed by ``Print Assumptions`` (empty when closed under the context)."""
+    sections, _ = parse_entries(output)
+    return [name for name, _ in sections.get("Axioms", [])]
 
 
 def _matches(printed: str, qualified: str) -> bool:
@@ -304,7 +367,20 @@ def _matches(printed: str, qualified: str) -> bool:
     return qualified == printed or qualified.endswith("." + printed)
 
 
-# --------------------------------------------------------------------------- running
+def resolve(printed: str) -> str:
+    """The allow-list entry (standard or project) a printed name denotes, or ``""``."""
+    for qualified in (*policy.STANDARD_AXIOMS, *policy.PROJECT_ASSUMPTIONS):
+        if _matches(printed, qualified):
+            return qualified
+    return ""
+
+
+def allowed(qualified: str) -> policy.Allowed | None:
+    """The allow-list entry of a qualified name."""
+    return policy.STANDARD_AXIOMS.get(qualified) or policy.PROJECT_ASSUMPTIONS.get(qualified)
+
+
+# --------------------------------------------------------------------------- checking
 
 
 def coqc_path() -> str:
@@ -328,176 +404,65 @@ def default_formal_dir() -> Path:
 
 
 def _ignore_build_outputs(_dir: str, names: list[str]) -> set[str]:
-    # A stale .vo in the copy would let coqc skip nothing (we recompile every
-    # file), but leaving build outputs out makes "from scratch" literal.
-    junk = (".vo", ".vok", ".vos", ".glob", ".aux", ".cache")
+    # Build outputs stay behind so that "from scratch" is literal.
+    junk = (".vo", ".vok", ".vos", ".glob", ".aux", ".cache", ".out")
     return {n for n in names if n.endswith(junk) or n.startswith("Makefile.coq")}
 
 
 def check(formal_dir: str | Path | None = None, timeout: float = 900.0) -> Report:
-    """Compile ``formal_dir`` from scratch in a temporary copy and audit its axioms.
+    """Compile ``formal_dir`` from scratch in a temporary copy and audit it.
 
     Raises :class:`CoqMissingError` if ``coqc`` is not installed; every other
-    problem (compile error, admitted proof, undeclared assumption, missing
-    theorem, malformed theorem list) is recorded in the returned report.
+    problem is recorded in the returned report.
     """
+    from lejepa_id import verify_coq
+
     coqc = coqc_path()
     src = Path(formal_dir) if formal_dir is not None else default_formal_dir()
     report = Report(formal_dir=str(src))
     if not (src / "_CoqProject").is_file():
         report.errors.append(f"no _CoqProject in {src}")
         return report
-    version = subprocess.run([coqc, "--version"], capture_output=True, text=True, check=False)
-    report.coq_version = " ".join(version.stdout.split()[:6])
-
+    report.coq_version = verify_coq.coq_version(coqc)
     with tempfile.TemporaryDirectory(prefix="lejepa-verify-") as tmp:
         work = Path(tmp) / "formal"
         shutil.copytree(src, work, ignore=_ignore_build_outputs)
-        opts, files = parse_coqproject(work)
-        prefix = library_prefix(opts)
+        opts, files, bad = parse_coqproject(work)
+        report.errors += [f"_CoqProject: not allowed: {b}" for b in bad]
         missing = [f for f in files if not (work / f).is_file()]
-        if missing:
-            report.errors.append(f"_CoqProject lists missing files: {', '.join(missing)}")
+        if missing or bad:
+            report.errors += [f"_CoqProject lists missing file {f}" for f in missing]
             return report
         try:
             report.theorems = parse_theorem_list(work)
         except (OSError, ValueError) as exc:
-            report.errors.append(f"theorem list: {exc}")
+            report.errors.append(f"theorems.txt: {exc}")
             return report
-
-        for hit in find_admitted(work, files):
-            report.errors.append(f"admitted proof: {hit}")
-        report.declared = parse_declared(work, files, prefix)
-        for d in report.axioms:
-            if not d.doc:
-                report.errors.append(
-                    f"Axiom {d.name} ({d.file}:{d.line}) has no comment naming its standard result"
-                )
-
+        report.errors += list_problems(report.theorems)
+        report.errors += scan_sources(work, files)
+        report.declared = parse_declared(work, files)
+        report.errors += [
+            f"Axiom {d.name} ({d.file}:{d.line}) has no comment naming its standard result"
+            for d in report.axioms
+            if not d.doc
+        ]
         start = time.perf_counter()
-        for fname in files:
-            proc = subprocess.run(
-                [coqc, *opts, fname],
-                cwd=work,
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                check=False,
-            )
-            if proc.returncode != 0:
-                msg = (proc.stdout + proc.stderr).strip()
-                report.errors.append(f"coqc failed on {fname}:\n{msg}")
-                report.compile_seconds = time.perf_counter() - start
-                return report
+        err = verify_coq.compile_all(coqc, opts, files, work, timeout)
         report.compile_seconds = time.perf_counter() - start
-
+        if err:
+            report.errors.append(err)
+            return report
         start = time.perf_counter()
-        _audit(coqc, opts, files, prefix, work, report, timeout)
+        verify_coq.audit(coqc, opts, files, work, report, timeout)
         report.check_seconds = time.perf_counter() - start
     return report
-
-
-def _print_assumptions(
-    coqc: str,
-    opts: list[str],
-    work: Path,
-    header: list[str],
-    items: list[int],
-    names: list[str],
-    tag: str,
-    timeout: float,
-) -> subprocess.CompletedProcess[str]:
-    """One ``coqc`` run writing ``assume_<k>.out`` for each index ``k`` in ``items``."""
-    body = [f'Redirect "assume_{k}" Print Assumptions {names[k]}.' for k in items]
-    path = work / f"LejepaVerifyAudit{tag}.v"
-    path.write_text("\n".join(header + body) + "\n")
-    return subprocess.run(
-        [coqc, *opts, path.name],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-
-
-def _audit(
-    coqc: str,
-    opts: list[str],
-    files: list[str],
-    prefix: str,
-    work: Path,
-    report: Report,
-    timeout: float,
-) -> None:
-    """Run ``Print Assumptions`` on each main theorem and classify what it rests on."""
-    modules = [
-        ".".join(p for p in (prefix, Path(f).with_suffix("").as_posix().replace("/", ".")) if p)
-        for f in files
-    ]
-    # Require without Import, so that names print qualified and a planted lemma
-    # cannot hide behind the short name of a declared axiom.
-    header = [f"Require {m}." for m in modules]
-    names = [t.name for t in report.theorems]
-    # Print Assumptions walks the whole dependency graph (Coquelicot included),
-    # about a second per theorem, so the theorems are audited in parallel chunks.
-    workers = max(1, min(os.cpu_count() or 1, 8, len(names)))
-    chunks = [list(range(len(names)))[w::workers] for w in range(workers)]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(
-            pool.map(
-                lambda wc: _print_assumptions(
-                    coqc, opts, work, header, wc[1], names, str(wc[0]), timeout
-                ),
-                enumerate(chunks),
-            )
-        )
-    for k, thm in enumerate(report.theorems):
-        out_file = work / f"assume_{k}.out"
-        # Redirect creates its file before running the command, so an empty
-        # file means the command failed (usually: no such theorem). coqc stops
-        # at the first error of a chunk, so retry each missing theorem alone.
-        if out_file.exists() and out_file.read_text().strip():
-            continue
-        one = _print_assumptions(coqc, opts, work, header, [k], names, "One", timeout)
-        if one.returncode != 0:
-            thm.error = "not found: " + " ".join((one.stdout + one.stderr).split())[-200:]
-            report.errors.append(f"Print Assumptions failed for {thm.name}")
-    declared = report.declared
-    for k, thm in enumerate(report.theorems):
-        if thm.error:
-            continue
-        out_file = work / f"assume_{k}.out"
-        out = out_file.read_text() if out_file.exists() else ""
-        if not out.lstrip().startswith(("Axioms:", "Closed under the global context")):
-            thm.error = "no Print Assumptions output"
-            report.errors.append(f"no Print Assumptions output for {thm.name}")
-            continue
-        thm.assumptions = parse_assumptions(out)
-        for name in thm.assumptions:
-            std = [s for s in STANDARD_AXIOMS if _matches(name, s)]
-            own = [d for d in declared if _matches(name, d.qualified)]
-            if std:
-                thm.standard.append(std[0])
-            elif own and own[0].kind == "Axiom":
-                thm.axioms.append(own[0].name)
-            elif own:
-                thm.parameters.append(own[0].name)
-            else:
-                thm.undeclared.append(name)
-        # Print Assumptions lists in no documented order: sort for a stable table.
-        order = {d.name: k for k, d in enumerate(declared)}
-        thm.axioms.sort(key=order.__getitem__)
-        thm.parameters.sort(key=order.__getitem__)
-        thm.standard.sort()
-        thm.undeclared.sort()
 
 
 # --------------------------------------------------------------------------- output
 
 
 def render_markdown(report: Report) -> str:
-    """The verification table: each theorem's status and axioms, then the axiom list."""
+    """The verification table: each theorem's status and assumptions, then the lists."""
     n_ax = len(report.axioms)
     verified = sum(t.status == "verified" for t in report.theorems)
     out = [
@@ -505,54 +470,44 @@ def render_markdown(report: Report) -> str:
         "",
         "Generated by `lejepa-id verify --table formal/VERIFICATION.md` from a from-scratch",
         f"compile ({report.coq_version or 'Coq'}, Coquelicot) and `Print Assumptions` on each",
-        "main theorem of `formal/theorems.txt`. **verified**: rests only on the standard",
-        "axioms of Coq's classical reals; **axiomatized**: also uses the named project axioms.",
+        "main theorem of `formal/theorems.txt`, whose statement is pinned (hash of the",
+        "printed type and of every project definition it mentions). **verified**: rests",
+        "only on the standard axioms of Coq's classical reals; **axiom-relative**: also on",
+        "the named project axioms or primitive notions listed in the last column.",
         "",
         f"Overall: {'PASS' if report.ok else 'FAIL'}. {verified} of {len(report.theorems)} main",
-        f"theorems fully verified; {n_ax} project axioms (the published Lean development",
-        f"used 13); {len(report.parameters)} primitive notions (`Parameter`).",
+        f"theorems verified with no project assumption; {n_ax} project axioms (the published",
+        f"Lean development used 13); {len(report.parameters)} primitive notions (`Parameter`),",
+        f"{sum(a.sort == 'Prop' for a in _project_assumptions(report))} of them of sort Prop.",
         "",
-        "| group | theorem | statement | status | project axioms used |",
+        "| group | theorem | statement | status | project assumptions used |",
         "|---|---|---|---|---|",
     ]
     for t in report.theorems:
         group = GROUP_TITLES.get(t.group, t.group)
-        used = ", ".join(f"`{a}`" for a in t.axioms) or "none"
+        used = ", ".join(f"`{a}`" for a in t.axioms + t.parameters) or "none"
         if t.undeclared:
-            used += "; UNDECLARED: " + ", ".join(f"`{u}`" for u in t.undeclared)
+            used += "; NOT ALLOWED: " + ", ".join(f"`{u}`" for u in t.undeclared)
         if t.error:
             used += f"; {t.error}"
-        out.append(f"| {group} | `{t.short_name}` | {t.statement} | {t.status} | {used} |")
-    out += [
-        "",
-        "## Project axioms (facts assumed, each a standard result)",
-        "",
-        "| axiom | file | stands for |",
-        "|---|---|---|",
-    ]
-    for d in report.axioms:
-        out.append(f"| `{d.name}` | {d.file} | {_md_cell(d.doc)} |")
-    out += [
-        "",
-        "## Primitive notions (declared, not defined)",
-        "",
-        "| parameter | file | meaning |",
-        "|---|---|---|",
-    ]
-    for d in report.parameters:
-        out.append(f"| `{d.name}` | {d.file} | {_md_cell(d.doc)} |")
-    out += [
-        "",
-        "## Standard axioms allowed underneath (Coq's classical reals)",
-        "",
-        "| axiom | role |",
-        "|---|---|",
-    ]
-    for name, role in STANDARD_AXIOMS.items():
-        out.append(f"| `{name}` | {role} |")
+        out.append(f"| {group} | `{t.short_name}` | {_md_cell(t.statement)} | {t.status} | {used} |")
+    out += ["", "## Project axioms (facts assumed)", "", "| axiom | file | stands for |"]
+    out += ["|---|---|---|"] + [f"| `{d.name}` | {d.file} | {_md_cell(d.doc)} |" for d in report.axioms]
+    out += ["", "## Primitive notions (declared, not defined)", ""]
+    if report.parameters:
+        out += ["| parameter | file | meaning |", "|---|---|---|"]
+        out += [f"| `{d.name}` | {d.file} | {_md_cell(d.doc)} |" for d in report.parameters]
+    else:
+        out.append("None: every notion the theorems mention is defined.")
+    out += ["", "## Standard axioms allowed underneath", "", "| axiom | role |", "|---|---|"]
+    out += [f"| `{n}` | {a.role} |" for n, a in policy.STANDARD_AXIOMS.items()]
     if report.errors:
         out += ["", "## Errors", ""] + [f"- {_md_cell(e)}" for e in report.errors]
     return "\n".join(out) + "\n"
+
+
+def _project_assumptions(report: Report) -> list[Assumption]:
+    return [a for a in report.assumptions.values() if a.qualified in policy.PROJECT_ASSUMPTIONS]
 
 
 def _md_cell(text: str) -> str:
@@ -567,36 +522,45 @@ def summary(report: Report) -> str:
         f"audit {report.check_seconds:.1f} s",
     ]
     for t in report.theorems:
-        extra = ", ".join(t.axioms) if t.axioms else ""
+        extra = ", ".join(t.axioms + t.parameters)
         if t.undeclared:
-            extra += (" " if extra else "") + "UNDECLARED: " + ", ".join(t.undeclared)
+            extra += (" " if extra else "") + "NOT ALLOWED: " + ", ".join(t.undeclared)
         if t.error:
             extra += (" " if extra else "") + t.error
-        lines.append(f"  [{t.status:>11}] {t.name}" + (f"  ({extra})" if extra else ""))
+        lines.append(f"  [{t.status:>14}] {t.name}" + (f"  ({extra})" if extra else ""))
     lines.append(
         f"{len(report.axioms)} project axioms, {len(report.parameters)} primitive notions, "
         f"{sum(t.status == 'verified' for t in report.theorems)}/{len(report.theorems)} "
-        "theorems fully verified"
+        "theorems verified with no project assumption"
     )
-    for err in report.errors:
-        lines.append(f"ERROR: {err}")
+    lines += [f"ERROR: {err}" for err in report.errors]
     lines.append("PASS" if report.ok else "FAIL")
     return "\n".join(lines)
 
 
+def pins_text(report: Report) -> str:
+    """Current pins, for a reviewed update of ``theorems.txt`` and the allow-list."""
+    lines = ["# theorems.txt lines (group | name | pin | statement):"]
+    lines += [f"{t.group} | {t.name} | {t.actual_pin} | {t.statement}" for t in report.theorems]
+    lines.append("# assumptions (printed name, sort, type pin):")
+    lines += [f"{a.printed} | {a.sort} | {a.pin}" for a in report.assumptions.values()]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``lejepa-id verify [--formal-dir DIR] [--table PATH] [--quiet]``.
+    """Command line: ``lejepa-id verify [--formal-dir DIR] [--table PATH] [--quiet] [--pins]``.
 
     Exit status 0 when every main theorem checks, 1 on any failure, 2 when Coq is
     not installed.
     """
     parser = argparse.ArgumentParser(
         prog="lejepa-id verify",
-        description="Compile the Coq proofs in formal/ from scratch and audit their axioms.",
+        description="Compile the Coq proofs in formal/ from scratch and audit them.",
     )
     parser.add_argument("--formal-dir", type=Path, default=None, help="default: the repo's formal/")
     parser.add_argument("--table", type=Path, default=None, help="write the Markdown table here")
     parser.add_argument("--quiet", action="store_true", help="print only PASS/FAIL and errors")
+    parser.add_argument("--pins", action="store_true", help="print the current statement pins")
     args = parser.parse_args(argv)
     try:
         report = check(args.formal_dir)
@@ -605,10 +569,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.table is not None:
         args.table.parent.mkdir(parents=True, exist_ok=True)
-        args.table.write_text(render_markdown(report))
+        tmp = args.table.with_suffix(".tmp")
+        tmp.write_text(render_markdown(report))
+        tmp.replace(args.table)
+    if args.pins:
+        print(pins_text(report))
     if args.quiet:
-        for err in report.errors:
-            print(f"ERROR: {err}")
+        print("\n".join(f"ERROR: {e}" for e in report.errors) or "", end="\n" if report.errors else "")
         for t in report.theorems:
             if not t.ok:
                 print(f"FAILED: {t.name}: {', '.join(t.undeclared) or t.error}")

@@ -1,0 +1,140 @@
+"""What ``lejepa-id verify`` accepts: the fixed theorem list and the assumption allow-list.
+
+This module is the checker's policy, kept apart from its machinery
+(:mod:`lejepa_id.verify`) so that a change of policy is one reviewed diff:
+
+- :data:`REQUIRED_THEOREMS`: every statement of the paper's theorem list (five
+  groups: forward, converse, approximate, Dirichlet, planning) that must be audited.
+  ``formal/theorems.txt`` may list more, never fewer.
+- :data:`STANDARD_AXIOMS`: the axioms of Coq's classical reals and of Coquelicot
+  allowed underneath every theorem, each with the hash of its type.
+- :data:`PROJECT_ASSUMPTIONS`: the project's own ``Axiom``/``Parameter``
+  declarations, each with its kind and the hash of its type. A new assumption, or
+  an allowed one whose statement changed, fails the audit until it is reviewed and
+  entered here.
+
+Hashes are :func:`lejepa_id.verify.pin` of the type printed by Coq 8.16 under
+``Set Printing All``; ``lejepa-id verify --pins`` prints the current values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """An allowed assumption: ``kind`` is ``axiom`` (a fact, sort Prop) or
+    ``parameter`` (a primitive notion, never of sort Prop)."""
+
+    kind: str
+    type_pin: str
+    role: str
+
+
+#: Coq options a ``_CoqProject`` may carry (besides ``-R . LejepaId``): warning
+#: settings only. Anything else (``-type-in-type``, ``-impredicative-set``, extra
+#: load paths) could change what a proof means, so it is rejected.
+LIBRARY = "LejepaId"
+
+#: Flags the checker appends to every ``coqc`` call, after the project's own.
+#: A string in a comment that swallows a comment terminator lets a scanner and
+#: Coq disagree about what is code, so that warning is an error here.
+CHECKER_COQC_FLAGS = ("-w", "+comment-terminator-in-string")
+
+#: Commands that could load code or switch off a kernel check; never needed here.
+BANNED_COMMANDS = (
+    "Declare ML Module",
+    "Load",
+    "Add LoadPath",
+    "Add Rec LoadPath",
+    "Add ML Path",
+    "Unset Guard Checking",
+    "Unset Positivity Checking",
+    "Unset Universe Checking",
+    "bypass_check",
+    "Extract Constant",
+    "Register",
+    "Primitive",
+)
+
+STANDARD_AXIOMS: dict[str, Allowed] = {
+    "Coq.Reals.ClassicalDedekindReals.sig_forall_dec": Allowed(
+        "axiom",
+        "6ae83178b358bf9d",
+        "Coq Reals: limited principle of omniscience for decidable nat predicates "
+        "(constructs the classical Dedekind reals)",
+    ),
+    "Coq.Reals.ClassicalDedekindReals.sig_not_dec": Allowed(
+        "axiom",
+        "e3ef2b96e9a61cd8",
+        "Coq Reals: decidability of double-negated propositions (classical reals)",
+    ),
+    "Coq.Logic.FunctionalExtensionality.functional_extensionality_dep": Allowed(
+        "axiom",
+        "dee2d5eae1884204",
+        "Coq standard library: functions equal at every point are equal",
+    ),
+    "Coq.Logic.Classical_Prop.classic": Allowed(
+        "axiom", "070418627f0977dd", "Coq standard library: excluded middle (used by Coquelicot)"
+    ),
+}
+
+PROJECT_ASSUMPTIONS: dict[str, Allowed] = {
+    "LejepaId.Converse.hermite_spectrum": Allowed("axiom", "c7d67fcdff18609f", ""),
+    "LejepaId.Converse.in_L2": Allowed("parameter", "ecc2321659ab01c7", ""),
+    "LejepaId.Forward.Encoder": Allowed("parameter", "dd49283f19f78a70", ""),
+    "LejepaId.Forward.alignment": Allowed("parameter", "a67cb7190861e991", ""),
+    "LejepaId.Forward.cov": Allowed("parameter", "2f67ce9dad71c0ed", ""),
+    "LejepaId.Forward.degree_one_linear": Allowed("axiom", "ae2b625dec60ae8d", ""),
+    "LejepaId.Forward.energy": Allowed("parameter", "2f67ce9dad71c0ed", ""),
+    "LejepaId.Forward.eval": Allowed("parameter", "9662c9208da22558", ""),
+    "LejepaId.Forward.hermite_parseval": Allowed("axiom", "7c56e17672fa03ae", ""),
+    "LejepaId.Forward.linear_gaussian_orthogonal": Allowed("axiom", "db5e0550373d10e5", ""),
+    "LejepaId.Forward.mean": Allowed("parameter", "faabb2443d82332f", ""),
+    "LejepaId.Forward.mehler_alignment": Allowed("axiom", "707a8e98d1cdd429", ""),
+    "LejepaId.Forward.polar_bound": Allowed("axiom", "3e3032f0daed154a", ""),
+    "LejepaId.Forward.polar_dev": Allowed("parameter", "0e56836e96c4da17", ""),
+    "LejepaId.Forward.procrustes_error": Allowed("parameter", "0e56836e96c4da17", ""),
+    "LejepaId.Forward.procrustes_split": Allowed("axiom", "67ea35a93cb42608", ""),
+}
+
+REQUIRED_THEOREMS: tuple[str, ...] = (
+    "LejepaId.Forward.mehler_summable",
+    "LejepaId.Forward.corr_bound",
+    "LejepaId.Forward.corr_equality_iff",
+    "LejepaId.Forward.alignment_lower_bound",
+    "LejepaId.Forward.alignment_equality_iff",
+    "LejepaId.Forward.forward_identifiability",
+    "LejepaId.Converse.affine_eigen_affine_score",
+    "LejepaId.Converse.affine_score_gaussian",
+    "LejepaId.Converse.gaussian_first_eigenfunction",
+    "LejepaId.Converse.converse_affine_score",
+    "LejepaId.Converse.converse_biconditional",
+    "LejepaId.Approximate.kappa_pos",
+    "LejepaId.Approximate.W_nl_le_D",
+    "LejepaId.Approximate.approx_identifiability",
+    "LejepaId.Approximate.thm3_bound_monotone",
+    "LejepaId.Approximate.approx_exact",
+    "LejepaId.Approximate.thm3_bound_linear",
+    "LejepaId.Forward.pythagorean_delta_bound",
+    "LejepaId.Forward.approx_identifiability_assembled",
+    "LejepaId.Dirichlet.am_gm",
+    "LejepaId.Dirichlet.am_gm_equality",
+    "LejepaId.Dirichlet.jensen_exp",
+    "LejepaId.Dirichlet.dirichlet_energy_bound",
+    "LejepaId.Dirichlet.cauchy_schwarz",
+    "LejepaId.Dirichlet.norm_preserving_linear_isometry",
+    "LejepaId.Dirichlet.orthogonal_jacobian_lipschitz",
+    "LejepaId.Dirichlet.bilipschitz_isometry",
+    "LejepaId.Dirichlet.isometry_linear",
+    "LejepaId.Dirichlet.dirichlet_identifiability",
+    "LejepaId.Planning.step_push",
+    "LejepaId.Planning.cost_push",
+    "LejepaId.Planning.planning_cost_equal",
+    "LejepaId.Planning.planning_minimizers_coincide",
+    "LejepaId.Planning.planning_values_coincide",
+    "LejepaId.Planning.planning_orthogonal_cost",
+    "LejepaId.Planning.planning_orthogonal_minimizers",
+    "LejepaId.Planning.planning_orthogonal_values",
+)
