@@ -12,14 +12,23 @@
     slope; affine score with negative slope implies the Gaussian form
     [p x = K exp (- c (x - m)^2 / 2)] (the published development took this
     step as an axiom; here it is proved by integrating the score with
-    Coquelicot's derivative library and the mean value theorem); a Gaussian
-    density has an affine eigenfunction with eigenvalue [c].  The only axiom is
-    the spectral fact about the Gaussian (Hermite polynomials are the
-    eigenfunctions, so the spectral gap is [c]), used for the "first"
-    eigenfunction in the Gaussian-to-affine direction. *)
+    Coquelicot's derivative library and the mean value theorem); [x - m]
+    solves the eigen-equation of a Gaussian with eigenvalue [c], is twice
+    differentiable everywhere and square integrable (finite Gaussian second
+    moment, [Gaussian.v]): it is an eigenfunction, with no axiom.  The only
+    axiom is the spectral gap of the Gaussian (C1 below: no non-constant
+    eigenfunction has an eigenvalue below [c]), used for "first" in the
+    Gaussian-to-affine direction.
+
+    Definitions exclude junk: an eigenfunction must be twice differentiable
+    everywhere ([ex_derive] of [f] and of [f'], so Coquelicot's total
+    [Derive], which returns 0 where no derivative exists, never speaks for a
+    non-differentiable function), and square integrability is Coquelicot's
+    improper Riemann integral of [f^2 p] over the whole line. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz FunctionalExtensionality.
+From LejepaId Require Import Gaussian.
 Open Scope R_scope.
 
 (** The score of a density. *)
@@ -30,12 +39,21 @@ Definition generator (p f : R -> R) (x : R) : R := Derive (Derive f) x + score p
 
 Definition smooth_density (p : R -> R) : Prop := (forall x, 0 < p x) /\ (forall x, ex_derive p x).
 
-(** Primitive notion: [f] is square integrable against the density [p]. *)
-Parameter in_L2 : (R -> R) -> (R -> R) -> Prop.
+(** [f] is square integrable against the density [p]: the improper
+    (Riemann) integral of [f^2 p] over [(-oo, +oo)] exists (Coquelicot's
+    [ex_RInt_gen]). *)
+Definition in_L2 (p f : R -> R) : Prop :=
+  ex_RInt_gen (fun x => f x ^ 2 * p x) (Rbar_locally m_infty) (Rbar_locally p_infty).
 
-(** [f] is an eigenfunction of [K] in [L^2(p)], with [K f = - lam f]. *)
+(** [f] is twice differentiable at every point. *)
+Definition twice_differentiable (f : R -> R) : Prop :=
+  forall x, ex_derive f x /\ ex_derive (Derive f) x.
+
+(** [f] is an eigenfunction of [K] in [L^2(p)], with [K f = - lam f]: square
+    integrable, twice differentiable everywhere, and solving the equation at
+    every point. *)
 Definition is_eigenfunction (p f : R -> R) (lam : R) : Prop :=
-  in_L2 p f /\ forall x, generator p f x = - lam * f x.
+  in_L2 p f /\ twice_differentiable f /\ forall x, generator p f x = - lam * f x.
 
 Definition nonconstant (f : R -> R) : Prop := exists x y, f x <> f y.
 
@@ -54,15 +72,27 @@ Definition gaussian_form (K c m : R) (x : R) : R := K * exp (- (c / 2) * (x - m)
 Definition is_gaussian (p : R -> R) : Prop :=
   exists K c m, 0 < K /\ 0 < c /\ forall x, p x = gaussian_form K c m x.
 
-(** Axiom C1, Hermite eigenfunctions of the Gaussian: for the Gaussian with
-    precision [c], the Hermite polynomials [He_d (sqrt c (x - m))] form a
-    complete orthogonal eigenbasis of [K] in [L^2(p)] with eigenvalues
-    [-c d]; in particular affine functions lie in [L^2(p)] (finite second
-    moment) and every non-constant eigenfunction has eigenvalue [>= c]. *)
+(** Axiom C1, Hermite spectrum of the Gaussian (spectral gap): for the
+    Gaussian with precision [c], every non-constant, twice-differentiable,
+    square-integrable solution [g] of [g'' - c (x - m) g' = - mu g] has
+    [mu >= c].  True: such a [g] is a classical solution of the Hermite
+    equation; for [mu = c d] ([d] a natural number) the solutions in
+    [L^2(p)] are the multiples of [He_d (sqrt c (x - m))] (the other
+    solution grows like [exp (c (x - m)^2 / 2)] over a power of [x], so
+    [g^2 p] is not integrable), and for any other [mu] every non-zero solution
+    grows that way at one end; a non-constant one thus has [d >= 1]
+    (Sturm-Liouville theory of the Ornstein-Uhlenbeck operator).  Not proved
+    here: it needs the asymptotics of Kummer's confluent hypergeometric
+    functions, which no Coq library provides. *)
 Axiom hermite_spectrum :
   forall K c m, 0 < K -> 0 < c ->
-  (forall a b, in_L2 (gaussian_form K c m) (fun x => a * x + b)) /\
-  (forall g mu, is_eigenfunction (gaussian_form K c m) g mu -> nonconstant g -> c <= mu).
+  forall g mu, is_eigenfunction (gaussian_form K c m) g mu -> nonconstant g -> c <= mu.
+
+(** [x - m] is square integrable against the Gaussian (its second moment is
+    finite; proved in [Gaussian.v], no axiom). *)
+Theorem gaussian_affine_in_L2 :
+  forall K c m, 0 < K -> 0 < c -> in_L2 (gaussian_form K c m) (fun x => x - m).
+Proof. intros K c m HK Hc. exact (gaussian_second_moment K c m HK Hc). Qed.
 
 Lemma Derive_affine : forall f a b, (forall x, f x = a * x + b) -> forall x, Derive f x = a.
 Proof.
@@ -138,18 +168,34 @@ Proof.
   - unfold gaussian_form. auto_derive; [exact I|]. replace (x + - m) with (x - m) by ring. set (E := exp _). field.
 Qed.
 
+(** [x - m] is twice differentiable and solves [K f = - c f] for the
+    Gaussian with precision [c] (no axiom). *)
+Theorem gaussian_affine_eigen_equation :
+  forall K c m, 0 < K ->
+  twice_differentiable (fun x => x - m) /\
+  forall x, generator (gaussian_form K c m) (fun x => x - m) x = - c * (x - m).
+Proof.
+  intros K c m HK. assert (Hf : forall x, (fun x => x - m) x = 1 * x + - m) by (intros; ring).
+  split.
+  - intros x. split; [auto_derive; exact I|].
+    apply (ex_derive_ext (fun _ => 1)); [|apply ex_derive_const].
+    intros t. symmetry. apply (Derive_affine (fun x => x - m) 1 (- m) Hf).
+  - intros x. unfold generator. cbv beta.
+    rewrite (Derive2_affine (fun x => x - m) 1 (- m) Hf x), (Derive_affine (fun x => x - m) 1 (- m) Hf x).
+    rewrite gaussian_score by exact HK. ring.
+Qed.
+
 (** A Gaussian density has the affine first eigenfunction [x - m], with
-    eigenvalue [c] (this direction uses the spectral axiom). *)
+    eigenvalue [c] (only its minimality uses axiom C1). *)
 Theorem gaussian_first_eigenfunction :
   forall K c m, 0 < K -> 0 < c ->
-  first_nonconst_eigenfunction (gaussian_form K c m) (fun x => 1 * x + - m) c.
+  first_nonconst_eigenfunction (gaussian_form K c m) (fun x => x - m) c.
 Proof.
-  intros K c m HK Hc. destruct (hermite_spectrum K c m HK Hc) as [HL2 Hgap].
-  assert (Heig : is_eigenfunction (gaussian_form K c m) (fun x => 1 * x + - m) c).
-  { split; [apply HL2|]. intros x. unfold generator.
-    rewrite (Derive2_affine (fun x => 1 * x + - m) 1 (- m)) by (intros; reflexivity).
-    rewrite (Derive_affine (fun x => 1 * x + - m) 1 (- m)) by (intros; reflexivity).
-    rewrite gaussian_score by exact HK. ring. }
+  intros K c m HK Hc. pose proof (hermite_spectrum K c m HK Hc) as Hgap.
+  pose proof (gaussian_affine_in_L2 K c m HK Hc) as HL2.
+  destruct (gaussian_affine_eigen_equation K c m HK) as [H2 Heq].
+  assert (Heig : is_eigenfunction (gaussian_form K c m) (fun x => x - m) c).
+  { split; [exact HL2|]. split; [exact H2|]. exact Heq. }
   split; [exact Heig|]. split; [exists 0, 1; lra|]. split; [exact Hc|]. exact Hgap.
 Qed.
 
@@ -161,7 +207,7 @@ Theorem converse_affine_score :
   first_nonconst_eigenfunction p f lam -> affine f ->
   (exists alpha beta, alpha < 0 /\ forall x, score p x = alpha * x + beta) /\ is_gaussian p.
 Proof.
-  intros p f lam Hsm [[_ Heig] [[x0 [y0 Hnc]] [Hlam _]]] [a [b Hf]].
+  intros p f lam Hsm [[_ [_ Heig]] [[x0 [y0 Hnc]] [Hlam _]]] [a [b Hf]].
   assert (Ha : a <> 0).
   { intros ->. apply Hnc. rewrite !Hf. ring. }
   pose proof (affine_eigen_affine_score p f a b lam (proj1 Hsm) Hf Ha Heig) as Hs.
@@ -182,11 +228,10 @@ Proof.
   - intros [f [lam [Hfirst Haff]]]. exact (proj2 (converse_affine_score p f lam Hsm Hfirst Haff)).
   - intros [K [c [m [HK [Hc Hp]]]]].
     assert (Hpe : p = gaussian_form K c m).
-    { (* [in_L2] is a primitive notion, so we identify pointwise-equal
-         densities by functional extensionality (already an axiom of the
-         standard-library reals, see the checker's allow-list) *)
+    { (* pointwise-equal densities are equal (functional extensionality,
+         already an axiom of the standard-library reals) *)
       apply functional_extensionality. exact Hp. }
-    exists (fun x => 1 * x + - m), c. rewrite Hpe. split.
+    exists (fun x => x - m), c. rewrite Hpe. split.
     + apply gaussian_first_eigenfunction; assumption.
-    + exists 1, (- m). intros; reflexivity.
+    + exists 1, (- m). intros; ring.
 Qed.

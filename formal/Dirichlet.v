@@ -158,52 +158,67 @@ Qed.
 
 (** ** Jensen's inequality for [exp] and the Dirichlet-energy bound.
 
-    Stated for any expectation: a normalized, linear, monotone functional on
-    random variables over a sample space [T] (the Gaussian expectation is one;
-    so is any finite average).  Since the expectation is a hypothesis, Jensen
-    is proved rather than assumed. *)
+    Stated for any expectation with integrability side conditions: a class
+    [I] of integrable random variables over a sample space [T] containing the
+    constants and closed under linear combinations, and a functional [E] on it
+    that is normalized, linear and monotone.  The Gaussian expectation is one
+    ([I] the functions integrable against the Gaussian density, [E] the
+    integral); so is any finite average.  Since the expectation is a
+    hypothesis, Jensen is proved rather than assumed. *)
 Section Expectation.
   Variable T : Type.
 
-  Definition is_expectation (E : (T -> R) -> R) : Prop :=
-    (forall c, E (fun _ => c) = c) /\
-    (forall a b f g, E (fun t => a * f t + b * g t) = a * E f + b * E g) /\
-    (forall f g, (forall t, f t <= g t) -> E f <= E g).
+  Definition is_expectation (I : (T -> R) -> Prop) (E : (T -> R) -> R) : Prop :=
+    (forall c, I (fun _ => c) /\ E (fun _ => c) = c) /\
+    (forall a b f g, I f -> I g ->
+       I (fun t => a * f t + b * g t) /\ E (fun t => a * f t + b * g t) = a * E f + b * E g) /\
+    (forall f g, I f -> I g -> (forall t, f t <= g t) -> E f <= E g).
 
-  Lemma expectation_scal : forall E, is_expectation E -> forall a f, E (fun t => a * f t) = a * E f.
+  Lemma expectation_scal :
+    forall I E, is_expectation I E -> forall a f, I f -> I (fun t => a * f t) /\ E (fun t => a * f t) = a * E f.
   Proof.
-    intros E [_ [Hlin _]] a f.
+    intros I E [_ [Hlin _]] a f Hf.
     replace (fun t => a * f t) with (fun t => a * f t + 0 * f t)
       by (apply functional_extensionality; intros; ring).
-    rewrite Hlin. ring.
+    destruct (Hlin a 0 f f Hf Hf) as [HI HE]. split; [exact HI|]. rewrite HE. ring.
   Qed.
 
-  (** Jensen: [exp (E X) <= E (exp X)], from the tangent line
-      [exp x >= exp m (1 + (x - m))] at [m = E X]. *)
-  Theorem jensen_exp : forall E, is_expectation E -> forall X, exp (E X) <= E (fun t => exp (X t)).
+  (** Jensen: [exp (E X) <= E (exp X)] for integrable [X] and [exp X], from the
+      tangent line [exp x >= exp m (1 + (x - m))] at [m = E X]. *)
+  Theorem jensen_exp :
+    forall I E, is_expectation I E -> forall X, I X -> I (fun t => exp (X t)) ->
+    exp (E X) <= E (fun t => exp (X t)).
   Proof.
-    intros E HE X. pose proof HE as [Hc [Hlin Hmono]]. set (m := E X).
+    intros I E HE X HX HeX. pose proof HE as [Hc [Hlin Hmono]]. set (m := E X).
     assert (Htan : forall t, exp m * (1 - m) * 1 + exp m * X t <= exp (X t)).
     { intros t. replace (X t) with (m + (X t - m)) at 2 by ring. rewrite exp_plus.
       pose proof (exp_ineq1_le (X t - m)). pose proof (exp_pos m). nra. }
-    pose proof (Hmono _ _ Htan) as H.
-    rewrite (Hlin (exp m * (1 - m)) (exp m) (fun _ => 1) X), Hc in H. fold m in H. lra.
+    destruct (Hc 1) as [H1 E1].
+    destruct (Hlin (exp m * (1 - m)) (exp m) (fun _ => 1) X H1 HX) as [Hl El].
+    pose proof (Hmono _ _ Hl HeX Htan) as H.
+    rewrite El, E1 in H. fold m in H. lra.
   Qed.
 
   (** The Dirichlet-energy bound.  For each sample [t], [a t i > 0] are the
       squared singular values of the Jacobian (eigenvalues of [J^T J]), so
       [sum_i a t i = |J|_F^2] and [prod_i a t i = det (J^T J)]; preserving the
       Gaussian makes [E log det (J^T J) = 0].  Then AM-GM pointwise and Jensen
-      give [E |J|_F^2 >= n]. *)
+      give [E |J|_F^2 >= n].  Side conditions: [log det (J^T J)], [|J|_F^2]
+      and the geometric mean [det (J^T J)^(1/n)] of the squared singular
+      values are integrable (the last is implied by the second for the
+      Gaussian, as [0 <] geometric mean [<=] arithmetic mean). *)
   Theorem dirichlet_energy_bound :
-    forall E n (a : T -> nat -> R), is_expectation E -> (0 < n)%nat ->
+    forall I E n (a : T -> nat -> R), is_expectation I E -> (0 < n)%nat ->
     (forall t i, (i < n)%nat -> 0 < a t i) ->
+    I (fun t => ln (fprod n (a t))) -> I (fun t => fsum n (a t)) ->
+    I (fun t => exp (/ INR n * ln (fprod n (a t)))) ->
     E (fun t => ln (fprod n (a t))) = 0 ->
     INR n <= E (fun t => fsum n (a t)).
   Proof.
-    intros E n a HE Hn Ha Hlog. pose proof HE as [Hc [Hlin Hmono]].
+    intros I E n a HE Hn Ha Ilog Isum Igm Hlog. pose proof HE as [Hc [Hlin Hmono]].
     assert (Hn' : 0 < INR n) by (apply lt_0_INR; exact Hn).
     set (Y := fun t => / INR n * ln (fprod n (a t))).
+    assert (IY : I Y) by apply (expectation_scal I E HE (/ INR n) _ Ilog).
     assert (Hpt : forall t, INR n * exp (Y t) <= fsum n (a t)).
     { intros t. pose proof (am_gm n (a t) Hn (fun i Hi => Rlt_le _ _ (Ha t i Hi))) as Hag.
       assert (Hp : 0 < fprod n (a t)) by (apply fprod_pos; intros; apply Ha; assumption).
@@ -223,12 +238,12 @@ Section Expectation.
         destruct HY as [Hlt|Heq]; [left; apply exp_increasing, Hlt | rewrite Heq; lra]. }
       replace (fsum n (a t)) with (INR n * fmean n (a t)) by (unfold fmean; field; lra).
       apply Rmult_le_compat_l; lra. }
-    pose proof (Hmono _ _ Hpt) as H.
-    rewrite (expectation_scal E HE (INR n) (fun t => exp (Y t))) in H.
-    pose proof (jensen_exp E HE Y) as J.
+    destruct (expectation_scal I E HE (INR n) _ Igm) as [IsY EsY].
+    pose proof (Hmono _ _ IsY Isum Hpt) as H. unfold Y in H. rewrite EsY in H.
+    pose proof (jensen_exp I E HE Y IY Igm) as J.
     assert (HEY : E Y = 0).
-    { unfold Y. rewrite (expectation_scal E HE (/ INR n) (fun t => ln (fprod n (a t)))), Hlog. ring. }
-    rewrite HEY, exp_0 in J. nra.
+    { unfold Y. rewrite (proj2 (expectation_scal I E HE (/ INR n) _ Ilog)), Hlog. ring. }
+    rewrite HEY, exp_0 in J. unfold Y in J. nra.
   Qed.
 End Expectation.
 

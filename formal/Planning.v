@@ -13,7 +13,10 @@
     as axioms; here both are proved by induction on the horizon, first for
     any invertible [phi] on a state space with an equivalence (so that
     vectors of [R^n] can be compared coordinatewise), then for an orthogonal
-    [Q] on [R^n].  No axiom is used. *)
+    [Q] on [R^n].  The last section is the stochastic version: finite state
+    list, Markov kernel, expected total cost; the pushed-forward kernel is a
+    Markov kernel on the latent states and expected costs, minimizers and
+    optimal values coincide.  No axiom is used. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz List.
@@ -170,3 +173,96 @@ Section Orthogonal.
              (fun x => orthogonal_left_inverse n Q x HQ) c_inv cT_inv).
   Qed.
 End Orthogonal.
+
+(** ** Stochastic planning: finite state space, Markov kernel, expected total cost.
+
+    The states form a finite list [states]; [P x a x'] is the probability of
+    moving from [x] to [x'] under action [a] (a Markov kernel on [states]).
+    The expected total cost of an action sequence is computed by the backward
+    recursion [J (x, a :: rest) = c x a + sum_x' P x a x' J (x', rest)].  The
+    encoder sees the latent states [phi x] and the pushed-forward kernel
+    [PQ y a y' = P (psi y) a (psi y')]; it is again a Markov kernel on the
+    latent states, and expected costs, minimizers and optimal values
+    coincide. *)
+Section Stochastic.
+  Variables (S A : Type) (states : list S).
+  Variables (P : S -> A -> S -> R) (c : S -> A -> R) (cT : S -> R) (phi psi : S -> S).
+  Hypothesis psi_phi : forall x, psi (phi x) = x.
+  (** Costs invariant under the change of coordinates. *)
+  Hypothesis c_inv : forall x a, c (phi x) a = c x a.
+  Hypothesis cT_inv : forall x, cT (phi x) = cT x.
+
+  Fixpoint lsum (l : list S) (f : S -> R) : R :=
+    match l with
+    | nil => 0
+    | x :: rest => f x + lsum rest f
+    end.
+
+  (** [K] is a Markov kernel on the state list [space]. *)
+  Definition markov_kernel (space : list S) (K : S -> A -> S -> R) : Prop :=
+    forall x a, In x space -> (forall x', 0 <= K x a x') /\ lsum space (fun x' => K x a x') = 1.
+
+  (** Expected total cost of an action sequence from [x]. *)
+  Fixpoint exp_cost (space : list S) (K : S -> A -> S -> R) (x : S) (acts : list A) : R :=
+    match acts with
+    | nil => cT x
+    | a :: rest => c x a + lsum space (fun x' => K x a x' * exp_cost space K x' rest)
+    end.
+
+  Definition latent_states : list S := map phi states.
+  Definition pushed_kernel (y : S) (a : A) (y' : S) : R := P (psi y) a (psi y').
+
+  Lemma lsum_ext : forall l f g, (forall x, f x = g x) -> lsum l f = lsum l g.
+  Proof. induction l as [|x l IH]; intros f g H; simpl; [reflexivity|]. rewrite H, (IH f g H). reflexivity. Qed.
+
+  Lemma lsum_map : forall l f, lsum (map phi l) f = lsum l (fun x => f (phi x)).
+  Proof. induction l as [|x l IH]; intros f; simpl; [reflexivity|]. rewrite IH. reflexivity. Qed.
+
+  (** The pushed-forward kernel is a Markov kernel on the latent states. *)
+  Theorem pushed_kernel_markov :
+    markov_kernel states P -> markov_kernel latent_states pushed_kernel.
+  Proof.
+    intros HP y a Hy. unfold latent_states in Hy. apply in_map_iff in Hy as [x [<- Hx]].
+    destruct (HP x a Hx) as [Hpos Hsum]. split.
+    - intros y'. unfold pushed_kernel. rewrite psi_phi. apply Hpos.
+    - unfold latent_states. rewrite lsum_map. unfold pushed_kernel. rewrite psi_phi.
+      rewrite (lsum_ext _ _ (fun x' => P x a x')); [exact Hsum|]. intros x'. rewrite psi_phi. reflexivity.
+  Qed.
+
+  (** Expected costs coincide for every action sequence (induction on the horizon). *)
+  Theorem stochastic_cost_equal :
+    forall acts x, exp_cost latent_states pushed_kernel (phi x) acts = exp_cost states P x acts.
+  Proof.
+    induction acts as [|a rest IH]; intros x; simpl; [apply cT_inv|].
+    rewrite c_inv. f_equal. unfold latent_states. rewrite lsum_map. apply lsum_ext. intros x'.
+    unfold pushed_kernel. rewrite !psi_phi. f_equal. apply IH.
+  Qed.
+
+  Definition is_stoch_minimizer (space : list S) (K : S -> A -> S -> R) (x : S) (T : nat)
+      (acts : list A) : Prop :=
+    length acts = T /\
+    forall acts', length acts' = T -> exp_cost space K x acts <= exp_cost space K x acts'.
+
+  Definition is_stoch_value (space : list S) (K : S -> A -> S -> R) (x : S) (T : nat) (v : R) : Prop :=
+    (exists acts, length acts = T /\ exp_cost space K x acts = v) /\
+    (forall acts, length acts = T -> v <= exp_cost space K x acts).
+
+  Theorem stochastic_minimizers_coincide :
+    forall x T acts,
+    is_stoch_minimizer latent_states pushed_kernel (phi x) T acts <-> is_stoch_minimizer states P x T acts.
+  Proof.
+    intros x T acts. unfold is_stoch_minimizer.
+    split; intros [Hl Hm]; split; try exact Hl; intros acts' Hl';
+      pose proof (Hm acts' Hl'); rewrite !stochastic_cost_equal in *; assumption.
+  Qed.
+
+  Theorem stochastic_values_coincide :
+    forall x T v, is_stoch_value latent_states pushed_kernel (phi x) T v <-> is_stoch_value states P x T v.
+  Proof.
+    intros x T v. unfold is_stoch_value. split; intros [[acts [Hl Hv]] Hm]; split.
+    - exists acts. rewrite <- stochastic_cost_equal. auto.
+    - intros acts' Hl'. rewrite <- stochastic_cost_equal. auto.
+    - exists acts. rewrite stochastic_cost_equal. auto.
+    - intros acts' Hl'. rewrite stochastic_cost_equal. auto.
+  Qed.
+End Stochastic.

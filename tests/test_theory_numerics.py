@@ -172,3 +172,37 @@ def test_theorem3_corollaries() -> None:
     small = eps + D <= 1
     assert small.sum() > 1000
     assert np.all(bound[small] <= (2 * D + eps)[small] + 1e-12)
+
+
+# ------------------------------------------------ Gaussian second moment and spectrum (C1)
+
+
+@pytest.mark.parametrize("c", [0.1, 0.5, 1.0, 3.0, 20.0])
+def test_gaussian_second_moment_bound(c: float) -> None:
+    """Gaussian.v bounds the half-line second moment by K (1/c + 2/c^2) via the
+    primitive H(u) = -K (1/c + u^2/c + 2/c^2) exp(-c u^2 / 2); the exact value is
+    K sqrt(2 pi) / (2 c^(3/2))."""
+    x, w = herm.hermegauss(60)  # integrates p(u) e^{-u^2/2} exactly for deg(p) <= 119
+    exact_half = math.sqrt(2 * math.pi) / (2 * c**1.5)
+    # E_{u ~ N(0, 1/c)} u^2 = 1/c, times the normalizer sqrt(2 pi / c), halved.
+    quad_half = float((w * (x / math.sqrt(c)) ** 2).sum()) / math.sqrt(c) / 2
+    assert quad_half == pytest.approx(exact_half, rel=1e-12)
+    assert exact_half <= 1 / c + 2 / c**2
+    u = np.linspace(0, 10 / math.sqrt(c), 2001)
+    g = u**2 * np.exp(-c * u**2 / 2)
+    h = (u + u**3) * np.exp(-c * u**2 / 2)
+    assert np.all(g <= h + 1e-15)  # the majorant used in the proof
+
+
+@pytest.mark.parametrize("d", [0, 1, 2, 3, 5])
+def test_hermite_eigenfunctions_of_the_gaussian_generator(d: int) -> None:
+    """He_d(sqrt(c) (x - m)) solves g'' - c (x - m) g' = -c d g (the spectrum in axiom C1)."""
+    c, m = 2.5, -0.7
+    coef = np.zeros(d + 1)
+    coef[d] = 1.0
+    x = np.linspace(-3, 3, 41)
+    s = math.sqrt(c)
+    g = herm.hermeval(s * (x - m), coef)
+    g1 = s * herm.hermeval(s * (x - m), herm.hermeder(coef, 1))
+    g2 = c * herm.hermeval(s * (x - m), herm.hermeder(coef, 2))
+    assert np.allclose(g2 - c * (x - m) * g1, -c * d * g, atol=1e-9 * max(1, math.factorial(d)))

@@ -19,7 +19,19 @@ from lejepa_id import verify
 from lejepa_id import verify_policy as policy
 
 FORMAL = Path(__file__).resolve().parents[1] / "formal"
-SMALL = ("LejepaId.Approximate.kappa_pos", "LejepaId.Approximate.approx_identifiability")
+SMALL = (
+    "LejepaId.Approximate.kappa_pos",
+    "LejepaId.Approximate.approx_identifiability",
+    "LejepaId.Approximate.thm3_bound_linear",
+)
+# The last theorem of Approximate.v, used by no other proof: restating it still compiles.
+LINEAR_STMT = (
+    "Theorem thm3_bound_linear :\n"
+    "  forall rho delta eps,\n"
+    "    0 < rho < 1 -> 0 <= delta -> 0 <= eps ->\n"
+    "    eps + D_of rho delta <= 1 ->\n"
+    "    thm3_bound rho delta eps <= 2 * D_of rho delta + eps.\n"
+)
 KAPPA_HEAD = "Theorem kappa_pos : forall rho, 0 < rho < 1 -> 0 < kappa rho.\n"
 KAPPA_PROOF = "Proof. intros rho [H0 H1]. unfold kappa. nra. Qed."
 
@@ -40,7 +52,9 @@ def real_report() -> verify.Report:
 
 def _write_small(dst: Path, pins: dict[str, str], source: str | None = None) -> Path:
     shutil.copytree(FORMAL, dst, ignore=verify._ignore_build_outputs)
-    (dst / "_CoqProject").write_text("-R . LejepaId\n-arg -w -arg -ambiguous-paths\nApproximate.v\n")
+    (dst / "_CoqProject").write_text(
+        "-R . LejepaId\n-arg -w -arg -ambiguous-paths\nApproximate.v\n"
+    )
     lines = [f"approximate | {n} | {pins.get(n, '0' * 16)} | small" for n in SMALL]
     (dst / "theorems.txt").write_text("\n".join(lines) + "\n")
     if source is not None:
@@ -108,6 +122,33 @@ def test_no_prop_parameter_and_axiom_budget(real_report: verify.Report) -> None:
             assert (a.sort == "Prop") == (kinds[a.qualified] == "axiom"), a.printed
     assert all(d.doc for d in real_report.axioms)
     assert len(real_report.axioms) < 13
+
+
+def test_concrete_results_need_no_project_assumption(real_report: verify.Report) -> None:
+    status = {t.name: t.status for t in real_report.theorems}
+    verified = [
+        "Forward.mehler_summable",
+        "Gaussian.gaussian_second_moment",
+        "Converse.gaussian_affine_in_L2",
+        "Converse.gaussian_affine_eigen_equation",
+        "Converse.affine_score_gaussian",
+        "HermiteModel.model_parseval",
+        "HermiteModel.model_mehler",
+        "HermiteModel.heval_linear",
+        "HermiteModel.forward_identifiability_model",
+        "HermiteModel.identity_encoder_whitened",
+        "Dirichlet.jensen_exp",
+        "Dirichlet.dirichlet_identifiability",
+        "Planning.planning_orthogonal_values",
+        "Planning.stochastic_cost_equal",
+        "Planning.stochastic_values_coincide",
+    ]
+    for name in verified:
+        assert status[f"LejepaId.{name}"] == "verified", name
+    # The spectral gap is the converse's only axiom.
+    by_name = {t.short_name: t for t in real_report.theorems}
+    assert by_name["gaussian_first_eigenfunction"].axioms == ["hermite_spectrum"]
+    assert by_name["gaussian_first_eigenfunction"].parameters == []
 
 
 def test_required_list_covers_the_theorem_list() -> None:
@@ -186,21 +227,29 @@ def test_cheat_trivial_axiom(plant) -> None:
     assert any("deep is provable by easy/tauto" in e for e in report.errors)
 
 
+def _linear_theorem() -> str:
+    src = (FORMAL / "Approximate.v").read_text()
+    start = src.index(LINEAR_STMT)
+    return src[start : src.index("Qed.", start) + 4]
+
+
 def test_cheat_section_hypothesis_discharged(plant) -> None:
     cheat = (
-        "Section S.\nHypothesis Hk : forall rho, 0 < kappa rho.\n"
-        + KAPPA_HEAD
-        + "Proof. intros rho _. apply Hk. Qed.\nEnd S."
+        "Section S.\nHypothesis Hb : forall rho delta eps,\n"
+        "  thm3_bound rho delta eps <= 2 * D_of rho delta + eps.\n"
+        + LINEAR_STMT
+        + "Proof. intros. apply Hb. Qed.\nEnd S."
     )
-    report = plant(KAPPA_HEAD + KAPPA_PROOF, cheat)
+    report = plant(_linear_theorem(), cheat)
     assert not report.ok
-    assert "statement differs from its pin" in _by_name(report)["kappa_pos"].error
+    assert "statement differs from its pin" in _by_name(report)["thm3_bound_linear"].error
+    assert _by_name(report)["thm3_bound_linear"].undeclared == []  # invisible to Print Assumptions
 
 
 def test_cheat_theorem_restated_as_true(plant) -> None:
-    report = plant(KAPPA_HEAD + KAPPA_PROOF, "Theorem kappa_pos : True.\nProof. exact I. Qed.")
+    report = plant(_linear_theorem(), "Theorem thm3_bound_linear : True.\nProof. exact I. Qed.")
     assert not report.ok
-    assert "statement differs from its pin" in _by_name(report)["kappa_pos"].error
+    assert "statement differs from its pin" in _by_name(report)["thm3_bound_linear"].error
 
 
 def test_cheat_definition_weakened(plant) -> None:
@@ -217,10 +266,10 @@ def test_cheat_theorem_dropped_from_list(small_pins, tmp_path, monkeypatch) -> N
     monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
     formal = _write_small(tmp_path / "formal", small_pins)
     lines = (formal / "theorems.txt").read_text().splitlines()
-    (formal / "theorems.txt").write_text(lines[0] + "\n")
+    (formal / "theorems.txt").write_text("\n".join(lines[:-1]) + "\n")
     report = verify.check(formal)
     assert not report.ok
-    assert f"theorems.txt lacks required theorem {SMALL[1]}" in report.errors
+    assert f"theorems.txt lacks required theorem {SMALL[-1]}" in report.errors
 
 
 # Coq reads one comment, a lemma, then a comment holding a string; a scanner that

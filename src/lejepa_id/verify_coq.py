@@ -113,11 +113,14 @@ def _pass_a(coqc, opts, work, header, theorems, token, timeout) -> None:
     for k, thm in enumerate(theorems):
         if _read(work, f"{token}_assume_{k}").strip():
             continue
-        one = _run(coqc, opts, work, f"LejepaVerifyA{token}x", header + lines_for(k, thm.name), timeout)
+        one = _run(
+            coqc, opts, work, f"LejepaVerifyA{token}x", header + lines_for(k, thm.name), timeout
+        )
         if one.returncode != 0:
-            thm.error = "not found or not inspectable: " + " ".join(
-                (one.stdout + one.stderr).split()
-            )[-200:]
+            thm.error = (
+                "not found or not inspectable: "
+                + " ".join((one.stdout + one.stderr).split())[-200:]
+            )
 
 
 def project_names(text: str, modules: set[str]) -> set[str]:
@@ -168,7 +171,9 @@ def _pass_b(coqc, opts, work, header, names, token, timeout) -> str:
         ]
     proc = _run(coqc, opts, work, f"LejepaVerifyB{token}", header + body, timeout)
     if proc.returncode != 0:
-        return "assumption inspection failed: " + " ".join((proc.stdout + proc.stderr).split())[-300:]
+        return (
+            "assumption inspection failed: " + " ".join((proc.stdout + proc.stderr).split())[-300:]
+        )
     return proc.stdout
 
 
@@ -230,7 +235,9 @@ def _closure(roots: set[str], defs: dict[str, str], modules: set[str]) -> list[s
 def _classify(thm: TheoremResult, typ: str, deps, defs, printed, report: Report) -> None:
     thm.actual_pin = pin(typ + "\n" + "\n".join(f"{d} := {defs[d]}" for d in deps))
     if thm.actual_pin != thm.expected_pin:
-        thm.error = f"statement differs from its pin ({thm.expected_pin} pinned, {thm.actual_pin} found)"
+        thm.error = (
+            f"statement differs from its pin ({thm.expected_pin} pinned, {thm.actual_pin} found)"
+        )
     thm.assumptions = printed
     for name in printed:
         a = report.assumptions[name]
@@ -252,18 +259,20 @@ def _classify(thm: TheoremResult, typ: str, deps, defs, printed, report: Report)
 def assumption_errors(report: Report) -> list[str]:
     """Errors about the assumptions themselves, independent of the theorems."""
     errors = []
-    declared_kind = {d.qualified: d.kind for d in report.declared}
     for a in report.assumptions.values():
         if a.qualified in policy.STANDARD_AXIOMS:
             continue
         entry = policy.PROJECT_ASSUMPTIONS.get(a.qualified)
-        kinds = {declared_kind.get(a.qualified), entry.kind if entry else None}
+        kinds = {d.kind for d in report.declared if _matches(a.printed, d.qualified)}
+        kinds.add(entry.kind if entry else "")
         if not a.sort:
             errors.append(f"assumption {a.printed}: could not read its type")
         if a.sort == "Prop" and "parameter" in kinds:
             errors.append(f"Parameter {a.printed} has sort Prop: a fact must be a named Axiom")
         if a.refuted:
-            errors.append(f"assumption {a.printed} is refutable: False follows from it by {_SOLVERS}")
+            errors.append(
+                f"assumption {a.printed} is refutable: False follows from it by {_SOLVERS}"
+            )
         if a.trivial and a.sort == "Prop":
             errors.append(f"assumption {a.printed} is provable by easy/tauto: not an axiom")
         if entry is None:

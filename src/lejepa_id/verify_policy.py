@@ -21,6 +21,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: Names of the theorem groups, in the order of the paper's theorem list.
+GROUP_TITLES: dict[str, str] = {
+    "forward": "Theorem 1, forward (Hermite route)",
+    "converse": "Theorem 2, converse (Gaussian uniqueness, Sturm-Liouville route)",
+    "approximate": "Theorem 3, approximate identifiability",
+    "dirichlet": "Alternative forward proof (Dirichlet energy)",
+    "planning": "Theorem 4, planning equivalence",
+}
+
 
 @dataclass(frozen=True)
 class Allowed:
@@ -81,8 +90,7 @@ STANDARD_AXIOMS: dict[str, Allowed] = {
 }
 
 PROJECT_ASSUMPTIONS: dict[str, Allowed] = {
-    "LejepaId.Converse.hermite_spectrum": Allowed("axiom", "c7d67fcdff18609f", ""),
-    "LejepaId.Converse.in_L2": Allowed("parameter", "ecc2321659ab01c7", ""),
+    "LejepaId.Converse.hermite_spectrum": Allowed("axiom", "3788403653c17e2a", ""),
     "LejepaId.Forward.Encoder": Allowed("parameter", "dd49283f19f78a70", ""),
     "LejepaId.Forward.alignment": Allowed("parameter", "a67cb7190861e991", ""),
     "LejepaId.Forward.cov": Allowed("parameter", "2f67ce9dad71c0ed", ""),
@@ -106,8 +114,17 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.Forward.alignment_lower_bound",
     "LejepaId.Forward.alignment_equality_iff",
     "LejepaId.Forward.forward_identifiability",
+    "LejepaId.HermiteModel.model_parseval",
+    "LejepaId.HermiteModel.model_mehler",
+    "LejepaId.HermiteModel.heval_linear",
+    "LejepaId.HermiteModel.lin_part_gram",
+    "LejepaId.HermiteModel.forward_identifiability_model",
+    "LejepaId.HermiteModel.identity_encoder_whitened",
     "LejepaId.Converse.affine_eigen_affine_score",
     "LejepaId.Converse.affine_score_gaussian",
+    "LejepaId.Gaussian.gaussian_second_moment",
+    "LejepaId.Converse.gaussian_affine_in_L2",
+    "LejepaId.Converse.gaussian_affine_eigen_equation",
     "LejepaId.Converse.gaussian_first_eigenfunction",
     "LejepaId.Converse.converse_affine_score",
     "LejepaId.Converse.converse_biconditional",
@@ -137,4 +154,8 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.Planning.planning_orthogonal_cost",
     "LejepaId.Planning.planning_orthogonal_minimizers",
     "LejepaId.Planning.planning_orthogonal_values",
+    "LejepaId.Planning.pushed_kernel_markov",
+    "LejepaId.Planning.stochastic_cost_equal",
+    "LejepaId.Planning.stochastic_minimizers_coincide",
+    "LejepaId.Planning.stochastic_values_coincide",
 )
