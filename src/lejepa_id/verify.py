@@ -405,7 +405,7 @@ def _ignore_build_outputs(_dir: str, names: list[str]) -> set[str]:
     return {n for n in names if n.endswith(junk) or n.startswith("Makefile.coq")}
 
 
-def check(formal_dir: str | Path | None = None, timeout: float = 900.0) -> Report:
+def check(formal_dir: str | Path | None = None, timeout: float = 3600.0) -> Report:
     """Compile ``formal_dir`` from scratch in a temporary copy and audit it.
 
     Raises :class:`CoqMissingError` if ``coqc`` is not installed; every other

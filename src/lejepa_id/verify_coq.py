@@ -50,30 +50,27 @@ def coq_version(coqc: str) -> str:
     return " ".join(proc.stdout.split()[:6])
 
 
+def _coqc(coqc: str, args: list[str], work: Path, timeout: float):
+    """``coqc`` with a time limit; a timeout is a failed run, not a crash."""
+    cmd = [coqc, *args]
+    try:
+        return subprocess.run(
+            cmd, cwd=work, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(cmd, 124, "", f"coqc timed out after {timeout:.0f} s")
+
+
 def _run(coqc: str, opts: list[str], work: Path, name: str, lines: list[str], timeout: float):
     path = work / f"{name}.v"
     path.write_text("\n".join(lines) + "\n")
-    return subprocess.run(
-        [coqc, *opts, *policy.CHECKER_COQC_FLAGS, path.name],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    return _coqc(coqc, [*opts, *policy.CHECKER_COQC_FLAGS, path.name], work, timeout)
 
 
 def compile_all(coqc: str, opts: list[str], files: list[str], work: Path, timeout: float) -> str:
     """Compile every file in order; the first failure's message, or ``""``."""
     for fname in files:
-        proc = subprocess.run(
-            [coqc, *opts, *policy.CHECKER_COQC_FLAGS, fname],
-            cwd=work,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
+        proc = _coqc(coqc, [*opts, *policy.CHECKER_COQC_FLAGS, fname], work, timeout)
         if proc.returncode != 0:
             return f"coqc failed on {fname}:\n{(proc.stdout + proc.stderr).strip()}"
     for stale in work.glob("*.out"):
