@@ -288,7 +288,10 @@ def test_cheat_hidden_admitted_caught_by_assumptions_too(plant, monkeypatch) -> 
     monkeypatch.setattr(policy, "CHECKER_COQC_FLAGS", ())
     src = (FORMAL / "Approximate.v").read_text()
     head, _, tail = src.partition(KAPPA_HEAD)
-    uses = KAPPA_HEAD + "Proof. intros. exfalso. pose proof hidden as H. discriminate H. Qed."
+    uses = (
+        KAPPA_HEAD
+        + "Proof. intros. exfalso. pose proof hidden as Hcheat. discriminate Hcheat. Qed."
+    )
     report = plant(src, head + HIDDEN + uses + tail.replace(KAPPA_PROOF, "", 1))
     assert not report.ok
     assert any("hidden" in u for u in _by_name(report)["kappa_pos"].undeclared)
