@@ -348,7 +348,7 @@ class _Trainer:
                 dead = ~self.alive.view(-1, *([1] * (p.dim() - 1)))
                 p.grad.masked_fill_(dead, 0.0)
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def evaluate(self, step: int) -> list[dict[str, float]]:
         self.encoder.eval()
         # Diverged members may hold non-finite codes; they are not reported, but must not
