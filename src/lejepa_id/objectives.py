@@ -73,7 +73,7 @@ def _knot_constants(
 
 @functools.lru_cache(maxsize=32)
 def _knot_multiples(n: int, dt: float, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
-    """t_k = k dt for k = 1 .. n, shaped to broadcast over (n, ...). Read-only."""
+    """t_k = k dt for k = 1 .. n, built once per setting. Read-only."""
     return dt * torch.arange(1, n + 1, dtype=dtype, device=device)
 
 

@@ -12,7 +12,9 @@ work per product for a second thread to pay off, so they keep torch's count.
 Precedence, first match wins: an explicit ``threads`` argument (the CLI's ``--threads``),
 the ``LEJEPA_ID_THREADS`` environment variable, ``OMP_NUM_THREADS`` (taken as the exact
 count), then :func:`auto_threads`. ``auto`` anywhere means "choose by size". The thread
-count never changes the numbers: tests train with 1 and 2 threads and compare bit for bit.
+count never changes the trained weights (tests train with 1 and 2 threads and compare bit
+for bit); for large N the float64 evaluation's reductions split across threads, which can
+move a metric in its 16th significant digit.
 
 The SIGReg kernels (:mod:`lejepa_id.ecf`) are single-threaded Numba loops without a
 thread pool of their own, so there is no Numba thread count to set.

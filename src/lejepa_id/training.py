@@ -215,7 +215,7 @@ def train(
         on_eval: called after each evaluation with (step, one metrics dict per run).
         threads: CPU threads for torch while training: a count, or ``auto``/None to
             follow ``LEJEPA_ID_THREADS``, ``OMP_NUM_THREADS``, else the model size
-            (see :mod:`lejepa_id.threads`). Restored afterwards; never changes results.
+            (see :mod:`lejepa_id.threads`). Restored afterwards; never changes the weights.
     """
     single = isinstance(configs, RunConfig)
     cfgs = [configs] if single else list(configs)
