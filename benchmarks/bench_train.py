@@ -43,6 +43,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--cases", nargs="+", default=["2d", "N64", "N1024"])
     parser.add_argument("--device", default="auto")
+    parser.add_argument("--threads", default="auto", help="torch CPU threads, or auto (by size)")
     parser.add_argument("--json", help="also write the numbers to this JSON file")
     args = parser.parse_args()
     device = (
@@ -51,19 +52,21 @@ def main() -> None:
         else ("cpu" if args.device == "auto" else args.device)
     )
     rows = []
-    print(f"device={device} torch={torch.__version__} threads={torch.get_num_threads()}")
+    print(f"device={device} torch={torch.__version__} threads={args.threads}")
     for name in args.cases:
         cfg = cases(args.steps)[name]
         cfg.device = device
-        train(RunConfig(**{**cfg.__dict__, "steps": 20}), progress=False)  # warm-up / JIT
+        warm = RunConfig(**{**cfg.__dict__, "steps": 20})
+        train(warm, progress=False, threads=args.threads)  # warm-up / JIT
         start = time.perf_counter()
-        res = train(cfg, progress=False)
+        res = train(cfg, progress=False, threads=args.threads)
         wall = time.perf_counter() - start
         ref = REFERENCE.get((name, device))
         row = {
             "case": name,
             "device": device,
             "steps": cfg.steps,
+            "threads": res.threads,
             "wall_s": round(wall, 2),
             "steps_per_s": round(cfg.steps / wall, 1),
             "r2_hz": res.metrics["r2_hz"],
@@ -73,6 +76,7 @@ def main() -> None:
         rows.append(row)
         print(
             f"{name:6s} {row['steps_per_s']:8.1f} steps/s  wall {wall:7.1f} s  "
+            f"threads {res.threads}  "
             f"R2(h->z) {row['r2_hz']:.6f}  reference {ref or '-'}  x{row['speedup'] or '-'}",
             flush=True,
         )

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from lejepa_id.cliargs import add_run_arguments
+from lejepa_id.cliargs import add_run_arguments, add_threads_argument, apply_threads_argument
 from lejepa_id.errors import UsageError
 from lejepa_id.reacher.cli import register as register_reacher
 from lejepa_id.sweeps.cli import register as register_sweeps
@@ -123,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--device", choices=["auto", "cpu", "cuda"], default=None, help="device (default cpu)"
     )
+    add_threads_argument(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(func=cmd_demo)
 
@@ -149,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        apply_threads_argument(args)
         return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"lejepa-id: error: {exc}", file=sys.stderr)

@@ -3,10 +3,33 @@
 from __future__ import annotations
 
 import argparse
+import os
+
+THREADS_HELP = (
+    "CPU threads for torch: a number, or auto (default) to choose by model size: one "
+    "thread for small models, which keeps a run fast on a busy machine. Also settable "
+    "by the LEJEPA_ID_THREADS environment variable; OMP_NUM_THREADS is respected."
+)
+
+
+def add_threads_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--threads", default=None, metavar="N|auto", help=THREADS_HELP)
+
+
+def apply_threads_argument(args: argparse.Namespace) -> None:
+    """Validate --threads and pass it on through the environment, which sweep workers
+    inherit; training reads it (lejepa_id.threads). Bad values raise UsageError."""
+    from lejepa_id.threads import ENV_VAR, parse_threads
+
+    value = getattr(args, "threads", None)
+    if value is None:
+        return
+    n = parse_threads(value, "--threads")
+    os.environ[ENV_VAR] = "auto" if n is None else str(n)
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
-    """--set, --device and --no-progress, shared by the commands that train."""
+    """--set, --device, --threads and --no-progress, shared by the commands that train."""
     p.add_argument(
         "--set",
         dest="sets",
@@ -24,4 +47,5 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="device to train on (default: the config's, normally auto)",
     )
+    add_threads_argument(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")

@@ -7,6 +7,8 @@ dimension the result is a scalar.
 
 from __future__ import annotations
 
+import functools
+
 import torch
 
 from lejepa_id.ecf import ecf_means, ecf_series
@@ -58,6 +60,23 @@ def sigreg_knots(knots: int = 17, t_max: float = 3.0) -> tuple[torch.Tensor, tor
     return t, 2.0 * trap * torch.exp(-0.5 * t * t)
 
 
+@functools.lru_cache(maxsize=32)
+def _knot_constants(
+    knots: int, t_max: float, dtype: torch.dtype, device: torch.device
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Knots, weights and Gaussian targets exp(-t^2/2) in the codes' dtype, built once
+    per setting (a training step would otherwise rebuild them from scratch). Read-only."""
+    t, weights = sigreg_knots(knots, t_max)
+    target = torch.exp(-0.5 * t * t)
+    return tuple(x.to(device=device, dtype=dtype) for x in (t, weights, target))
+
+
+@functools.lru_cache(maxsize=32)
+def _knot_multiples(n: int, dt: float, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """t_k = k dt for k = 1 .. n, built once per setting. Read-only."""
+    return dt * torch.arange(1, n + 1, dtype=dtype, device=device)
+
+
 class _SlicedECFError(torch.autograd.Function):
     """Integrated squared distance between empirical and Gaussian characteristic functions.
 
@@ -84,7 +103,7 @@ class _SlicedECFError(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad_out: torch.Tensor):
         c1, s1, C, Sn, w, phi = ctx.saved_tensors
-        t = ctx.dt * torch.arange(1, C.shape[0] + 1, dtype=C.dtype, device=C.device).view_as(w)
+        t = _knot_multiples(C.shape[0], ctx.dt, C.dtype, C.device).view_as(w)
         # d/du_i [(C_k - phi_k)^2 + S_k^2]
         #   = (2 t_k / M) [S_k cos(t_k u_i) + (phi_k - C_k) sin(t_k u_i)]
         scale = (2.0 / ctx.M) * w * t * grad_out.unsqueeze(0)
@@ -118,13 +137,11 @@ def sigreg(
             raise ValueError("sigreg needs either `directions` or a `generator` to draw them")
         directions = random_directions(H.shape[-1], num_directions, generator, batch, H.dtype)
     u = X @ directions.to(H.dtype)  # (..., M, S)
-    t, weights = sigreg_knots(knots, t_max)
-    target = torch.exp(-0.5 * t * t)
-    weights, target = weights.to(u), target.to(u)
+    t, weights, target = _knot_constants(knots, t_max, u.dtype, u.device)
     if fast:
         per_direction = _SlicedECFError.apply(u, t_max / (knots - 1), weights, target)
     else:
-        tu = u.unsqueeze(-1) * t.to(u)  # (..., M, S, K)
+        tu = u.unsqueeze(-1) * t  # (..., M, S, K)
         err = (torch.cos(tu).mean(-3) - target).pow(2) + torch.sin(tu).mean(-3).pow(2)
         per_direction = (err * weights).sum(-1)
     return M * per_direction.mean(dim=-1)

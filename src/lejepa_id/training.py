@@ -29,6 +29,7 @@ from lejepa_id.evaluation import EvalSet, Scorer
 from lejepa_id.io import atomic_write_json, save_tensors
 from lejepa_id.metrics import grid_metrics
 from lejepa_id.objectives import objective, random_directions
+from lejepa_id.threads import encoder_work, resolve_threads, torch_threads
 from lejepa_id.worlds import World
 
 # Purposes of the seeds derived from a run's seed; fixed forever for reproducibility.
@@ -159,6 +160,7 @@ class RunResult:
     curves: dict[str, list[float]] = field(default_factory=dict)
     wall_time_s: float = 0.0
     steps_per_s: float = 0.0
+    threads: int = 0
     selected_init: int = 0
     init_final_losses: list[float] = field(default_factory=list)
     device: str = "cpu"
@@ -200,6 +202,7 @@ def train(
     progress: bool = True,
     names: Sequence[str] | None = None,
     on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
+    threads: int | str | None = None,
 ) -> RunResult | list[RunResult]:
     """Train one run, or a group of runs sharing an architecture, to completion.
 
@@ -210,6 +213,9 @@ def train(
         progress: show a progress bar with steps/s, loss and R^2(h -> z).
         names: labels for the progress bar and results.
         on_eval: called after each evaluation with (step, one metrics dict per run).
+        threads: CPU threads for torch while training: a count, or ``auto``/None to
+            follow ``LEJEPA_ID_THREADS``, ``OMP_NUM_THREADS``, else the model size
+            (see :mod:`lejepa_id.threads`). Restored afterwards; never changes the weights.
     """
     single = isinstance(configs, RunConfig)
     cfgs = [configs] if single else list(configs)
@@ -222,7 +228,13 @@ def train(
         for c, w in zip(cfgs, wlds):
             if w.dim != c.dim:
                 raise UsageError(f"dim={c.dim} does not match the supplied world's dim={w.dim}")
-    results = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval).run()
+    c0 = cfgs[0]
+    members = sum(c.effective_inits for c in cfgs)
+    work = members * encoder_work(c0.encoder, c0.dim, c0.hidden, c0.depth, c0.layers)
+    with torch_threads(resolve_threads(work, threads)) as n:
+        results = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval).run()
+    for res in results:
+        res.threads = n
     return results[0] if single else results
 
 
@@ -336,7 +348,7 @@ class _Trainer:
                 dead = ~self.alive.view(-1, *([1] * (p.dim() - 1)))
                 p.grad.masked_fill_(dead, 0.0)
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def evaluate(self, step: int) -> list[dict[str, float]]:
         self.encoder.eval()
         # Diverged members may hold non-finite codes; they are not reported, but must not
