@@ -183,6 +183,7 @@ def hand_written_cases() -> list[Case]:
                             "label": "ou",
                             "kind": "ou",
                             "config": {"lam": 0.01, "seed": 0},
+                            "data": {"train_identity": {"kind": "ou", "rho": 0.9}},
                             "metrics": {"r2_hz": 1, "orth_err_whitened": 0},
                         }
                     ),

@@ -304,6 +304,8 @@ def _read_result(run: Path) -> dict:
         isinstance(res.get(part), dict) and all(k in res[part] for k in keys)
         for part, keys in need.items()
     )
+    if ok and not isinstance(res["data"]["train_identity"], dict):
+        ok = False
     if not ok:
         raise UsageError(f"run result {str(path)!r} is incomplete; retrain the run")
     return res
