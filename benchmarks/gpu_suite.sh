@@ -52,7 +52,7 @@ if [[ "${SMOKE:-0}" == 1 ]]; then
   SMOKE_SETS=(--set 'seeds=[0]' --set eval_size=300 --set hidden=16 --set num_directions=16
               --set scatter=0 --set 'dims=[2]' --set 'alphas=[2]' --set 'lambs=[0.001]'
               --set 'rhos=[0.9]' --set 'runs=[spiral_lejepa]' --set steps=10)
-  SMOKE_SCALING=(--set 'seeds=[0]' --set eval_size=300 --set 'dims=[2,1024]' --set steps=5
+  SMOKE_SCALING=(--set 'seeds=[0]' --set eval_size=4096 --set 'dims=[2,1024]' --set steps=5
                  --set inits=1 --set 'runs=[lejepa]')
 fi
 SW="lejepa-id sweep --no-progress --device $DEVICE --jobs $JOBS"

@@ -75,7 +75,7 @@ def test_set_overrides_run_keys_experiment_keys_and_dotted_paths():
         (["runs.spiral_lejepa.mixing=spirall"], "mixing='spirall' is not one of"),
         (["runs.spiral_lejepa.mode=vicreg"], "mode='vicreg' is not one of"),
         (["runs.nvp_lejepa.dim=3"], "dim=3 must be even"),
-        (["alpha=0"], "alpha=0.0 must be a finite number > 0"),
+        (["alpha=0"], "alpha=0.0 must be >= 0.1"),
         (["law=cauchy"], "law='cauchy' is not one of"),
         (["coupling_draw=cuda"], "coupling_draw='cuda' is not one of float64, published"),
         (["steps=ten"], "steps='ten' must be a integer"),
@@ -125,3 +125,90 @@ def test_numbers_in_any_yaml_spelling_are_accepted():
 def test_scaling_config_draws_the_published_worlds():
     exp = load_experiment(CONFIGS / "scaling.yaml")
     assert {exp.run_config(r).coupling_draw for r in exp.runs} == {"published"}
+
+
+def test_run_ids_are_distinct_for_distinct_values_and_stable_for_published_ones():
+    def ids(sets):
+        return [s.run_id for s in load_experiment(CONFIGS / "grid.yaml", sets).expand()]
+
+    one = ["rhos=[0.9]", "seeds=[1]"]
+    assert ids(["lambs=[0.0010000001, 0.001]", *one]) == [
+        "spiral_lejepa-lam0.0010000001-rho0.9-seed1",
+        "spiral_lejepa-lam0.001-rho0.9-seed1",
+    ]
+    # 1e-3 (a string to YAML 1.1) and 0.001 are the same value: the same run.
+    assert ids(["lambs=[1e-3]", *one]) == ids(["lambs=[0.001]", *one])
+    # The published configs keep their short ids (6 significant digits where exact).
+    gennorm = [s.run_id for s in load_experiment(CONFIGS / "gennorm.yaml").expand()]
+    assert gennorm[0] == "spiral_lejepa-alpha0.125-seed1337"
+    assert "nvp_infonce-alpha32-seed1339" in gennorm and "spiral_lejepa-alpha2-seed1337" in gennorm
+    grid = [s.run_id for s in load_experiment(CONFIGS / "grid.yaml").expand()]
+    assert grid[0] == "spiral_lejepa-lam1e-06-rho0.3-seed0"
+    assert grid[-1] == "spiral_lejepa-lam0.5-rho0.99-seed2"
+
+
+@pytest.mark.parametrize(
+    "axis", ["seeds=[1, 1]", "lambs=[1e-3, 0.001]", "alphas=[2, 2.0]", "dims=[4, 4.0]"]
+)
+def test_duplicate_axis_values_are_refused(axis):
+    with pytest.raises(UsageError, match=f"sweep axis '{axis.split('=')[0]}' lists the value"):
+        load_experiment(CONFIGS / "grid.yaml", [axis]).expand()
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"steps": 10**12}, "steps=1000000000000 must be <= 100,000,000"),
+        ({"mixing": "coupling", "dim": 10**6}, "dim=1000000 must be <= 16,384"),
+        ({"eval_size": 2}, "eval_size=2 must be >= 100"),
+        ({"mixing": "coupling", "dim": 512, "eval_size": 1000}, "= 2048"),
+        ({"law": "gennorm", "alpha": 0.01}, "alpha=0.01 must be >= 0.1"),
+        ({"lr": float("inf")}, "lr=inf must be a finite number"),
+        ({"t_max": float("inf")}, "t_max=inf must be a finite number"),
+        ({"mode": "whiten", "batch": 1}, "batch=1 must be >= 2"),
+        ({"batch": 2**20, "hidden": 4096}, "GiB"),
+    ],
+)
+def test_sizes_and_nonsense_are_refused_with_the_range(overrides, message):
+    with pytest.raises(UsageError, match=message):
+        make_run_config(overrides)
+
+
+def test_the_smallest_allowed_values_are_accepted():
+    make_run_config({"law": "gennorm", "alpha": 0.1, "batch": 2, "eval_size": 100})
+    make_run_config({"mixing": "coupling", "dim": 16, "eval_size": 100, "steps": 1})
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("defaults: [1]\nruns: {a: {}}\n", "'defaults' must be a mapping"),
+        ("runs: {a: 5}\n", "runs.a must be a mapping"),
+        ("name: ../x\nruns: {a: {}}\n", "experiment name '../x' is not allowed"),
+        ("name: /tmp/x\nruns: {a: {}}\n", "experiment name '/tmp/x' is not allowed"),
+        ("runs: {../y: {}}\n", "run name '../y' is not allowed"),
+    ],
+)
+def test_wrong_shapes_and_escaping_names_in_files(tmp_path, text, message):
+    path = tmp_path / "exp.yaml"
+    path.write_text(text)
+    with pytest.raises(UsageError, match=message.replace("(", r"\(")):
+        load_experiment(path)
+
+
+def test_python_api_misuse_raises_clear_errors():
+    from lejepa_id.training import train
+    from lejepa_id.worlds import World
+
+    with pytest.raises(UsageError, match="steps='100' must be a integer"):
+        RunConfig(steps="100").validate()
+    with pytest.raises(UsageError, match="lr=True must be a number"):
+        RunConfig(lr=True).validate()
+    with pytest.raises(UsageError, match="non-empty list"):
+        train([])
+    cfg = RunConfig(steps=2, eval_size=100, device="cpu")
+    world = World.make("spiral", 2)
+    with pytest.raises(UsageError, match="got 1 worlds for 2 configs"):
+        train([cfg, RunConfig(steps=2, eval_size=100, device="cpu", seed=1)], [world])
+    with pytest.raises(UsageError, match="got 2 worlds for 1 configs"):
+        train([cfg], [world, world])

@@ -41,3 +41,17 @@ def test_tensors_round_trip_without_pickle(tmp_path):
     (tmp_path / "evil.safetensors").write_bytes(b"\x80\x04pickled")
     with pytest.raises(Exception):  # noqa: B017 - any refusal will do, but never unpickling
         load_tensors(tmp_path / "evil.safetensors")
+
+
+@pytest.mark.parametrize(
+    "text, reason", [("{oops", "not valid JSON"), ("[1, 2]", "not a list"), (b"\xff", "not valid")]
+)
+def test_input_json_that_is_not_an_object_is_a_one_line_usage_error(tmp_path, text, reason):
+    from lejepa_id.errors import UsageError
+    from lejepa_id.io import read_json_mapping
+
+    path = tmp_path / "plan.json"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    with pytest.raises(UsageError, match=reason) as exc:
+        read_json_mapping(path, "plan")
+    assert "plan.json" in str(exc.value) and "\n" not in str(exc.value)

@@ -10,7 +10,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from lejepa_id.cliargs import add_run_arguments, add_threads_argument, apply_threads_argument
+from lejepa_id.cliargs import (
+    OneLineParser,
+    add_run_arguments,
+    add_threads_argument,
+    apply_threads_argument,
+)
 from lejepa_id.errors import UsageError
 from lejepa_id.reacher.cli import register as register_reacher
 from lejepa_id.sweeps.cli import register as register_sweeps
@@ -19,6 +24,7 @@ from lejepa_id.sweeps.cli import register as register_sweeps
 def cmd_run(args: argparse.Namespace) -> int:
     from lejepa_id.config import load_experiment
     from lejepa_id.runs import ensure_writable, run_dir, train_and_save
+    from lejepa_id.training import resolve_device
 
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
     exp = load_experiment(args.config, sets)
@@ -27,6 +33,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     exp.runs = {args.run: exp.runs[args.run]}
     exp.axes["seeds"] = [args.seed]
     (spec,) = exp.expand()
+    resolve_device(spec.config.device)  # a missing GPU is refused before the folder exists
     out = ensure_writable(args.out)
     (result,) = train_and_save([spec], out, progress=not args.no_progress)
     path = run_dir(out, spec) / "result.json"
@@ -79,7 +86,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="lejepa-id",
         description="Train joint-embedding encoders on synthetic worlds and measure whether "
         "they recover the true latents (LeJEPA identifiability).",

@@ -1,9 +1,10 @@
-"""Command-line arguments shared by the commands that train."""
+"""Command-line arguments shared by the commands that train, and the parser class."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 THREADS_HELP = (
     "CPU threads for torch: a number, or auto (default) to choose by model size: one "
@@ -26,6 +27,18 @@ def apply_threads_argument(args: argparse.Namespace) -> None:
         return
     n = parse_threads(value, "--threads")
     os.environ[ENV_VAR] = "auto" if n is None else str(n)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (``PROG: error: ...``), exit status 2.
+
+    argparse's default prints the usage first; every bad input of this command line
+    ends with exactly one line instead, and ``--help`` still shows the usage.
+    """
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        sys.exit(2)
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:

@@ -11,8 +11,8 @@ names the offending key or value.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
-import math
 import types
 import typing
 from dataclasses import dataclass, field
@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from lejepa_id import limits
 from lejepa_id.encoders import ENCODER_NAMES
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import MODES
@@ -105,7 +106,13 @@ class RunConfig:
     """Device: auto (CUDA when present), cpu or cuda."""
 
     def validate(self) -> RunConfig:
-        """Check every value; raise UsageError naming the first bad one."""
+        """Check every value's type and range; raise UsageError naming the first bad one.
+
+        The ranges and why they are what they are: :mod:`lejepa_id.limits`.
+        """
+        values = {name: getattr(self, name) for name in RUN_FIELDS}
+        for key, value in values.items():
+            _check_type(key, value)
         _check_choice("mixing", self.mixing, MIXING_NAMES)
         _check_choice("coupling_draw", self.coupling_draw, COUPLING_DRAWS)
         _check_choice("law", self.law, LAW_NAMES)
@@ -113,50 +120,32 @@ class RunConfig:
         _check_choice("encoder", self.encoder, ENCODER_NAMES[:2])
         if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
             raise UsageError(f"device={self.device!r} is not one of auto, cpu, cuda")
+        limits.check_finite(values, FLOAT_KEYS)
         if not 0.0 < self.rho < 1.0:
             raise UsageError(f"rho={self.rho!r} must lie in the open interval (0, 1)")
         if not 0.0 <= self.lam <= 1.0:
             raise UsageError(f"lam={self.lam!r} must lie in [0, 1]")
-        if not (self.alpha > 0 and math.isfinite(self.alpha)):
-            raise UsageError(f"alpha={self.alpha!r} must be a finite number > 0")
-        if not self.sigma > 0:
-            raise UsageError(f"sigma={self.sigma!r} must be > 0")
-        if not self.t_max > 0:
-            raise UsageError(f"t_max={self.t_max!r} must be > 0")
-        for name in (
-            "dim",
-            "layers",
-            "views",
-            "hidden",
-            "depth",
-            "inits",
-            "num_directions",
-            "steps",
-            "batch",
-            "eval_size",
-            "eval_every",
-            "eval_every_early",
-        ):
-            if getattr(self, name) < 1:
-                raise UsageError(f"{name}={getattr(self, name)!r} must be >= 1")
-        if self.knots < 2:
-            raise UsageError(f"knots={self.knots!r} must be >= 2")
-        if self.views < 2:
-            raise UsageError(f"views={self.views!r} must be >= 2 (alignment needs two views)")
-        if self.mode == "infonce" and self.views != 2:
-            raise UsageError(f"views={self.views!r}: mode infonce needs exactly 2 views")
-        if not self.lr > 0:
-            raise UsageError(f"lr={self.lr!r} must be > 0")
+        if not self.alpha >= limits.ALPHA_MIN:
+            raise UsageError(
+                f"alpha={self.alpha!r} must be >= {limits.ALPHA_MIN} (smaller shapes cannot "
+                "be sampled in floating point)"
+            )
+        for key in ("sigma", "t_max", "lr"):
+            if not getattr(self, key) > 0:
+                raise UsageError(f"{key}={getattr(self, key)!r} must be > 0")
         if self.weight_decay < 0:
             raise UsageError(f"weight_decay={self.weight_decay!r} must be >= 0")
-        if self.scatter < 0 or self.early_until < 0:
-            raise UsageError("scatter and early_until must be >= 0")
+        limits.check_int_ranges(values)
+        if self.mode == "infonce" and self.views != 2:
+            raise UsageError(f"views={self.views!r}: mode infonce needs exactly 2 views")
         if self.mixing in TWO_D_MIXINGS and self.dim != 2:
             raise UsageError(f"dim={self.dim!r}: mixing {self.mixing} is defined for dim = 2 only")
         if (self.mixing == "coupling" or self.encoder == "matched") and self.dim % 2:
             raise UsageError(
                 f"dim={self.dim!r} must be even for the coupling mixing and matched encoder"
             )
+        limits.check_eval_size(self.eval_size, self.dim)
+        limits.check_memory(self)
         return self
 
     @property
@@ -178,6 +167,27 @@ class RunConfig:
 
 
 RUN_FIELDS = {f.name: f for f in dataclasses.fields(RunConfig)}
+FLOAT_KEYS = ("alpha", "rho", "lam", "sigma", "t_max", "lr", "weight_decay")
+
+
+@functools.cache
+def _allowed_types(key: str) -> tuple[type, ...]:
+    hint = typing.get_type_hints(RunConfig)[key]
+    return typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+
+
+def _check_type(key: str, value: Any) -> None:
+    """The Python API's type check (files and --set values are coerced first)."""
+    allowed = _allowed_types(key)
+    if value is None and type(None) in allowed:
+        return
+    ok = (
+        (int in allowed and isinstance(value, int))
+        or (float in allowed and isinstance(value, int | float))
+        or (str in allowed and isinstance(value, str))
+    )
+    if isinstance(value, bool) or not ok:
+        raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
 
 
 def _check_choice(key: str, value: Any, allowed: tuple[str, ...]) -> None:
@@ -187,8 +197,7 @@ def _check_choice(key: str, value: Any, allowed: tuple[str, ...]) -> None:
 
 def _coerce(key: str, value: Any) -> Any:
     """Coerce a YAML value to the annotated type of RunConfig field ``key``."""
-    hint = typing.get_type_hints(RunConfig)[key]
-    allowed = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    allowed = _allowed_types(key)
     if value is None and type(None) in allowed:
         return None
     if isinstance(value, bool):
@@ -244,13 +253,28 @@ class RunSpec:
 
     @property
     def run_id(self) -> str:
-        """Directory-safe identity, e.g. ``spiral_lejepa-alpha0.5-seed1337``."""
-        parts = [self.run] + [f"{AXES[k]}{_fmt(v)}" for k, v in self.axes.items()]
+        """Directory-safe identity, e.g. ``spiral_lejepa-alpha0.5-seed1337``.
+
+        Axis values are read from the resolved config, so ``1e-3`` and ``0.001`` are one
+        run, and written so that distinct values never share an id (see :func:`fmt_value`).
+        """
+        parts = [self.run] + [
+            f"{AXES[k]}{fmt_value(getattr(self.config, AXES[k]))}" for k in self.axes
+        ]
         return "-".join(parts)
 
 
-def _fmt(value: Any) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+def fmt_value(value: Any) -> str:
+    """A number as it appears in a run id: short, and distinct for distinct values.
+
+    ``:g`` (6 significant digits) where it gives the value back exactly, as in every
+    published config (0.001, 1e-06, 0.125, 2); else the shortest exact form (repr), so
+    ``0.0010000001`` never shares the id of ``0.001``.
+    """
+    if isinstance(value, float):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(value)
+    return str(value)
 
 
 @dataclass
@@ -277,6 +301,8 @@ class Experiment:
         """Every run: the product of run names and the sweep axes, in a stable order."""
         names = list(self.runs)
         axis_keys = [k for k in AXES if k in self.axes]
+        for key in axis_keys:
+            _check_distinct(key, self.axes[key])
         specs = []
         for run in names:
             for combo in itertools.product(*(self.axes[k] for k in axis_keys)):
@@ -286,6 +312,20 @@ class Experiment:
         if not specs:
             raise UsageError(f"experiment {self.name} expands to no runs (an axis is empty)")
         return specs
+
+
+def _check_distinct(key: str, values: list[Any]) -> None:
+    """Refuse an axis listing one value twice (``seeds=[1, 1]``, ``lambs=[1e-3, 0.001]``):
+    both would be the same run, trained twice into one folder."""
+    seen: dict[Any, Any] = {}
+    for value in values:
+        number = _coerce(AXES[key], value)
+        if number in seen:
+            raise UsageError(
+                f"sweep axis {key!r} lists the value {number!r} twice "
+                f"({seen[number]!r} and {value!r}); each value must appear once"
+            )
+        seen[number] = value
 
 
 def parse_set(assignments: list[str]) -> dict[str, Any]:
@@ -356,7 +396,17 @@ def load_experiment(path: str | Path, sets: list[str] | None = None) -> Experime
     runs = tree.get("runs") or {}
     if not isinstance(runs, dict) or not runs:
         raise UsageError(f"{path.name}: 'runs' must be a non-empty mapping of run names")
-    runs = {str(k): (v or {}) for k, v in runs.items()}
+    runs = {limits.check_name("run name", str(k)): (v or {}) for k, v in runs.items()}
+    for run, keys in runs.items():
+        if not isinstance(keys, dict):
+            raise UsageError(f"runs.{run} must be a mapping of config keys, got {keys!r}")
+    defaults = tree.get("defaults") or {}
+    if not isinstance(defaults, dict):
+        raise UsageError(
+            f"{path.name}: 'defaults' must be a mapping of config keys, got {defaults!r}"
+        )
+    name = tree.get("name", path.stem)
+    limits.check_name("experiment name", name if isinstance(name, str) else str(name))
     axes = {}
     for key in AXES:
         if key in tree:
@@ -367,9 +417,9 @@ def load_experiment(path: str | Path, sets: list[str] | None = None) -> Experime
                 raise UsageError(f"sweep axis {key!r} is empty")
             axes[key] = value
     exp = Experiment(
-        name=str(tree.get("name", path.stem)),
+        name=str(name),
         runs=runs,
-        defaults=tree.get("defaults") or {},
+        defaults=defaults,
         axes=axes,
         overrides=overrides,
         description=str(tree.get("description", "")),

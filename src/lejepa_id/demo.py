@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import torch  # noqa: E402
 
 from lejepa_id.runs import ensure_writable  # noqa: E402
-from lejepa_id.training import RunResult, train  # noqa: E402
+from lejepa_id.training import RunResult, resolve_device, train  # noqa: E402
 
 DEMO_STEPS = 3000
 """Short schedule: R^2(h -> z) >= 0.98 on the spiral in about a minute on 2 CPU cores."""
@@ -39,12 +39,13 @@ def run_demo(
             "lam": lam,
             "seed": seed,
             "device": device,
-            "steps": steps or DEMO_STEPS,
+            "steps": DEMO_STEPS if steps is None else steps,
             "scatter": 5000,
             **({"encoder": "matched", "layers": 8} if mixing == "coupling" else {}),
         },
         where="demo",
     )
+    resolve_device(config.device)  # a missing GPU is refused before the folder exists
     out = ensure_writable(out)
     result = train(config, progress=progress, names=["demo"])
     result.name = "demo"

@@ -72,6 +72,27 @@ def read_json(path: str | os.PathLike) -> Any:
         return json.load(f)
 
 
+def read_json_mapping(path: str | os.PathLike, what: str = "file") -> dict[str, Any]:
+    """A JSON file that must hold an object; anything else is a one-line UsageError.
+
+    For files a command reads as input (a dataset's dataset.json, a plan.json, a
+    sweep.json): a garbage, truncated or wrong-shaped file names itself instead of
+    ending in a traceback.
+    """
+    from lejepa_id.errors import UsageError
+
+    try:
+        data = read_json(path)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not valid JSON"
+        raise UsageError(f"{what} {str(path)!r} is unreadable ({reason})") from None
+    if not isinstance(data, dict):
+        raise UsageError(
+            f"{what} {str(path)!r} must hold a JSON object, not a {type(data).__name__}"
+        )
+    return data
+
+
 def save_tensors(path: str | os.PathLike, tensors: dict[str, torch.Tensor]) -> None:
     """Save named tensors as safetensors, atomically."""
     path = Path(path)

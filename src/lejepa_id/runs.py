@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from lejepa_id.config import RunSpec
@@ -34,13 +34,29 @@ def ensure_writable(out: str | Path) -> Path:
     return out
 
 
+def check_creatable(path: str | Path, what: str = "--out") -> Path:
+    """Refuse (one-line UsageError) a directory that could not be created, without
+    creating anything: its nearest existing ancestor must be a writable directory."""
+    path = Path(path)
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise UsageError(f"{what} {str(path)!r} is not possible: {str(probe)!r} is a file")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise UsageError(f"{what} {str(path)!r} is not writable ({str(probe)!r} is read-only)")
+    return path
+
+
 def train_and_save(
     specs: Sequence[RunSpec],
     out: str | Path,
     progress: bool = True,
     on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
+    keep: Collection[str] = (),
 ) -> list[RunResult]:
-    """Train a compatible group of runs together and save each run's result."""
+    """Train a compatible group of runs together and save each run's result, except
+    those of the run ids in ``keep`` (already saved by an interrupted sweep)."""
     results = train(
         [s.config for s in specs],
         progress=progress,
@@ -49,5 +65,6 @@ def train_and_save(
     )
     for spec, res in zip(specs, results):
         res.name = spec.run_id
-        res.save(run_dir(out, spec))
+        if spec.run_id not in keep:
+            res.save(run_dir(out, spec))
     return results

@@ -219,12 +219,18 @@ def train(
     """
     single = isinstance(configs, RunConfig)
     cfgs = [configs] if single else list(configs)
+    if not cfgs or not all(isinstance(c, RunConfig) for c in cfgs):
+        raise UsageError(f"train() needs a RunConfig or a non-empty list of them, got {configs!r}")
     cfgs = [c.validate() for c in cfgs]
     _check_group(cfgs)
+    if names is not None and len(names) != len(cfgs):
+        raise UsageError(f"train() got {len(names)} names for {len(cfgs)} configs")
     if worlds is None:
         wlds = [make_world(c) for c in cfgs]
     else:
         wlds = [worlds] if isinstance(worlds, World) else list(worlds)
+        if len(wlds) != len(cfgs):
+            raise UsageError(f"train() got {len(wlds)} worlds for {len(cfgs)} configs")
         for c, w in zip(cfgs, wlds):
             if w.dim != c.dim:
                 raise UsageError(f"dim={c.dim} does not match the supplied world's dim={w.dim}")

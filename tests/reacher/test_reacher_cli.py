@@ -332,3 +332,49 @@ def test_config_file_sets_the_sweep(tmp_path):
     args.config = bad
     with pytest.raises(UsageError, match="unknown sweep key"):
         sweep_specs(args)
+
+
+def _train_into(out, tiny_data, *extra):
+    return main(["reacher", "train", "--data", str(tiny_data / "ou"), "--eval",
+                 str(tiny_data / "eval"), "--out", str(out), "--lams", "0.01", "--seeds",
+                 "0", *TINY_TRAIN, *extra])  # fmt: skip
+
+
+def _tree(root):
+    return {p: p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_finished_run_is_reused_only_with_the_same_settings(tiny_data, trained, tmp_path, capsys):
+    import shutil
+
+    out = tmp_path / "runs"
+    shutil.copytree(trained, out)
+    before = _tree(out)
+    capsys.readouterr()
+    # Another number of epochs: the stored run is not this run. Refused, nothing written.
+    assert _train_into(out, tiny_data, "--epochs", "2") == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "epochs=1" in line and "epochs=2" in line
+    assert _tree(out) == before
+    # A truncated result is not a finished run: it is trained again.
+    result = out / "ou" / "lam0.01_seed0" / "result.json"
+    result.write_text('{"config": ')
+    assert _train_into(out, tiny_data) == 0
+    assert json.loads(result.read_text())["config"]["epochs"] == 1
+
+
+def test_bad_lambda_is_refused_before_anything_is_written(tiny_data, tmp_path, capsys):
+    out = tmp_path / "runs"
+    rc = main(["reacher", "train", "--data", str(tiny_data / "ou"), "--eval",
+               str(tiny_data / "eval"), "--out", str(out), "--lams", "2", *TINY_TRAIN])  # fmt: skip
+    assert rc == 2
+    assert "lam=2.0" in capsys.readouterr().err
+    assert not out.exists()  # no baseline.json, no folder
+
+
+def test_run_directory_names_are_distinct_for_distinct_lambdas():
+    from lejepa_id.reacher.training import run_dir_name
+
+    assert run_dir_name(0.01, 0) == "lam0.01_seed0"  # the published layout
+    assert run_dir_name(0.001, 1) == "lam0.001_seed1"
+    assert run_dir_name(0.0010000001, 1) != run_dir_name(0.001, 1)

@@ -245,3 +245,61 @@ def test_datasets_report_coverage_and_refuse_a_mixed_look(tiny_data, tmp_path):
     render_dataset(RenderSpec("eval", 20, size=32, look="fast", target="small"), small, workers=1)
     with pytest.raises(UsageError, match="looks differ"):
         check_same_size(tm, load_dataset(small))
+
+
+def _children(pid: int) -> list[int]:
+    """Pids of the render workers (spawned processes) whose parent is ``pid``."""
+    from pathlib import Path
+
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid and b"spawn_main" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    from pathlib import Path
+
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_render_workers_die_with_a_killed_parent(needs_rendering, tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "big"
+    code = (
+        "from lejepa_id.reacher.datasets import RenderSpec, render_dataset\n"
+        f"render_dataset(RenderSpec('eval', 200000, size=16, look='fast', shard_size=100), "
+        f"{str(out)!r}, workers=2)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 240
+        shards = out / "shards"
+        while time.monotonic() < deadline and not (shards.is_dir() and any(shards.iterdir())):
+            assert parent.poll() is None
+            time.sleep(0.2)
+        workers = _children(parent.pid)
+        assert len(workers) == 2, workers
+    finally:
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not any(_alive(w) for w in workers)
+    count = len(list(shards.glob("*.npy")))
+    time.sleep(2)
+    assert len(list(shards.glob("*.npy"))) == count  # nothing written after the kill

@@ -86,22 +86,3 @@ def test_results_of_another_config_are_refused(tmp_path: Path, capsys) -> None:
     assert "1 already done" in capsys.readouterr().out
     manifest = json.loads((root / "sweep.json").read_text())
     assert manifest["run_ids"] == {"spiral_lejepa-seed1337": "spiral_lejepa"}
-
-
-def test_a_second_sweep_into_a_locked_directory_is_refused(tmp_path: Path, capsys) -> None:
-    import subprocess
-    import sys
-
-    root = tmp_path / "out" / "2d"
-    root.mkdir(parents=True)
-    # A live process (not this one) holds the lock.
-    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        (root / ".sweep.lock").write_text(str(holder.pid))
-        rc = main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(tmp_path / "out"), *TINY])
-        assert rc == 2
-        assert f"pid {holder.pid}" in _error_line(capsys)
-    finally:
-        holder.kill()
-        holder.wait()
-    assert not list(root.glob("*/result.json"))

@@ -64,10 +64,10 @@ def test_crash_is_recorded_and_retried_divergence_is_kept(tmp_path: Path, monkey
     sets = [*TINY, "runs=[spiral_whiten, nvp_whiten]", "seeds=[7]", "runs.spiral_whiten.lr=1000.0"]
     real = runs.train_and_save
 
-    def flaky(specs, out, progress=True, on_eval=None):
+    def flaky(specs, out, progress=True, on_eval=None, keep=()):
         if any(s.run.startswith("nvp") for s in specs):
             raise RuntimeError("simulated crash")
-        return real(specs, out, progress, on_eval)
+        return real(specs, out, progress, on_eval, keep)
 
     monkeypatch.setattr(runs, "train_and_save", flaky)
     summary = run_sweep(

@@ -24,6 +24,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
+from safetensors import SafetensorError
 
 from lejepa_id.analysis.ablation import ablation_runs, fig_ablation, write_ablation_table
 from lejepa_id.analysis.bound import fig_bound, fig_bound_decomposition, fig_grid_heatmaps
@@ -39,9 +40,25 @@ from lejepa_id.analysis.plotting import (
 )
 from lejepa_id.analysis.scaling import fig_scaling, write_scaling_tables
 from lejepa_id.analysis.table import collect
+from lejepa_id.errors import UsageError
 from lejepa_id.io import atomic_write_json, load_tensors
+from lejepa_id.runs import ensure_writable
 
 SCATTER_POINTS = 6000  # points drawn per panel (of the 100,000 saved): enough to see shape
+
+
+def read_scatter(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(z, x, h) of a run's scatter file, or None when it is missing, corrupt or not
+    three (n, 2) arrays (a truncated or foreign file is skipped with a note)."""
+    try:
+        data = load_tensors(path)
+        arrays = tuple(data[k].float().numpy() for k in ("z", "x", "h"))
+    except (OSError, KeyError, SafetensorError):
+        return None
+    n = arrays[0].shape[0] if arrays[0].ndim == 2 else -1
+    if n < 1 or any(a.shape != (n, 2) for a in arrays):
+        return None
+    return arrays
 
 
 def fig_panels(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
@@ -67,12 +84,11 @@ def fig_panels(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
                     ax.set_axis_off()
                     continue
                 run = pick.sort_values(["seed", "law", "alpha"]).iloc[0]
-                try:
-                    data = load_tensors(Path(run["path"]) / "scatter.safetensors")
-                except (OSError, ValueError, RuntimeError):
+                scatter = read_scatter(Path(run["path"]) / "scatter.safetensors")
+                if scatter is None:
                     made.notes.append(f"no readable scatter in {run['path']}")
                     continue
-                z, x, h = (data[k].numpy()[:SCATTER_POINTS] for k in ("z", "x", "h"))
+                z, x, h = (a[:SCATTER_POINTS] for a in scatter)
                 color = np.arctan2(z[:, 1], z[:, 0])
                 if j == 0:
                     for k, (arr, name) in enumerate(((z, "latents z"), (x, "observations x"))):
@@ -159,13 +175,29 @@ def fig_losses(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     )
 
 
+# File types the figures are written in (matplotlib's vector and raster backends).
+FORMATS = ("png", "pdf", "svg")
+
+
+def check_formats(formats: tuple[str, ...]) -> tuple[str, ...]:
+    """The figure file types asked for, or a one-line UsageError naming the bad one."""
+    chosen = tuple(f.strip().lower() for f in formats)
+    bad = [f for f in chosen if f not in FORMATS]
+    if bad or not chosen:
+        raise UsageError(
+            f"--formats {','.join(formats)!r}: choose one or more of {', '.join(FORMATS)}, "
+            "comma-separated"
+        )
+    return tuple(dict.fromkeys(chosen))
+
+
 def make_figures(
     directory: str | Path, out: str | Path | None = None, formats: tuple[str, ...] = ("png", "pdf")
 ) -> Figures:
     """Draw every figure and table the results under ``directory`` support."""
+    formats = check_formats(formats)
     table = collect(directory)
-    out_dir = Path(out) if out is not None else Path(directory) / "figures"
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = ensure_writable(Path(out) if out is not None else Path(directory) / "figures")
     made = Figures(skipped=list(table.skipped))
     frame = finished(table.frame)
     if frame.empty:

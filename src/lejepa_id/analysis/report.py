@@ -23,7 +23,9 @@ from lejepa_id.analysis.plotting import MODE_LABELS, finished, sweeping
 from lejepa_id.analysis.scaling import scaling_table
 from lejepa_id.analysis.synthetic_claims import PROVIDERS
 from lejepa_id.analysis.table import collect
+from lejepa_id.errors import UsageError
 from lejepa_id.io import atomic_write_bytes
+from lejepa_id.runs import ensure_writable
 
 # Hyperparameters and the runs they apply to (blank elsewhere).
 APPLIES = {
@@ -230,6 +232,9 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> Report
     """Write the HTML report (default DIR/report.html), claims.json and figures/ beside it."""
     directory = Path(directory)
     path = Path(out) if out is not None else directory / "report.html"
+    if path.is_dir():
+        raise UsageError(f"--out {str(path)!r} is a directory; give the HTML file's path")
+    ensure_writable(path.parent)
     # Figures and claims.json go beside the page, so --out leaves DIR untouched.
     figures_dir = path.parent / "figures"
     made = make_figures(directory, figures_dir, formats=("png", "pdf"))

@@ -8,6 +8,7 @@ lacks a config or status, is listed in :attr:`Table.skipped` and never counted.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from dataclasses import dataclass, field
@@ -18,7 +19,9 @@ import numpy as np
 import pandas as pd
 
 from lejepa_id.config import AXES, RUN_FIELDS
+from lejepa_id.io import atomic_write_bytes
 from lejepa_id.metrics import METRIC_NAMES
+from lejepa_id.runs import ensure_writable
 
 # Final metrics on the fixed 2D grid (N = 2 runs only; NaN for the others).
 GRID_METRIC_NAMES = ("grid_r2_hz", "grid_r2_zh", "grid_orth_err")
@@ -164,15 +167,18 @@ def collect(directory: str | Path) -> Table:
 def write_table(directory: str | Path, out: str | Path | None = None) -> Table:
     """Collect ``directory`` and write runs.csv and runs.parquet into ``out`` (or it)."""
     table = collect(directory)
-    out_dir = Path(out) if out is not None else Path(directory)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = ensure_writable(Path(out) if out is not None else Path(directory))
     csv_path, parquet_path = out_dir / "runs.csv", out_dir / "runs.parquet"
-    table.frame.to_csv(csv_path, index=False)
+    # Both files are built in memory and renamed into place: a kill leaves the old
+    # table or the new one, never a truncated CSV that still parses.
+    atomic_write_bytes(csv_path, table.frame.to_csv(index=False).encode())
     # Parquet needs one type per column; mixed object columns are stored as strings.
     frame = table.frame.copy()
     for col in frame.columns:
         if frame[col].dtype == object:
             frame[col] = frame[col].map(lambda v: None if v is None else str(v))
-    frame.to_parquet(parquet_path, index=False)
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    atomic_write_bytes(parquet_path, buffer.getvalue())
     table.written = [csv_path, parquet_path]
     return table

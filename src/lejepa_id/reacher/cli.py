@@ -8,9 +8,9 @@ command prints as one line with exit status 2 (``main`` here does the same, stan
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
-from dataclasses import fields
 from pathlib import Path
 
 from lejepa_id.errors import UsageError
@@ -255,7 +255,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def _train_defaults(config: Path | None) -> dict:
     """The 'train' section of a YAML config, validated against TrainConfig's fields."""
-    from lejepa_id.reacher.training import TrainConfig
+    from lejepa_id.reacher.training import TRAIN_TYPES
 
     if config is None:
         return {}
@@ -263,20 +263,40 @@ def _train_defaults(config: Path | None) -> dict:
 
     if not config.is_file():
         raise UsageError(f"--config {config} does not exist")
-    section = (yaml.safe_load(config.read_text()) or {}).get("train", {}) or {}
-    allowed = {f.name for f in fields(TrainConfig)} | {"lams", "seeds"}
-    unknown = sorted(set(section) - allowed)
+    try:
+        tree = yaml.safe_load(config.read_text())
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--config {config} is not valid YAML: {exc}".splitlines()[0]) from None
+    tree = {} if tree is None else tree
+    section = tree.get("train") if isinstance(tree, dict) else None
+    if not isinstance(tree, dict) or not isinstance(section or {}, dict):
+        raise UsageError(f"--config {config} must be a mapping with a 'train' mapping")
+    section = dict(section or {})
+    allowed = set(TRAIN_TYPES) | {"lams", "seeds"}
+    unknown = sorted(str(k) for k in set(section) - allowed)
     if unknown:
         raise UsageError(
             f"{config}: unknown train key(s) {', '.join(unknown)}; "
             f"allowed: {', '.join(sorted(allowed))}"
         )
+    for key in ("lams", "seeds"):
+        if key in section and not isinstance(section[key], list):
+            section[key] = [section[key]]
+    for key, value in section.items():
+        # YAML 1.1 reads 1e-3 (no dot) as a string: accept any numeric spelling.
+        if TRAIN_TYPES.get(key) is float and isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                section[key] = float(value)
     return section
 
 
-def train_setup(args: argparse.Namespace):
-    """(base TrainConfig, lams, seeds) from --config and the train options; sets threads."""
-    from lejepa_id.reacher.training import TrainConfig, resolve_device
+def train_setup(args: argparse.Namespace, labels: list[str] | None = None, n_datasets: int = 0):
+    """(base TrainConfig, lams, seeds) from --config and the train options; sets threads.
+
+    Every run's settings (and ``labels``, one per dataset, when given) are checked
+    before anything is read or written.
+    """
+    from lejepa_id.reacher.training import TrainConfig, check_sweep_values, resolve_device
 
     conf = _train_defaults(args.config)
     lams = args.lams or conf.pop("lams", [1e-3, 5e-3, 1e-2, 5e-2])
@@ -294,11 +314,10 @@ def train_setup(args: argparse.Namespace):
         "device": args.device if args.device != "auto" else None,
     }
     conf.update({k: v for k, v in cli.items() if v is not None})
-    try:
-        base = TrainConfig(**conf)
-    except TypeError as exc:
-        raise UsageError(f"bad train configuration: {exc}") from exc
+    base = TrainConfig(**conf)
     base.validate()
+    # Every run's settings are checked before anything is read or written.
+    check_sweep_values(base, lams, seeds, labels, n_datasets)
     resolve_device(base.device)  # fail on a missing GPU before loading gigabytes of frames
     if args.threads is not None:
         if args.threads < 1:
@@ -312,10 +331,12 @@ def train_setup(args: argparse.Namespace):
 def cmd_train(args: argparse.Namespace) -> int:
     from lejepa_id.reacher.datasets import load_dataset
     from lejepa_id.reacher.training import sweep
+    from lejepa_id.runs import check_creatable
 
-    base, lams, seeds = train_setup(args)
     if args.labels and len(args.labels) != len(args.data):
         raise UsageError(f"--labels needs one name per --data ({len(args.data)})")
+    base, lams, seeds = train_setup(args, args.labels, len(args.data))
+    check_creatable(args.out)
     gallery = load_dataset(args.eval, expect_kind="eval")
     datasets = [load_dataset(d, expect_kind="pairs") for d in args.data]
     runs = sweep(datasets, gallery, base, lams, seeds, args.out, args.labels, not args.quiet)
@@ -340,13 +361,17 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from lejepa_id.io import atomic_write_json
     from lejepa_id.reacher.datasets import load_angles
     from lejepa_id.reacher.planning import PlanConfig, evaluate_planning
+    from lejepa_id.runs import check_creatable
 
     angles, meta = load_angles(args.eval)
     if meta["identity"]["kind"] != "eval":
         raise UsageError(f"{args.eval} is not an eval gallery")
     cfg = PlanConfig(args.k, args.points, args.knn, args.margin, args.seed, args.equiv_margin)
-    result = evaluate_planning(args.runs, angles[:, 0], cfg)
     out = args.out or args.runs / "plan.json"
+    if out.is_dir():
+        raise UsageError(f"--out {str(out)!r} is a directory; give the JSON file's path")
+    check_creatable(out.parent)
+    result = evaluate_planning(args.runs, angles[:, 0], cfg)
     atomic_write_json(out, result)
     from lejepa_id.reacher.claims import plan_lines, write_claims
 
@@ -358,9 +383,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
 
 
 def cmd_figures(args: argparse.Namespace) -> int:
-    from lejepa_id.io import read_json
+    from lejepa_id.io import read_json_mapping
     from lejepa_id.reacher.datasets import load_dataset
     from lejepa_id.reacher.figures import make_figures
+    from lejepa_id.runs import ensure_writable
 
     plan_path = args.plan or args.runs / "plan.json"
     if not plan_path.is_file():
@@ -369,9 +395,17 @@ def cmd_figures(args: argparse.Namespace) -> int:
     bad = [f for f in formats if f not in ("png", "pdf", "svg")]
     if bad or not formats:
         raise UsageError(f"--formats {args.formats!r}: choose from png, pdf, svg")
+    plan = read_json_mapping(plan_path, "plan")
+    shapes = {"runs": list, "pairs": list, "config": dict, "reference": dict}
+    bad_keys = [k for k, kind in shapes.items() if not isinstance(plan.get(k), kind)]
+    if bad_keys or not plan["runs"] or not plan["pairs"]:
+        raise UsageError(
+            f"plan {str(plan_path)!r} lacks {', '.join(bad_keys) or 'runs and pairs'}: "
+            "rerun `lejepa-id reacher plan`"
+        )
     gallery = load_dataset(args.eval, expect_kind="eval")
-    out = args.out or args.runs / "figures"
-    entries = make_figures(gallery, read_json(plan_path), out, formats, args.pair)
+    out = ensure_writable(args.out or args.runs / "figures")
+    entries = make_figures(gallery, plan, out, formats, args.pair)
     for e in entries:
         print(out / e[formats[0]])
     return 0
@@ -379,7 +413,9 @@ def cmd_figures(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Standalone entry (``python -m lejepa_id.reacher.cli``), mirroring ``lejepa-id``."""
-    parser = argparse.ArgumentParser(prog="lejepa-id")
+    from lejepa_id.cliargs import OneLineParser
+
+    parser = OneLineParser(prog="lejepa-id")
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     try:

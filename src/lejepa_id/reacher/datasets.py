@@ -35,6 +35,8 @@ TRAJ_KINDS = ("traj", "trajmatch")
 GOALS = {"traj": "circle", "trajmatch": "gaussian"}
 _KIND_STREAM = {"eval": 1, "ou": 2, "traj": 3}  # keeps equal seeds of different kinds apart
 FORMAT_VERSION = 1
+# Most frames or pairs of one dataset: 10^8 64 x 64 frames are 1.2 TB; more is a typo.
+MAX_ITEMS = 100_000_000
 
 
 @dataclass
@@ -68,16 +70,25 @@ class RenderSpec:
     def validate(self) -> None:
         if self.kind not in KINDS:
             raise UsageError(f"kind={self.kind!r} is not one of {', '.join(KINDS)}")
-        if self.n < 1:
-            raise UsageError(f"--n={self.n} must be >= 1")
-        if self.shard_size < 1:
-            raise UsageError(f"--shard-size={self.shard_size} must be >= 1")
+        if not 1 <= self.n <= MAX_ITEMS:
+            raise UsageError(f"--n={self.n} must lie in 1 to {MAX_ITEMS:,}")
+        if not 1 <= self.shard_size <= MAX_ITEMS:
+            raise UsageError(f"--shard-size={self.shard_size} must lie in 1 to {MAX_ITEMS:,}")
+        if not 8 <= self.size <= 512:
+            raise UsageError(f"--size={self.size} must be between 8 and 512 pixels")
         if not 0.0 < self.rho < 1.0:
             raise UsageError(f"--rho={self.rho} must lie strictly between 0 and 1")
         from lejepa_id.reacher.render import TARGETS
 
         if self.target not in TARGETS:
             raise UsageError(f"--target={self.target!r} is not one of {', '.join(TARGETS)}")
+        if self.kind in TRAJ_KINDS and not (
+            self.delta >= 1 and self.stride >= 1 and self.delta < self.episode_steps <= 10**7
+        ):
+            raise UsageError(
+                f"--delta={self.delta}, --stride={self.stride}, --episode-steps="
+                f"{self.episode_steps}: need delta, stride >= 1 and delta < episode-steps <= 10^7"
+            )
 
     def identity(self) -> dict:
         keys = ["kind", "n", "size", "look", "target", "seed", "shard_size"]
@@ -129,6 +140,48 @@ def _atomic_save_npy(path: Path, array: np.ndarray) -> None:
         raise
 
 
+def read_meta(root: Path, complete: bool = False) -> dict:
+    """dataset.json of ``root``, checked for the keys this module reads.
+
+    A garbage, truncated or hand-edited file is a one-line UsageError naming it, never a
+    traceback. ``complete``: also check what a finished dataset holds.
+    """
+    from lejepa_id.io import read_json_mapping
+
+    path = root / "dataset.json"
+    meta = read_json_mapping(path, "dataset metadata")
+    ident = meta.get("identity")
+    problem = None
+    if not isinstance(ident, dict) or ident.get("kind") not in KINDS:
+        problem = f"'identity' must name a kind ({', '.join(KINDS)})"
+    elif not all(isinstance(ident.get(k), int) for k in ("n", "size")):
+        problem = "'identity' must give integer n and size"
+    elif complete and not isinstance(meta.get("n_shards"), int):
+        problem = "'n_shards' must be an integer"
+    elif complete and not _norm_ok(meta.get("norm")):
+        problem = "'norm' must give 3 channel means and stds"
+    if problem:
+        raise UsageError(f"dataset metadata {str(path)!r} is malformed: {problem}; re-render it")
+    return meta
+
+
+def _norm_ok(norm: object) -> bool:
+    if not isinstance(norm, dict):
+        return False
+    parts = [norm.get("mean"), norm.get("std")]
+    return all(isinstance(v, list) and len(v) == 3 for v in parts)
+
+
+def _load_npy(path: Path, root: Path) -> np.ndarray:
+    try:
+        return np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UsageError(
+            f"{root}: {path.name} is unreadable ({reason}); rerun the render command"
+        ) from None
+
+
 def _shard_path(root: Path, k: int) -> Path:
     return root / "shards" / f"frames_{k:05d}.npy"
 
@@ -142,17 +195,39 @@ def _shard_ok(path: Path, shape: tuple[int, ...]) -> bool:
 
 
 _WORKER_RENDERER = None
+_PARENT: int | None = None
 
 
-def _init_worker(size: int, look: str, target: str) -> None:
-    global _WORKER_RENDERER
+def _init_worker(size: int, look: str, target: str, parent: int) -> None:
+    global _WORKER_RENDERER, _PARENT
     from lejepa_id.reacher.render import ReacherRenderer
 
+    _PARENT = parent
+    die_with_parent(parent)
     _WORKER_RENDERER = ReacherRenderer(size, look, target)
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this worker die when the render that started it dies, even by SIGKILL.
+
+    On Linux the kernel sends SIGKILL to this process when its parent exits
+    (prctl PR_SET_PDEATHSIG); a parent that died before the call is caught by the pid
+    check. Elsewhere :func:`_render_shard` checks the parent before every shard.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _render_shard(task: tuple[str, np.ndarray]) -> int:
     path, angles = task
+    if _PARENT is not None and os.getppid() != _PARENT:
+        os._exit(1)  # orphaned: the render was killed; its rerun renders this shard
     _atomic_save_npy(Path(path), _WORKER_RENDERER.render_batch(angles))
     return angles.shape[0]
 
@@ -170,15 +245,19 @@ def render_dataset(spec: RenderSpec, out: str | os.PathLike, workers: int = 0) -
     Raises UsageError when ``out`` holds a different dataset or OpenGL is unusable; in
     both cases nothing has been written.
     """
-    from lejepa_id.io import atomic_write_json, read_json
+    from lejepa_id.io import atomic_write_json
     from lejepa_id.reacher.render import ReacherRenderer
+    from lejepa_id.runs import check_creatable
 
     spec.validate()
     root = Path(out)
     meta_path = root / "dataset.json"
     ident = spec.identity()
+    if root.exists() and not root.is_dir():
+        raise UsageError(f"--out {str(root)!r} is a file; choose a directory")
+    check_creatable(root)
     if meta_path.exists():
-        meta = read_json(meta_path)
+        meta = read_meta(root)
         if meta.get("identity") != ident:
             raise UsageError(
                 f"{root} already holds a different dataset ({meta.get('identity')}); "
@@ -193,7 +272,7 @@ def render_dataset(spec: RenderSpec, out: str | os.PathLike, workers: int = 0) -
     t0 = time.perf_counter()
     angles_path = root / "angles.npy"
     if meta_path.exists() and angles_path.exists():
-        angles = np.load(angles_path, allow_pickle=False)
+        angles = _load_npy(angles_path, root)
     else:
         angles = sample_angles(spec)
         # The plan goes first: a crash before angles.npy exists still leaves a resumable
@@ -228,7 +307,7 @@ def render_dataset(spec: RenderSpec, out: str | os.PathLike, workers: int = 0) -
                 min(workers, len(todo)),
                 mp_context=mp.get_context("spawn"),
                 initializer=_init_worker,
-                initargs=(spec.size, spec.look, spec.target),
+                initargs=(spec.size, spec.look, spec.target, os.getpid()),
             ) as pool:
                 for m in pool.map(_render_shard, todo):
                     bar.update(m * spec.views)
@@ -314,8 +393,6 @@ class FrameData:
 
 def load_dataset(path: str | os.PathLike, expect_kind: str | None = None) -> FrameData:
     """Load a complete dataset; a missing, partial or wrong-kind one raises UsageError."""
-    from lejepa_id.io import read_json
-
     root = Path(path)
     meta_path = root / "dataset.json"
     if not meta_path.is_file():
@@ -323,13 +400,14 @@ def load_dataset(path: str | os.PathLike, expect_kind: str | None = None) -> Fra
             f"{root} is not a reacher dataset (no dataset.json): "
             f"create it with `lejepa-id reacher render`"
         )
-    meta = read_json(meta_path)
-    ident = meta.get("identity", {})
+    meta = read_meta(root)
+    ident = meta["identity"]
     if not meta.get("complete"):
         raise UsageError(
             f"{root} is a partial dataset: rerun the same `lejepa-id reacher render` "
             f"command to finish it"
         )
+    read_meta(root, complete=True)
     if expect_kind == "pairs" and ident.get("kind") == "eval":
         raise UsageError(f"{root} is an eval gallery; training needs an ou or traj dataset")
     if expect_kind == "eval" and ident.get("kind") != "eval":
@@ -339,10 +417,16 @@ def load_dataset(path: str | os.PathLike, expect_kind: str | None = None) -> Fra
         p = _shard_path(root, k)
         if not p.is_file():
             raise UsageError(f"{root} is missing shard {p.name}: rerun the render command")
-        shards.append(np.load(p, allow_pickle=False))
+        shards.append(_load_npy(p, root))
+    angles = _load_npy(root / "angles.npy", root)
+    views = 1 if ident["kind"] == "eval" else 2
+    shape = (views, ident["size"], ident["size"], 3)
+    if any(s.dtype != np.uint8 or s.shape[1:] != shape for s in shards) or not shards:
+        raise UsageError(f"{root}: a shard does not hold uint8 frames of shape {shape}")
     frames = np.concatenate(shards)
-    angles = np.load(root / "angles.npy", allow_pickle=False)
-    if frames.shape[0] != angles.shape[0] or frames.shape[0] != int(ident["n"]):
+    if angles.shape[1:] != (views, 2) or frames.shape[0] != angles.shape[0]:
+        raise UsageError(f"{root} has {frames.shape[0]} frames for angles of shape {angles.shape}")
+    if frames.shape[0] != int(ident["n"]):
         raise UsageError(f"{root} has {frames.shape[0]} frames for {angles.shape[0]} angles")
     return FrameData(frames, angles, meta, root)
 
@@ -366,13 +450,15 @@ def load_angles(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
 
     Shape: -> (n, V, 2), meta
     """
-    from lejepa_id.io import read_json
-
     root = Path(path)
     meta_path = root / "dataset.json"
     if not meta_path.is_file():
         raise UsageError(f"{root} is not a reacher dataset (no dataset.json)")
-    meta = read_json(meta_path)
+    meta = read_meta(root)
     if not meta.get("complete"):
         raise UsageError(f"{root} is a partial dataset: rerun its render command to finish it")
-    return np.load(root / "angles.npy", allow_pickle=False), meta
+    angles = _load_npy(root / "angles.npy", root)
+    views = 1 if meta["identity"]["kind"] == "eval" else 2
+    if angles.ndim != 3 or angles.shape[1:] != (views, 2):
+        raise UsageError(f"{root}: angles.npy has shape {angles.shape}, not (n, {views}, 2)")
+    return angles, meta

@@ -26,10 +26,11 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from safetensors import SafetensorError
 from scipy import linalg
 
 from lejepa_id.errors import UsageError
-from lejepa_id.io import load_tensors, read_json
+from lejepa_id.io import load_tensors, read_json_mapping
 from lejepa_id.metrics import affine_fit
 from lejepa_id.reacher import statistics as st
 
@@ -241,8 +242,8 @@ def find_runs(runs_dir: str | Path) -> list[Path]:
 
 def run_record(run: Path, z: torch.Tensor, pairs: np.ndarray, cfg: PlanConfig, log_ref) -> dict:
     """One run's plans, per-pair costs, its own (within-run) tests and its LQR errors."""
-    res = read_json(run / "result.json")
-    codes = load_tensors(run / "codes.safetensors")
+    res = _read_result(run)
+    codes = _read_codes(run)
     h = codes["h_eval"].double()
     if h.shape[0] != z.shape[0]:
         raise UsageError(
@@ -288,6 +289,39 @@ def _subsampled(x: np.ndarray, m: int = 500) -> list[float | None]:
     """A fixed, sorted subset of per-point values for the boxplots (all when n <= m)."""
     keep = np.arange(len(x)) if len(x) <= m else np.random.default_rng(0).choice(len(x), m, False)
     return [float(v) if np.isfinite(v) else None for v in x[np.sort(keep)]]
+
+
+def _read_result(run: Path) -> dict:
+    """A run's result.json with the keys planning reports, or a one-line UsageError."""
+    path = run / "result.json"
+    res = read_json_mapping(path, "run result")
+    need = {
+        "config": ("lam", "seed"),
+        "data": ("train_identity",),
+        "metrics": ("r2_hz", "orth_err_whitened"),
+    }
+    ok = all(k in res for k in ("label", "kind")) and all(
+        isinstance(res.get(part), dict) and all(k in res[part] for k in keys)
+        for part, keys in need.items()
+    )
+    if ok and not isinstance(res["data"]["train_identity"], dict):
+        ok = False
+    if not ok:
+        raise UsageError(f"run result {str(path)!r} is incomplete; retrain the run")
+    return res
+
+
+def _read_codes(run: Path) -> dict[str, torch.Tensor]:
+    """A run's saved codes; a corrupt or incomplete file is a one-line UsageError."""
+    path = run / "codes.safetensors"
+    try:
+        codes = load_tensors(path)
+    except (OSError, SafetensorError) as exc:
+        raise UsageError(f"{path} is unreadable ({exc}); retrain the run") from None
+    missing = [k for k in ("h_eval", "h_fit", "z_fit") if k not in codes]
+    if missing:
+        raise UsageError(f"{path} lacks {', '.join(missing)}; retrain the run")
+    return codes
 
 
 def evaluate_planning(runs_dir: str | Path, z_gallery: np.ndarray, cfg: PlanConfig) -> dict:

@@ -12,16 +12,18 @@ from __future__ import annotations
 import math
 import platform
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
 import torch
 from tqdm import tqdm
 
+from lejepa_id.config import fmt_value
 from lejepa_id.encoders import CNNEncoder
 from lejepa_id.errors import UsageError
-from lejepa_id.io import atomic_write_json, save_tensors
+from lejepa_id.io import atomic_write_json, read_json, save_tensors
+from lejepa_id.limits import check_name
 from lejepa_id.objectives import objective
 from lejepa_id.reacher.datasets import FrameData, check_same_size
 from lejepa_id.reacher.evaluation import encoder_scores, pixel_baseline
@@ -57,20 +59,51 @@ class TrainConfig:
     """NHWC memory layout for the convolutions on CUDA (the frames are stored NHWC)."""
 
     def validate(self) -> None:
-        checks = {
-            "lam": 0.0 <= self.lam <= 1.0,
-            "epochs": self.epochs >= 1,
-            "batch": self.batch >= 2,
-            "lr": self.lr > 0,
-            "weight_decay": self.weight_decay >= 0,
-            "clip": self.clip > 0,
-            "num_directions": self.num_directions >= 1,
-            "fit_n": self.fit_n >= 3,
-            "device": self.device in ("auto", "cpu", "cuda"),
-        }
-        for key, ok in checks.items():
+        """Check every value's type and range; a UsageError names the first bad one."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            kind = TRAIN_TYPES[f.name]
+            ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+            if kind is float:
+                ok = isinstance(value, int | float) and not isinstance(value, bool)
+                ok = ok and math.isfinite(value)
             if not ok:
-                raise UsageError(f"{key}={getattr(self, key)!r} is out of range")
+                raise UsageError(f"{f.name}={value!r} must be a finite {kind.__name__}")
+        for key, (low, high) in TRAIN_RANGES.items():
+            value = getattr(self, key)
+            if not low <= value <= high:
+                raise UsageError(f"{key}={value!r} is out of range: allowed {low} to {high}")
+        if self.device not in ("auto", "cpu", "cuda"):
+            raise UsageError(f"device={self.device!r} is not one of auto, cpu, cuda")
+
+
+TRAIN_TYPES = {
+    "lam": float,
+    "seed": int,
+    "epochs": int,
+    "batch": int,
+    "lr": float,
+    "weight_decay": float,
+    "clip": float,
+    "num_directions": int,
+    "fit_n": int,
+    "device": str,
+    "bf16": bool,
+    "channels_last": bool,
+}
+# Allowed ranges (inclusive). Maximums refuse sizes that could only exhaust memory or
+# time; minimums keep a run meaningful (2 pairs per batch for the batch statistics).
+TRAIN_RANGES = {
+    "lam": (0.0, 1.0),
+    "seed": (0, 2**63 - 1),
+    "epochs": (1, 100_000),
+    "batch": (2, 65_536),
+    "lr": (1e-12, 10.0),
+    "weight_decay": (0.0, 10.0),
+    "clip": (1e-12, 1e12),
+    "num_directions": (1, 65_536),
+    "fit_n": (3, 10_000_000),
+}
 
 
 @dataclass
@@ -258,8 +291,58 @@ def train_run(
 
 
 def run_dir_name(lam: float, seed: int) -> str:
-    """Directory of one run inside its dataset's label directory."""
-    return f"lam{lam:g}_seed{seed}"
+    """Directory of one run inside its dataset's label directory (distinct values give
+    distinct names: ``lam0.001_seed0``, ``lam0.0010000001_seed0``)."""
+    return f"lam{fmt_value(float(lam))}_seed{seed}"
+
+
+def stored_mismatch(run: Path, cfg: TrainConfig, data: FrameData, gallery: FrameData) -> str | None:
+    """Why the finished run in ``run`` is not this run (None: it is, skip it).
+
+    Like the synthetic sweep: a run is reused only when its stored config (every key but
+    the device) and the identities of its training and evaluation datasets match.
+    Raises UsageError on a mismatch; returns "retrain" for an unreadable result.
+    """
+    try:
+        stored = read_json(run / "result.json")
+    except (OSError, ValueError):
+        return "retrain"
+    old_cfg = stored.get("config") if isinstance(stored, dict) else None
+    old_data = stored.get("data") if isinstance(stored, dict) else None
+    if not isinstance(old_cfg, dict) or not isinstance(old_data, dict):
+        return "retrain"
+    want = {k: v for k, v in asdict(cfg).items() if k != "device" and k in old_cfg}
+    for key, value in want.items():
+        if old_cfg[key] != value:
+            raise UsageError(
+                f"{run} was trained with {key}={old_cfg.get(key)!r} but this run has "
+                f"{key}={value!r}; use another --out or the same settings"
+            )
+    for key, ds in (("train_identity", data), ("eval_identity", gallery)):
+        if old_data.get(key) != ds.meta["identity"]:
+            raise UsageError(
+                f"{run} was trained on another dataset ({key} {old_data.get(key)}); "
+                "use another --out or the same --data/--eval"
+            )
+    return None
+
+
+def check_sweep_values(
+    base: TrainConfig, lams: list, seeds: list, labels: list[str] | None, n_datasets: int
+) -> None:
+    """Refuse a bad lambda, seed or label (they become directory names) up front."""
+    for lam in lams:
+        TrainConfig(**{**asdict(base), "lam": lam}).validate()
+    for seed in seeds:
+        TrainConfig(**{**asdict(base), "seed": seed}).validate()
+    for key, values in (("--lams", [float(v) for v in lams]), ("--seeds", list(seeds))):
+        if not values or len(set(values)) != len(values):
+            raise UsageError(f"{key} {values} must be non-empty and list each value once")
+    if labels is not None:
+        if len(labels) != n_datasets or len(set(labels)) != len(labels):
+            raise UsageError(f"need one distinct label per dataset, got {labels}")
+        for label in labels:
+            check_name("label", label)
 
 
 def sweep(
@@ -276,34 +359,44 @@ def sweep(
 
     Each dataset's runs go to out/<label>/lam<lam>_seed<seed>/, the label defaulting to
     the dataset directory's name. The pixel baseline R^2(pixels -> z) of each dataset is
-    written once to out/<label>/baseline.json.
+    written once to out/<label>/baseline.json. Everything is checked before anything is
+    written: the settings of every run, and that each finished run matches its settings.
     """
     base.validate()
     for data in datasets:
         check_same_size(data, gallery)
     labels = labels or [d.path.name for d in datasets]
-    if len(labels) != len(datasets) or len(set(labels)) != len(labels):
-        raise UsageError(f"need one distinct label per dataset, got {labels}")
+    check_sweep_values(base, lams, seeds, labels, len(datasets))
     out = Path(out)
-    done: list[Path] = []
+    plan = []
     for data, label in zip(datasets, labels):
-        base_path = out / label / "baseline.json"
-        if not base_path.exists():
-            idx = fit_indices(data.frames.shape[0], base.fit_n)
-            x_fit = data.frames[idx, 0].reshape(len(idx), -1).astype(np.float32) / 255.0
-            x_eval = gallery.frames[:, 0].reshape(len(gallery.frames), -1)
-            r2_px = pixel_baseline(
-                x_fit,
-                data.angles[idx, 0],
-                x_eval.astype(np.float32) / 255.0,
-                gallery.angles[:, 0],
-            )
-            atomic_write_json(base_path, {"r2_pixels_pca64_hz": r2_px, "kind": data.kind})
         for lam in lams:
             for seed in seeds:
+                cfg = TrainConfig(**{**asdict(base), "lam": lam, "seed": seed})
+                cfg.validate()
                 run = out / label / run_dir_name(lam, seed)
-                if not (run / "result.json").exists():
-                    cfg = TrainConfig(**{**asdict(base), "lam": lam, "seed": seed})
-                    train_run(data, gallery, cfg, run, progress)
-                done.append(run)
+                todo = not (run / "result.json").exists() or stored_mismatch(
+                    run, cfg, data, gallery
+                )
+                plan.append((data, label, cfg, run, bool(todo)))
+    done: list[Path] = []
+    for data, label in zip(datasets, labels):
+        write_baseline(out / label / "baseline.json", data, gallery, base.fit_n)
+    for data, _label, cfg, run, todo in plan:
+        if todo:
+            train_run(data, gallery, cfg, run, progress)
+        done.append(run)
     return done
+
+
+def write_baseline(path: Path, data: FrameData, gallery: FrameData, fit_n: int) -> None:
+    """The pixel baseline R^2(pixels -> z) of one training dataset, computed once."""
+    if path.exists():
+        return
+    idx = fit_indices(data.frames.shape[0], fit_n)
+    x_fit = data.frames[idx, 0].reshape(len(idx), -1).astype(np.float32) / 255.0
+    x_eval = gallery.frames[:, 0].reshape(len(gallery.frames), -1)
+    r2_px = pixel_baseline(
+        x_fit, data.angles[idx, 0], x_eval.astype(np.float32) / 255.0, gallery.angles[:, 0]
+    )
+    atomic_write_json(path, {"r2_pixels_pca64_hz": r2_px, "kind": data.kind})

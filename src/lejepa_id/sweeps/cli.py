@@ -50,6 +50,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print(note, file=sys.stderr)
     for line in summary.lines():
         print(line)
+    failed = sorted(run for run, status in summary.statuses.items() if status == "failed")
+    if failed:
+        # Exit status 1 (not 2: the input was fine, training failed); rerunning retries.
+        print(
+            f"lejepa-id: {len(failed)} run(s) failed: {', '.join(failed)}; "
+            f"see their error.json under {summary.root}, rerun the sweep to retry",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

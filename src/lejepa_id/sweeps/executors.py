@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from lejepa_id.config import RunSpec
 from lejepa_id.sweeps.plan import Group
-from lejepa_id.sweeps.state import clear_error, write_error
+from lejepa_id.sweeps.state import RESULT, clear_error, read_result, write_error
 
 # (group index, steps done) messages from workers to the progress display.
 StepCallback = Callable[[int, int], None]
@@ -62,18 +62,24 @@ def run_group(
         def callback(step: int, _rows: list[dict[str, float]]) -> None:
             on_step(index, step)
 
+    # Members already saved are in the group only to reproduce it (a resumed group):
+    # their results are not written again.
+    keep = {s.run_id for s in specs if read_result(root / s.run_id / RESULT) is not None}
+    new = [s for s in specs if s.run_id not in keep]
     try:
         from lejepa_id.runs import train_and_save
 
-        results = train_and_save(specs, out, progress=False, on_eval=callback)
+        results = train_and_save(specs, out, progress=False, on_eval=callback, keep=keep)
     except Exception as exc:  # noqa: BLE001 - any crash becomes an error record
         trace = traceback.format_exc()
         message = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        for spec in specs:
+        for spec in new:
             write_error(spec, root, message, trace)
-        return {spec.run_id: "failed" for spec in specs}
+        return {spec.run_id: "failed" for spec in new}
     statuses = {}
     for spec, res in zip(specs, results):
+        if spec.run_id in keep:
+            continue
         clear_error(spec, root)
         statuses[spec.run_id] = res.status
     return statuses
@@ -194,9 +200,10 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
 
 
 def _record_crash(group: Group, root: Path, message: str, progress: Progress) -> None:
-    for spec in group.specs:
+    new = [spec for spec in group.specs if spec.run_id not in group.keep]
+    for spec in new:
         write_error(spec, root, message)
-    progress.finished(group, {spec.run_id: "failed" for spec in group.specs})
+    progress.finished(group, {spec.run_id: "failed" for spec in new})
 
 
 # --- submitit (SLURM, or its local and debug executors) --------------------------------

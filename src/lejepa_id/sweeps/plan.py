@@ -36,6 +36,13 @@ class Group:
 
     index: int
     specs: list[RunSpec]
+    keep: frozenset[str] = frozenset()
+    """Run ids trained again only to reproduce the group; their saved results stay."""
+
+    @property
+    def new_runs(self) -> int:
+        """Runs whose results this group writes."""
+        return len(self.specs) - len(self.keep)
 
     @property
     def members(self) -> int:
@@ -153,3 +160,42 @@ def plan_groups(
         chunks[-1:] = [big[: len(big) // 2], big[len(big) // 2 :]]
     groups = sorted(chunks, key=lambda ch: -sum(spec_cost(s) for s in ch))
     return [Group(i, ch) for i, ch in enumerate(groups)]
+
+
+def resume_groups(
+    todo: Sequence[RunSpec], specs: Sequence[RunSpec], recorded: list[list[str]]
+) -> tuple[list[Group], list[RunSpec], list[str]]:
+    """Recorded groups with a missing run, to be trained again whole; and the rest.
+
+    A stacked group reproduces each member's solo trajectory only to the last bits, so
+    a sweep killed between two result writes of a group must not train the missing run
+    in another group: the whole recorded group is trained again, in the same order, and
+    only its missing results are written. Returns (those groups, the todo runs in no
+    replayable recorded group, notes).
+    """
+    by_id = {s.run_id: s for s in specs}
+    missing = {s.run_id for s in todo}
+    groups: list[Group] = []
+    covered: set[str] = set()
+    notes = []
+    for ids in recorded:
+        want = missing.intersection(ids) - covered
+        if not want:
+            continue
+        members = [by_id.get(i) for i in ids]
+        if any(m is None for m in members) or len({group_key(m.config) for m in members}) > 1:
+            notes.append(
+                f"{', '.join(sorted(want))}: first planned with runs outside this sweep; "
+                "trained in a new group (results may differ in the last bits)"
+            )
+            continue
+        groups.append(Group(len(groups), members, frozenset(set(ids) - missing)))
+        covered.update(ids)
+    rest = [s for s in todo if s.run_id not in covered]
+    return groups, rest, notes
+
+
+def reindex(groups: list[Group]) -> list[Group]:
+    """Number groups 0.. in order of decreasing cost (longest first)."""
+    ordered = sorted(groups, key=lambda g: -g.cost)
+    return [Group(i, g.specs, g.keep) for i, g in enumerate(ordered)]

@@ -27,11 +27,13 @@ from lejepa_id.sweeps.executors import (
     slurm_executor,
     submitit_local_executor,
 )
-from lejepa_id.sweeps.plan import Group, plan_groups
+from lejepa_id.sweeps.plan import Group, plan_groups, reindex, resume_groups
 from lejepa_id.sweeps.state import (
     check_compatible,
     experiment_dir,
     partition,
+    read_manifest,
+    recorded_groups,
     sweep_lock,
     write_manifest,
 )
@@ -101,7 +103,7 @@ class ProgressBar:
         )
 
     def started(self, group: Group) -> None:
-        self.running += len(group.specs)
+        self.running += group.new_runs
         self.partial[group.index] = 0.0
         self._refresh()
 
@@ -114,7 +116,7 @@ class ProgressBar:
 
     def finished(self, group: Group, statuses: dict[str, str]) -> None:
         self.bar.update(max(group.cost - self.partial.pop(group.index, 0.0), 0.0))
-        self.running -= len(group.specs)
+        self.running -= group.new_runs
         self.statuses.update(statuses)
         for status in statuses.values():
             if status == "failed":
@@ -188,10 +190,17 @@ def run_sweep(
     # Every refusal is above this line: from here on the sweep writes.
     ensure_writable(root)
     with sweep_lock(root):
+        # Again under the lock: a sweep that held it may have written a manifest since.
+        check_compatible(exp, specs, root)
         done, todo, notes = partition(specs, root)
+        replayed, fresh, replay_notes = resume_groups(
+            todo, specs, recorded_groups(read_manifest(root))
+        )
         memory = _device_memory(device_type) if local else None
-        groups = plan_groups(todo, device_type, jobs if local else 1, memory, options.max_members)
-        write_manifest(exp, specs, root)
+        planned = plan_groups(fresh, device_type, jobs if local else 1, memory, options.max_members)
+        groups = reindex(replayed + planned)
+        write_manifest(exp, specs, root, [g.run_ids for g in groups])
+        notes += replay_notes
         summary = SweepSummary(exp.name, root, len(specs), len(done), len(groups), notes=notes)
         start = time.perf_counter()
         bar = ProgressBar(groups, len(specs), len(done), enabled=progress)

@@ -5,20 +5,25 @@ A sweep writes into ``OUT/<experiment>/``:
 - ``sweep.json``: the manifest, the resolved experiment (defaults, runs, axes, --set)
   and every run id planned so far with its run name. A later sweep into the same
   directory must resolve every shared run to the same config (all keys but the swept
-  axes and the device), or it is refused with the first mismatch named.
+  axes and the device), or it is refused with the first mismatch named. ``groups``
+  lists the run ids of every stacked group planned, so an interrupted group is
+  trained again as the same group.
+- ``.sweep.lock``: flocked by the running sweep (it holds the pid).
 - ``<run_id>/result.json``: written last and atomically by ``RunResult.save``; its
   presence marks a finished (or diverged) run, which a resumed sweep skips.
 - ``<run_id>/error.json``: a run that crashed; the next sweep retries it.
 
 Because results appear only complete (atomic renames) and a run is skipped only when
 its result parses and matches its config, killing a sweep at any moment and starting
-it again finishes the same set of results, none lost, duplicated or corrupt.
+it again finishes the same set of results, none lost, duplicated or corrupt, and
+(groups being replayed whole) bit for bit the results of an uninterrupted sweep.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import fcntl
 import os
 import time
 from collections.abc import Iterator
@@ -27,7 +32,7 @@ from typing import Any
 
 from lejepa_id.config import AXES, Experiment, RunSpec
 from lejepa_id.errors import UsageError
-from lejepa_id.io import atomic_write_bytes, atomic_write_json, read_json
+from lejepa_id.io import atomic_write_json, read_json, read_json_mapping
 
 MANIFEST = "sweep.json"
 RESULT = "result.json"
@@ -78,14 +83,34 @@ def _normalize(value: Any) -> Any:
     return float(value)
 
 
+# The manifest's keys and the JSON type each must have.
+MANIFEST_SHAPE = {"axes": dict, "base_configs": dict, "run_ids": dict, "runs": dict, "groups": list}
+
+
+def read_manifest(root: Path) -> dict[str, Any] | None:
+    """sweep.json of ``root``, None when absent; a malformed one is a one-line UsageError."""
+    path = root / MANIFEST
+    if not path.exists() and not path.is_symlink():
+        return None
+    manifest = read_json_mapping(path, "sweep manifest")
+    for key, kind in MANIFEST_SHAPE.items():
+        if key in manifest and not isinstance(manifest[key], kind):
+            raise UsageError(
+                f"sweep manifest {str(path)!r}: {key!r} must be a {kind.__name__}; "
+                "move the file away to start over"
+            )
+    groups = manifest.get("groups", [])
+    if not all(isinstance(g, list) and all(isinstance(i, str) for i in g) for g in groups):
+        raise UsageError(f"sweep manifest {str(path)!r}: 'groups' must be lists of run ids")
+    if not all(isinstance(c, dict) for c in manifest.get("base_configs", {}).values()):
+        raise UsageError(f"sweep manifest {str(path)!r}: 'base_configs' must map runs to configs")
+    return manifest
+
+
 def check_compatible(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
     """Refuse (UsageError, one line) when ``root`` holds runs of a different config."""
-    manifest_path = root / MANIFEST
-    if manifest_path.exists():
-        try:
-            manifest = read_json(manifest_path)
-        except (OSError, ValueError):
-            raise UsageError(f"{manifest_path} is unreadable; move it away to start over") from None
+    manifest = read_manifest(root)
+    if manifest is not None:
         if manifest.get("experiment") != exp.name:
             raise UsageError(
                 f"{root} holds experiment {manifest.get('experiment')!r}, "
@@ -116,12 +141,13 @@ def check_compatible(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
             )
 
 
-def write_manifest(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
-    """Write (or extend) sweep.json: the union of every run planned into ``root``."""
+def write_manifest(
+    exp: Experiment, specs: list[RunSpec], root: Path, groups: list[list[str]] | None = None
+) -> None:
+    """Write (or extend) sweep.json: the union of every run planned into ``root``, and
+    the groups trained so far (``groups``: run ids of each group, appended)."""
     path = root / MANIFEST
-    old: dict[str, Any] = {}
-    if path.exists():
-        old = read_json(path)
+    old = read_manifest(root) or {}
     axes = {k: list(v) for k, v in old.get("axes", {}).items()}
     for key, values in exp.axes.items():
         merged = axes.setdefault(key, [])
@@ -137,9 +163,20 @@ def write_manifest(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
         "axes": axes,
         "base_configs": {**old.get("base_configs", {}), **base_configs(exp)},
         "run_ids": run_ids,
+        "groups": recorded_groups(old) + [g for g in groups or [] if g not in recorded_groups(old)],
         "updated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     atomic_write_json(path, manifest)
+
+
+def recorded_groups(manifest: dict[str, Any] | None) -> list[list[str]]:
+    """The run ids of every group a sweep into this directory has planned.
+
+    Runs trained as one stacked group agree with solo training only to the last bits,
+    so a group interrupted between two of its result writes is trained again as the
+    same group (see :func:`lejepa_id.sweeps.plan.resume_groups`).
+    """
+    return [list(g) for g in (manifest or {}).get("groups", [])]
 
 
 def partition(specs: list[RunSpec], root: Path) -> tuple[list[RunSpec], list[RunSpec], list[str]]:
@@ -201,31 +238,49 @@ LOCK = ".sweep.lock"
 def sweep_lock(root: Path) -> Iterator[None]:
     """Refuse a second sweep writing into ``root`` while this one runs.
 
-    The lock file holds the owner's pid; a lock left by a killed sweep (its pid no longer
-    alive) is taken over, so SIGKILL never blocks the resume.
+    The lock is an exclusive ``flock`` on ``root/.sweep.lock``, taken atomically: of two
+    sweeps started together exactly one gets it. The kernel drops it when its holder
+    exits, however it exits, so a killed sweep never blocks the resume. The file holds
+    the holder's pid, for the message.
     """
     path = root / LOCK
+    while True:
+        fd = _open_lock(path)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            owner = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise UsageError(
+                f"another sweep (pid {owner}) is writing into {root}; wait for it or stop it"
+            ) from None
+        # A holder that finished between our open and our flock unlinked the file we
+        # locked: lock the current file instead.
+        if _same_file(fd, path):
+            break
+        os.close(fd)
     try:
-        owner = int(path.read_text().strip())
-    except (OSError, ValueError):
-        owner = None
-    if owner is not None and owner != os.getpid() and _alive(owner):
-        raise UsageError(
-            f"another sweep (pid {owner}) is writing into {root}; wait for it "
-            f"or stop it (a stale lock is {path})"
-        )
-    atomic_write_bytes(path, str(os.getpid()).encode())
-    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
         yield
     finally:
         path.unlink(missing_ok=True)
+        os.close(fd)
 
 
-def _alive(pid: int) -> bool:
+def _open_lock(path: Path) -> int:
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot open the sweep lock {str(path)!r} ({exc.strerror}); move it away"
+        ) from None
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
         return False
-    except PermissionError:
-        return True
-    return True
+    mine = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino)

@@ -1,0 +1,119 @@
+"""The allowed range of every run setting, and of the names that become paths.
+
+A value outside these ranges is refused with one line naming the key, the value and the
+range, before anything is allocated or written. The minimums keep a run meaningful; the
+maximums refuse sizes that could only exhaust memory (an N = 10^6 coupling world would
+ask for terabytes of weights before its first step).
+
+Why each minimum:
+
+- ``eval_size >= max(100, 4 * dim)``: the R^2 read-outs are in-sample affine fits from
+  ``dim`` features; with ``eval_size <= dim + 1`` points every fit is exact (R^2 = 1 for
+  any code), and the inflation is about ``dim / eval_size`` above that.
+- ``alpha >= 0.1``: below it the gennorm law cannot be sampled in floating point (with
+  10^5 draws the sample standard deviation is 0.83 at 0.1, 0.22 at 0.05 and 1e-13 at
+  0.01, against the law's 1).
+- ``batch >= 2``: every objective compares samples within a batch (the whitening
+  covariance, SIGReg's empirical characteristic function, InfoNCE's negatives).
+- ``views >= 2``: alignment needs two views of each latent.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from lejepa_id.errors import UsageError
+
+# (minimum, maximum) of the integer settings; None: unbounded on that side.
+INT_RANGES: dict[str, tuple[int | None, int | None]] = {
+    "dim": (1, 16_384),
+    "layers": (1, 64),
+    "views": (2, 64),
+    "hidden": (1, 16_384),
+    "depth": (1, 64),
+    "inits": (1, 1024),
+    "inits_max_dim": (0, None),
+    "num_directions": (1, 65_536),
+    "knots": (2, 1024),
+    "steps": (1, 100_000_000),
+    "batch": (2, 1_048_576),
+    "eval_size": (100, 10_000_000),
+    "eval_every": (1, None),
+    "eval_every_early": (1, None),
+    "early_until": (0, None),
+    "scatter": (0, 1_000_000),
+}
+ALPHA_MIN = 0.1
+# A run whose rough memory estimate exceeds this is refused before allocating anything.
+MAX_RUN_BYTES = 256 * 2**30
+# Names that become directories: no separators, no leading dot, no "..".
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+=-]{0,99}")
+
+
+def check_int_ranges(values: dict[str, Any]) -> None:
+    """Raise UsageError for the first integer setting outside its range."""
+    for key, (low, high) in INT_RANGES.items():
+        value = values[key]
+        if low is not None and value < low:
+            raise UsageError(f"{key}={value!r} must be >= {low}")
+        if high is not None and value > high:
+            raise UsageError(f"{key}={value!r} must be <= {high:,}")
+
+
+def check_finite(values: dict[str, Any], keys: tuple[str, ...]) -> None:
+    for key in keys:
+        if not math.isfinite(values[key]):
+            raise UsageError(f"{key}={values[key]!r} must be a finite number")
+
+
+def check_eval_size(eval_size: int, dim: int) -> None:
+    need = max(100, 4 * dim)
+    if eval_size < need:
+        raise UsageError(
+            f"eval_size={eval_size!r} must be >= max(100, 4 * dim) = {need}: the R^2 "
+            "read-outs are affine fits that a too small evaluation set makes exact"
+        )
+
+
+def estimated_bytes(c: Any) -> int:
+    """A rough upper estimate of a run's memory (float32 elements x 4 bytes).
+
+    Counts the data drawn 16 steps at a time, the encoder's activations, SIGReg's
+    projections, the evaluation set with its codes, and the weights of the encoder and
+    the coupling mixing with AdamW's state, for every initialization.
+    """
+    n, vb, k = c.dim, c.views * c.batch, c.inits
+    data = 16 * vb * n * 2
+    if c.encoder == "matched":
+        params = c.layers * (n // 2) ** 2 * 2
+        acts = vb * n * 4 * c.layers
+    else:
+        params = n * c.hidden * 2 + (c.depth - 1) * c.hidden**2
+        acts = vb * c.hidden * 3 * c.depth
+    sigreg = vb * c.num_directions * c.knots * 2 if c.mode == "lejepa" else 0
+    evaluation = c.eval_size * n * 3
+    mixing = c.layers * (n // 2) ** 2 * 2 if c.mixing == "coupling" else 0
+    elements = data + k * (4 * params + acts + sigreg + evaluation) + mixing
+    return 4 * elements
+
+
+def check_memory(c: Any) -> None:
+    need = estimated_bytes(c)
+    if need > MAX_RUN_BYTES:
+        raise UsageError(
+            f"this run would need about {need / 2**30:,.0f} GiB (dim={c.dim}, "
+            f"batch={c.batch}, hidden={c.hidden}, eval_size={c.eval_size}); "
+            f"the limit is {MAX_RUN_BYTES // 2**30} GiB"
+        )
+
+
+def check_name(what: str, name: Any) -> str:
+    """A name that becomes a directory under --out; refuse paths and odd characters."""
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise UsageError(
+            f"{what} {name!r} is not allowed: use 1 to 100 letters, digits, '_', '-', "
+            "'.', '+' or '=', starting with a letter or digit (no '/', no '..')"
+        )
+    return name
