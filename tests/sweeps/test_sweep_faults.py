@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_sweep_executor import TINY as EXECUTOR_TINY
 
 from lejepa_id.cli import main
 from lejepa_id.config import load_experiment
@@ -17,19 +18,7 @@ from lejepa_id.sweeps.runner import ExecutorOptions, run_sweep
 from lejepa_id.training import RunResult
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-TINY = [
-    "steps=12",
-    "eval_size=300",
-    "scatter=0",
-    "device=cpu",
-    "eval_every=6",
-    "eval_every_early=3",
-    "early_until=6",
-    "hidden=32",
-    "num_directions=32",
-    "runs=[spiral_lejepa]",
-    "seeds=[1, 2, 3]",
-]
+TINY = [*EXECUTOR_TINY, "runs=[spiral_lejepa]", "seeds=[1, 2, 3]"]
 
 
 def _sweep_cmd(out: Path, steps: int) -> list[str]:
