@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 from lejepa_id.cli import main
-from lejepa_id.config import RUN_FIELDS, _allowed_types
+from lejepa_id.config import _allowed_types, run_keys
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 TINY = ["--set", "steps=4", "--set", "hidden=16", "--set", "num_directions=16"]
@@ -419,7 +419,7 @@ BAD_BY_TYPE = {
 def generated_cases() -> list[Case]:
     """Every run setting with every bad value of its type, through --set."""
     cases = []
-    for key in RUN_FIELDS:
+    for key in run_keys():
         kinds = [t for t in _allowed_types(key) if t is not type(None)]
         # --device would override a --set device=...
         base = RUN[:-2] if key == "device" else RUN

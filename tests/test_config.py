@@ -6,19 +6,27 @@ from pathlib import Path
 
 import pytest
 
-from lejepa_id.config import RUN_FIELDS, RunConfig, load_experiment, make_run_config
+from lejepa_id.config import CORE_FIELDS, RunConfig, load_experiment, make_run_config
 from lejepa_id.errors import UsageError
 
 CONFIGS = Path(__file__).parents[1] / "configs"
 
 
-def test_every_run_field_has_a_docstring():
+def test_every_run_field_and_objective_hyperparameter_has_a_docstring():
+    import dataclasses
     import inspect
 
-    source = inspect.getsource(RunConfig)
-    for name in RUN_FIELDS:
-        block = source.split(f"    {name}:", 1)[1].splitlines()[1]
-        assert block.strip().startswith('"""'), name
+    from lejepa_id.objectives import objective_class, objective_names
+
+    owners = [(RunConfig, CORE_FIELDS)] + [
+        (cls, [f.name for f in dataclasses.fields(cls)])
+        for cls in map(objective_class, objective_names())
+    ]
+    for cls, names in owners:
+        source = inspect.getsource(cls)
+        for name in names:
+            block = source.split(f"    {name}:", 1)[1].splitlines()[1]
+            assert block.strip().startswith('"""'), (cls.__name__, name)
 
 
 def test_2d_config_mirrors_the_spec():

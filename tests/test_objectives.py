@@ -127,9 +127,9 @@ def test_infonce_perfect_separation_and_uniform_limits():
 def test_objective_modes_combine_terms(gen):
     H = torch.randn(2, 32, 4, generator=gen, dtype=torch.float64)
     D = random_directions(4, 16, gen, dtype=torch.float64)
-    loss, terms = objective(H, "lejepa", 0.25, directions=D)
+    loss, terms = objective(H, "lejepa", lam=0.25, directions=D)
     assert loss.item() == pytest.approx(0.25 * sigreg(H, D).item() + 0.75 * alignment(H).item())
-    loss, terms = objective(H, "whiten", 0.5)
+    loss, terms = objective(H, "whiten", lam=0.5)
     assert loss.item() == pytest.approx(0.5 * whitening(H).item() + 0.5 * alignment(H).item())
     loss, terms = objective(H, "infonce", sigma=0.5)
     assert loss.item() == pytest.approx(infonce(H, 0.5).item())
@@ -141,9 +141,9 @@ def test_stacked_runs_score_like_separate_calls(gen):
     H = torch.randn(4, 2, 32, 3, generator=gen, dtype=torch.float64)
     D = random_directions(3, 16, gen, batch=(4,), dtype=torch.float64)
     lam = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64)
-    stacked, _ = objective(H, "lejepa", lam, directions=D)
+    stacked, _ = objective(H, "lejepa", lam=lam, directions=D)
     for r in range(4):
-        single, _ = objective(H[r], "lejepa", lam[r].item(), directions=D[r])
+        single, _ = objective(H[r], "lejepa", lam=lam[r].item(), directions=D[r])
         assert stacked[r].item() == pytest.approx(single.item(), rel=1e-12)
     for fn in (alignment, whitening, infonce):
         assert torch.allclose(fn(H), torch.stack([fn(h) for h in H]))

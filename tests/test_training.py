@@ -82,10 +82,11 @@ class _BreaksAfter:
 
 
 def test_divergence_is_recorded_with_its_step_and_spares_the_group():
-    # The 2D eval set renders 3 times (z, z', grid); the data stream 16 steps per call.
-    bad = World.make(_BreaksAfter(3 + 2), dim=2, rho=0.9)
+    # One call probes the observation size, the 2D eval set renders 3 times (z, z',
+    # grid); the data stream 16 steps per call.
+    bad = World.make(_BreaksAfter(1 + 3 + 2), dim=2, rho=0.9)
     good = World.make("spiral", dim=2, rho=0.9)
-    cfgs = [RunConfig(**TINY, seed=0), RunConfig(**TINY, seed=1)]
+    cfgs = [RunConfig(**TINY, seed=0, rho=0.9), RunConfig(**TINY, seed=1, rho=0.9)]
     res_bad, res_good = train(cfgs, worlds=[bad, good], progress=False)
     assert res_bad.status == "diverged"
     assert res_bad.diverged_step == 33
@@ -98,11 +99,12 @@ def test_matched_encoder_run_and_user_world():
     res = train(cfg, progress=False)
     assert res.status == "finished" and 0 < res.metrics["r2_hz"] <= 1
     user = train(
-        RunConfig(**TINY, dim=4, mixing="coupling"),
+        RunConfig(**TINY, dim=4, mixing="coupling", rho=0.9),
         worlds=World.make(torch.sinh, dim=4, rho=0.9),
         progress=False,
     )
     assert 0 < user.metrics["r2_hz"] <= 1
+    assert user.to_dict()["config"]["mixing"] == "custom:sinh"
 
 
 def test_saved_result_and_weights_round_trip(tmp_path):

@@ -11,8 +11,8 @@ import torch
 from scipy import stats
 
 from lejepa_id.config import RunConfig
-from lejepa_id.training import make_world
 from lejepa_id.worlds import (
+    OU,
     Banana,
     Coupling,
     LatentLaw,
@@ -20,8 +20,8 @@ from lejepa_id.worlds import (
     Spiral,
     World,
     coupling_weights,
-    ou_views,
 )
+from lejepa_id.worlds.build import world_for as make_world
 
 N_SAMPLES = 400_000
 PUBLISHED = Path(__file__).parent / "fixtures" / "published_coupling_worlds.npz"
@@ -87,7 +87,7 @@ def test_ou_channel_satisfies_mehler(d, rho, gen):
     """E[He_d(z) He_d(z')] = d! rho^d for the Gaussian OU channel (probabilists' Hermite)."""
     law = LatentLaw("gaussian")
     z = law.sample((N_SAMPLES, 1), gen, dtype=torch.float64)
-    zp = ou_views(z, rho, law, 1, gen)[0]
+    zp = OU(rho).views(z, 1, law, gen)[0]
     he = np.polynomial.hermite_e.hermeval
     coef = [0] * d + [1]
     prod = he(z.numpy()[:, 0], coef) * he(zp.numpy()[:, 0], coef)
@@ -98,7 +98,7 @@ def test_ou_channel_satisfies_mehler(d, rho, gen):
 def test_ou_channel_is_stationary_for_non_gaussian_laws(gen):
     law = LatentLaw("laplace")
     z = law.sample((N_SAMPLES, 1), gen, dtype=torch.float64)
-    zp = ou_views(z, 0.7, law, 3, gen)
+    zp = OU(0.7).views(z, 3, law, gen)
     assert zp.shape == (3, N_SAMPLES, 1)
     assert abs(zp.var().item() - 1.0) < 0.01
     corr = np.corrcoef(z[:, 0].numpy(), zp[0, :, 0].numpy())[0, 1]
@@ -108,7 +108,7 @@ def test_ou_channel_is_stationary_for_non_gaussian_laws(gen):
 @pytest.mark.parametrize("rho", [0.0, 1.0, -0.5, 1.5])
 def test_rho_outside_open_unit_interval_is_rejected(rho, gen):
     with pytest.raises(ValueError, match="rho"):
-        ou_views(torch.zeros(2, 2), rho, LatentLaw(), 2, gen)
+        OU(rho)
 
 
 def test_spiral_rotates_by_pi_times_radius_and_preserves_norm(gen):

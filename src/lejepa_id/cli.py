@@ -7,6 +7,7 @@ the offending key or value and what is allowed, exit status 2, and nothing writt
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Sequence
 
@@ -24,15 +25,12 @@ from lejepa_id.sweeps.cli import register as register_sweeps
 def cmd_run(args: argparse.Namespace) -> int:
     from lejepa_id.config import load_experiment
     from lejepa_id.runs import ensure_writable, run_dir, train_and_save
-    from lejepa_id.training import resolve_device
+    from lejepa_id.runtime import resolve_device
 
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
-    exp = load_experiment(args.config, sets)
-    if args.run not in exp.runs:
-        raise UsageError(f"--run {args.run!r} is not in {exp.name}; allowed: {', '.join(exp.runs)}")
-    exp.runs = {args.run: exp.runs[args.run]}
-    exp.axes["seeds"] = [args.seed]
-    (spec,) = exp.expand()
+    # Only the chosen run is validated: --set dim=4 must not fail on another run's mixing.
+    exp = load_experiment(args.config, sets, only=args.run)
+    (spec,) = dataclasses.replace(exp, axes={**exp.axes, "seeds": [args.seed]}).expand()
     resolve_device(spec.config.device)  # a missing GPU is refused before the folder exists
     out = ensure_writable(args.out)
     (result,) = train_and_save([spec], out, progress=not args.no_progress)
@@ -43,25 +41,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _print_metrics(status: str, diverged_step: int | None, metrics: dict[str, float]) -> None:
+    from lejepa_id.evaluation import metric_infos
+
     if status != "finished":
         print(f"status: {status} at step {diverged_step}")
-    for key in (
-        "r2_hz",
-        "r2_zh",
-        "r2_xz",
-        "r2_zx",
-        "orth_err",
-        "orth_err_scale_free",
-        "code_scale",
-        "epsilon",
-        "delta",
-        "D_bound",
-        "approx_bound",
-        "procrustes_mse",
-        "grid_r2_hz",
-        "grid_orth_err",
-    ):
-        if key in metrics:
+    for key, info in metric_infos().items():
+        if info.summary and key in metrics:
             print(f"  {key:20s} {metrics[key]:.6g}")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+import math
 import types
 import typing
 from dataclasses import dataclass, field
@@ -22,23 +23,31 @@ from typing import Any
 import yaml
 
 from lejepa_id import limits
-from lejepa_id.encoders import ENCODER_NAMES
+from lejepa_id.encoders import encoder_names
 from lejepa_id.errors import UsageError
-from lejepa_id.objectives import MODES
-from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES
+from lejepa_id.objectives import build_objective, objective_class, objective_names, param_fields
+from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES, transition_names
 
 TWO_D_MIXINGS = ("spiral", "banana", "sinusoid")
 
 
-@dataclass
+@dataclass(init=False)
 class RunConfig:
-    """One training run (SPEC.md sections 2 to 6)."""
+    """One training run (SPEC.md sections 2 to 6).
+
+    Besides the fields below, every hyperparameter of a registered objective is a key
+    (``lam``, ``sigma``, ``num_directions``, ``knots``, ``t_max`` for the built-in ones):
+    pass it as a keyword, read it as an attribute; it is stored in ``params`` and its
+    default is the objective's own.
+    """
 
     # --- world ---
     mixing: str = "spiral"
-    """Mixing g: spiral, banana, sinusoid (N = 2) or coupling (any even N)."""
+    """Mixing g: spiral, banana, sinusoid (n = 2), coupling (any even n) or linear."""
     dim: int = 2
-    """Latent dimension N."""
+    """Latent dimension n."""
+    obs_dim: int | None = None
+    """Observation dimension D >= n (None: D = n); only the linear mixing has D > n."""
     layers: int = 4
     """Coupling layers L of the coupling mixing (and of the matched encoder)."""
     mixing_seed: int | None = None
@@ -50,13 +59,18 @@ class RunConfig:
     """Latent law: gaussian, laplace or gennorm."""
     alpha: float = 2.0
     """Shape of the gennorm law (2 = Gaussian, 1 = Laplace); > 0."""
-    rho: float = 0.95
-    """OU channel correlation, in (0, 1)."""
+    transition: str = "ou"
+    """Transition that draws the views: ou (the only built-in one)."""
+    rho: float | list[float] = 0.95
+    """OU channel correlation in (0, 1): one for every coordinate, or a list of ``dim``
+    (an anisotropic channel)."""
     views: int = 2
-    """Views of each latent per step, all drawn by the OU channel."""
+    """Views of each latent per step, all drawn by the transition."""
     # --- encoder ---
     encoder: str = "mlp"
     """Encoder: mlp or matched (cnn is the Reacher experiment's)."""
+    code_dim: int | None = None
+    """Code dimension m (None: m = n); the matched encoder needs m = n."""
     hidden: int = 256
     """Width of the mlp encoder's hidden layers."""
     depth: int = 4
@@ -67,17 +81,7 @@ class RunConfig:
     """Train ``inits`` encoders only when dim <= this; larger dims train one."""
     # --- objective ---
     mode: str = "lejepa"
-    """Objective: lejepa, whiten or infonce."""
-    lam: float = 1e-3
-    """Regularizer weight lambda in [0, 1] (lejepa and whiten)."""
-    sigma: float = 1.0
-    """InfoNCE temperature sigma; > 0."""
-    num_directions: int = 256
-    """SIGReg: random directions per call."""
-    knots: int = 17
-    """SIGReg: equally spaced knots on [0, t_max]."""
-    t_max: float = 3.0
-    """SIGReg: largest knot."""
+    """Objective: a registered one (lejepa, whiten, infonce); its hyperparameters are keys."""
     # --- training ---
     steps: int = 20_000
     """Optimizer steps."""
@@ -104,49 +108,140 @@ class RunConfig:
     """Points of (z, x, h) saved for figures at the end (0: none)."""
     device: str = "auto"
     """Device: auto (CUDA when present), cpu or cuda."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """Objective hyperparameters set explicitly (read them as attributes)."""
 
-    def validate(self) -> RunConfig:
+    def __init__(self, **values: Any) -> None:
+        params = dict(values.pop("params", None) or {})
+        for f in dataclasses.fields(RunConfig):
+            if f.name == "params":
+                continue
+            default = f.default_factory() if f.default is dataclasses.MISSING else f.default
+            setattr(self, f.name, values.pop(f.name, default))
+        known = param_fields()
+        for key in list(values):
+            if key in known:
+                params[key] = values.pop(key)
+        if values:
+            raise TypeError(f"RunConfig got unknown keys: {', '.join(values)}")
+        self.params = params
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names that are not fields: objective hyperparameters.
+        known = param_fields()
+        if name in known and "params" in self.__dict__:
+            return self.params.get(name, self._param_default(name))
+        raise AttributeError(f"RunConfig has no key {name!r}")
+
+    def _param_default(self, name: str) -> Any:
+        owner = objective_class(self.mode) if self.mode in objective_names() else None
+        if owner is not None and name in {f.name for f in dataclasses.fields(owner)}:
+            return next(f.default for f in dataclasses.fields(owner) if f.name == name)
+        return param_fields()[name].default
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every key with its value, objective hyperparameters included (flat)."""
+        out = {f: getattr(self, f) for f in CORE_FIELDS}
+        out.update({k: getattr(self, k) for k in param_fields()})
+        return out
+
+    @property
+    def objective_params(self) -> dict[str, Any]:
+        """The hyperparameters of every registered objective, explicit or default."""
+        return {k: getattr(self, k) for k in param_fields()}
+
+    @property
+    def code_size(self) -> int:
+        """m: the code dimension (``code_dim``, or n when unset)."""
+        return self.dim if self.code_dim is None else self.code_dim
+
+    @property
+    def obs_size(self) -> int:
+        """D: the observation dimension (``obs_dim``, or n when unset)."""
+        return self.dim if self.obs_dim is None else self.obs_dim
+
+    def validate(self, custom_world: bool = False) -> RunConfig:
         """Check every value's type and range; raise UsageError naming the first bad one.
 
-        The ranges and why they are what they are: :mod:`lejepa_id.limits`.
+        ``custom_world``: the run gets a user's world, so the checks that tie a named
+        mixing to its dimensions are left to the world. The ranges and why they are what
+        they are: :mod:`lejepa_id.limits`.
         """
-        values = {name: getattr(self, name) for name in RUN_FIELDS}
+        values = self.to_dict()
         for key, value in values.items():
             _check_type(key, value)
         _check_choice("mixing", self.mixing, MIXING_NAMES)
         _check_choice("coupling_draw", self.coupling_draw, COUPLING_DRAWS)
         _check_choice("law", self.law, LAW_NAMES)
-        _check_choice("mode", self.mode, MODES)
-        _check_choice("encoder", self.encoder, ENCODER_NAMES[:2])
+        _check_choice("transition", self.transition, transition_names())
+        _check_choice("mode", self.mode, objective_names())
+        _check_choice("encoder", self.encoder, encoder_names())
         if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
             raise UsageError(f"device={self.device!r} is not one of auto, cpu, cuda")
-        limits.check_finite(values, FLOAT_KEYS)
-        if not 0.0 < self.rho < 1.0:
-            raise UsageError(f"rho={self.rho!r} must lie in the open interval (0, 1)")
-        if not 0.0 <= self.lam <= 1.0:
-            raise UsageError(f"lam={self.lam!r} must lie in [0, 1]")
+        limits.check_finite(values, _float_keys(values))
+        self._validate_rho()
         if not self.alpha >= limits.ALPHA_MIN:
             raise UsageError(
                 f"alpha={self.alpha!r} must be >= {limits.ALPHA_MIN} (smaller shapes cannot "
                 "be sampled in floating point)"
             )
-        for key in ("sigma", "t_max", "lr"):
-            if not getattr(self, key) > 0:
-                raise UsageError(f"{key}={getattr(self, key)!r} must be > 0")
+        if not self.lr > 0:
+            raise UsageError(f"lr={self.lr!r} must be > 0")
         if self.weight_decay < 0:
             raise UsageError(f"weight_decay={self.weight_decay!r} must be >= 0")
         limits.check_int_ranges(values)
-        if self.mode == "infonce" and self.views != 2:
-            raise UsageError(f"views={self.views!r}: mode infonce needs exactly 2 views")
-        if self.mixing in TWO_D_MIXINGS and self.dim != 2:
-            raise UsageError(f"dim={self.dim!r}: mixing {self.mixing} is defined for dim = 2 only")
-        if (self.mixing == "coupling" or self.encoder == "matched") and self.dim % 2:
-            raise UsageError(
-                f"dim={self.dim!r} must be even for the coupling mixing and matched encoder"
-            )
+        self._validate_objectives()
+        self._validate_sizes()
+        if not custom_world:
+            self._validate_named_mixing()
+        if self.encoder == "matched" and self.dim % 2:
+            raise UsageError(f"dim={self.dim!r} must be even for the matched encoder")
         limits.check_eval_size(self.eval_size, self.dim)
         limits.check_memory(self)
         return self
+
+    def _validate_rho(self) -> None:
+        values = self.rho if isinstance(self.rho, list) else [self.rho]
+        for r in values:
+            if not (math.isfinite(r) and 0.0 < r < 1.0):
+                raise UsageError(f"rho={r!r} must lie in the open interval (0, 1)")
+        if isinstance(self.rho, list) and len(self.rho) != self.dim:
+            raise UsageError(
+                f"rho={self.rho!r} lists {len(self.rho)} correlations; dim={self.dim} needs "
+                f"{self.dim} (or one number for all)"
+            )
+
+    def _validate_objectives(self) -> None:
+        # Every objective checks its own keys, so a bad value is refused even on a run
+        # whose objective ignores it (--set sigma=-1 is wrong for every run).
+        for name in objective_names():
+            build_objective(name, **self.objective_params)
+        need = objective_class(self.mode).views
+        if need is not None and self.views != need:
+            raise UsageError(f"views={self.views!r}: mode {self.mode} needs exactly {need} views")
+
+    def _validate_named_mixing(self) -> None:
+        if self.mixing in TWO_D_MIXINGS and self.dim != 2:
+            raise UsageError(f"dim={self.dim!r}: mixing {self.mixing} is defined for dim = 2 only")
+        if self.mixing == "coupling" and self.dim % 2:
+            raise UsageError(f"dim={self.dim!r} must be even for the coupling mixing")
+        if self.obs_size != self.dim and self.mixing != "linear":
+            raise UsageError(
+                f"obs_dim={self.obs_dim!r}: mixing {self.mixing} keeps D = dim = {self.dim}; "
+                "only the linear mixing embeds in a larger space"
+            )
+
+    def _validate_sizes(self) -> None:
+        for key, low in (("obs_dim", self.dim), ("code_dim", 1)):
+            value = getattr(self, key)
+            if value is not None and not low <= value <= limits.INT_RANGES["dim"][1]:
+                raise UsageError(
+                    f"{key}={value!r} must lie in [{low}, {limits.INT_RANGES['dim'][1]:,}]"
+                )
+        if self.encoder == "matched" and not self.obs_size == self.code_size == self.dim:
+            raise UsageError(
+                f"code_dim={self.code_dim!r}: the matched encoder needs code_dim = dim = {self.dim}"
+            )
 
     @property
     def effective_inits(self) -> int:
@@ -166,14 +261,29 @@ class RunConfig:
         return sorted(set(early) | set(late) | {self.steps})
 
 
-RUN_FIELDS = {f.name: f for f in dataclasses.fields(RunConfig)}
-FLOAT_KEYS = ("alpha", "rho", "lam", "sigma", "t_max", "lr", "weight_decay")
+CORE_FIELDS = tuple(f.name for f in dataclasses.fields(RunConfig) if f.name != "params")
+
+
+def run_keys() -> tuple[str, ...]:
+    """Every key a run accepts: the core fields and every objective's hyperparameters."""
+    return CORE_FIELDS + tuple(k for k in param_fields() if k not in CORE_FIELDS)
 
 
 @functools.cache
-def _allowed_types(key: str) -> tuple[type, ...]:
+def _core_types(key: str) -> tuple[type, ...]:
     hint = typing.get_type_hints(RunConfig)[key]
-    return typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    args = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    return tuple(typing.get_origin(a) or a for a in args)  # list[float] -> list
+
+
+def _allowed_types(key: str) -> tuple[type, ...]:
+    return _core_types(key) if key in CORE_FIELDS else param_fields()[key].types
+
+
+def _float_keys(values: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(
+        k for k, v in values.items() if float in _allowed_types(k) and isinstance(v, float)
+    )
 
 
 def _check_type(key: str, value: Any) -> None:
@@ -185,9 +295,18 @@ def _check_type(key: str, value: Any) -> None:
         (int in allowed and isinstance(value, int))
         or (float in allowed and isinstance(value, int | float))
         or (str in allowed and isinstance(value, str))
+        or (list in allowed and _number_list(value))
     )
     if isinstance(value, bool) or not ok:
         raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
+
+
+def _number_list(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    )
 
 
 def _check_choice(key: str, value: Any, allowed: tuple[str, ...]) -> None:
@@ -215,11 +334,28 @@ def _coerce(key: str, value: Any) -> Any:
             pass
     if str in allowed and isinstance(value, str):
         return value
+    if list in allowed and isinstance(value, list | tuple) and value:
+        return [_coerce_number(key, v, allowed) for v in value]
+    raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
+
+
+def _coerce_number(key: str, value: Any, allowed: tuple[type, ...]) -> float:
+    if not isinstance(value, bool) and isinstance(value, int | float | str):
+        try:
+            return float(value)
+        except ValueError:
+            pass
     raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
 
 
 def _type_name(allowed: tuple[type, ...]) -> str:
-    names = {int: "integer", float: "number", str: "string", type(None): "null"}
+    names = {
+        int: "integer",
+        float: "number",
+        str: "string",
+        list: "non-empty list of numbers",
+        type(None): "null",
+    }
     return " or ".join(names.get(t, t.__name__) for t in allowed)
 
 
@@ -228,17 +364,26 @@ def make_run_config(overrides: dict[str, Any], where: str = "config") -> RunConf
     if not isinstance(overrides, dict):
         raise UsageError(f"{where} must be a mapping of config keys, got {overrides!r}")
     values = {}
+    keys = run_keys()
     for key, value in overrides.items():
-        if key not in RUN_FIELDS:
-            raise UsageError(
-                f"unknown config key {key!r} in {where}; allowed: {', '.join(RUN_FIELDS)}"
-            )
+        if key not in keys:
+            raise UsageError(f"unknown config key {key!r} in {where}; allowed: {', '.join(keys)}")
         values[key] = _coerce(key, value)
     return RunConfig(**values).validate()
 
 
 # Sweep axes: experiment-level list keys, each sweeping one RunConfig field.
-AXES = {"dims": "dim", "alphas": "alpha", "lambs": "lam", "rhos": "rho", "seeds": "seed"}
+AXES = {
+    "dims": "dim",
+    "code_dims": "code_dim",
+    "alphas": "alpha",
+    "lambs": "lam",
+    "rhos": "rho",
+    "rho_grid": "rho",
+    "seeds": "seed",
+}
+# rho_grid sweeps an anisotropic channel: each value (r1, r2) gives the first latent
+# correlation r1 and every other one r2, whatever the run's dim.
 EXPERIMENT_KEYS = ("name", "description", "defaults", "runs", *AXES)
 
 
@@ -274,6 +419,8 @@ def fmt_value(value: Any) -> str:
     if isinstance(value, float):
         short = f"{value:g}"
         return short if float(short) == value else repr(value)
+    if isinstance(value, list):
+        return "x".join(fmt_value(float(v)) for v in value)
     return str(value)
 
 
@@ -297,6 +444,12 @@ class Experiment:
         merged = {**self.defaults, **self.runs[run], **axis_values, **self.overrides}
         return make_run_config(merged, where=f"runs.{run}")
 
+    def _grid_rho(self, run: str, fields: dict[str, Any], pair: list[float]) -> list[float]:
+        merged = {**self.defaults, **self.runs[run], **fields, **self.overrides}
+        dim = _coerce("dim", merged.get("dim", RunConfig().dim))
+        first, rest = (_coerce_number("rho_grid", v, (float,)) for v in pair)
+        return [first] + [rest] * (dim - 1)
+
     def expand(self) -> list[RunSpec]:
         """Every run: the product of run names and the sweep axes, in a stable order."""
         names = list(self.runs)
@@ -308,6 +461,8 @@ class Experiment:
             for combo in itertools.product(*(self.axes[k] for k in axis_keys)):
                 values = dict(zip(axis_keys, combo))
                 fields = {AXES[k]: v for k, v in values.items()}
+                if "rho_grid" in values:
+                    fields["rho"] = self._grid_rho(run, fields, values["rho_grid"])
                 specs.append(RunSpec(self.name, run, values, self.run_config(run, **fields)))
         if not specs:
             raise UsageError(f"experiment {self.name} expands to no runs (an axis is empty)")
@@ -320,12 +475,26 @@ def _check_distinct(key: str, values: list[Any]) -> None:
     seen: dict[Any, Any] = {}
     for value in values:
         number = _coerce(AXES[key], value)
+        number = tuple(number) if isinstance(number, list) else number
         if number in seen:
             raise UsageError(
                 f"sweep axis {key!r} lists the value {number!r} twice "
                 f"({seen[number]!r} and {value!r}); each value must appear once"
             )
         seen[number] = value
+
+
+def _rho_grid(value: Any) -> list[list[float]]:
+    """``{first: [...], rest: [...]}`` -> every pair (r1, r2) of the product."""
+    if not isinstance(value, dict) or set(value) != {"first", "rest"}:
+        raise UsageError(f"rho_grid={value!r} must be a mapping with lists 'first' and 'rest'")
+    lists = []
+    for part in ("first", "rest"):
+        items = value[part] if isinstance(value[part], list) else [value[part]]
+        if not items:
+            raise UsageError(f"rho_grid.{part} is empty")
+        lists.append([_coerce_number(f"rho_grid.{part}", v, (float,)) for v in items])
+    return [[a, b] for a in lists[0] for b in lists[1]]
 
 
 def parse_set(assignments: list[str]) -> dict[str, Any]:
@@ -363,17 +532,23 @@ def _apply_set(tree: dict[str, Any], key: str, value: Any) -> None:
         tree["runs"] = {name: known[name] for name in value}
     elif key in EXPERIMENT_KEYS:
         tree[key] = value
-    elif key in RUN_FIELDS:
+    elif key in run_keys():
         tree.setdefault("__overrides__", {})[key] = value
     else:
         raise UsageError(
             f"unknown config key {key!r}; allowed: {', '.join(EXPERIMENT_KEYS)} "
-            f"or a run key ({', '.join(RUN_FIELDS)})"
+            f"or a run key ({', '.join(run_keys())})"
         )
 
 
-def load_experiment(path: str | Path, sets: list[str] | None = None) -> Experiment:
-    """Read and validate an experiment YAML file, applying ``--set`` overrides."""
+def load_experiment(
+    path: str | Path, sets: list[str] | None = None, only: str | None = None
+) -> Experiment:
+    """Read and validate an experiment YAML file, applying ``--set`` overrides.
+
+    ``only`` keeps (and validates) that one run, so an override that suits it is not
+    refused because another run of the file would be invalid with it.
+    """
     path = Path(path)
     if not path.is_file():
         raise UsageError(f"config file {str(path)!r} does not exist")
@@ -397,6 +572,10 @@ def load_experiment(path: str | Path, sets: list[str] | None = None) -> Experime
     if not isinstance(runs, dict) or not runs:
         raise UsageError(f"{path.name}: 'runs' must be a non-empty mapping of run names")
     runs = {limits.check_name("run name", str(k)): (v or {}) for k, v in runs.items()}
+    if only is not None:
+        if only not in runs:
+            raise UsageError(f"--run {only!r} is not in {path.name}; allowed: {', '.join(runs)}")
+        runs = {only: runs[only]}
     for run, keys in runs.items():
         if not isinstance(keys, dict):
             raise UsageError(f"runs.{run} must be a mapping of config keys, got {keys!r}")
@@ -411,11 +590,15 @@ def load_experiment(path: str | Path, sets: list[str] | None = None) -> Experime
     for key in AXES:
         if key in tree:
             value = tree[key]
+            if key == "rho_grid":
+                value = _rho_grid(value)
             if not isinstance(value, list):
                 value = [value]
             if not value:
                 raise UsageError(f"sweep axis {key!r} is empty")
             axes[key] = value
+    if "rhos" in axes and "rho_grid" in axes:
+        raise UsageError("sweep axes 'rhos' and 'rho_grid' both set rho; use one")
     exp = Experiment(
         name=str(name),
         runs=runs,

@@ -1,22 +1,43 @@
 """Encoders f: observations -> codes (SPEC.md section 3).
 
 The synthetic encoders (``mlp``, ``matched``) hold the weights of R independent runs
-stacked along a leading dimension and map (R, ..., N) to (R, ..., N) with batched matrix
-products. Because AdamW acts elementwise, training the stack on the sum of the runs'
-losses follows exactly the trajectories of R separate runs; R = 1 is a single run.
-Each run's weights are drawn from its own seed, so run r of a stack starts where the
-same run trained alone would.
+stacked along a leading dimension and map observations (R, ..., D) to codes
+(R, ..., m) with batched matrix products. Because AdamW acts elementwise, training the
+stack on the sum of the runs' losses follows exactly the trajectories of R separate
+runs; R = 1 is a single run. Each run's weights are drawn from its own seed, so run r
+of a stack starts where the same run trained alone would.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import torch
 from torch import nn
 
-ENCODER_NAMES = ("mlp", "matched", "cnn")
+# name -> builder(obs_dim, code_dim, seeds, **options) of a stacked synthetic encoder.
+_ENCODERS: dict[str, Callable[..., nn.Module]] = {}
+
+
+def register_encoder(name: str) -> Callable[[Callable[..., nn.Module]], Callable[..., nn.Module]]:
+    """Decorator: register ``builder(obs_dim, code_dim, seeds, **options) -> nn.Module``.
+
+    The module maps (R, ..., D) to (R, ..., m), one run per seed; ``options`` are the run
+    config's encoder keys (``hidden``, ``depth``, ``layers``), to take or ignore.
+    """
+
+    def add(builder: Callable[..., nn.Module]) -> Callable[..., nn.Module]:
+        _ENCODERS[name] = builder
+        return builder
+
+    return add
+
+
+def encoder_names() -> tuple[str, ...]:
+    """The stacked synthetic encoders (the Reacher cnn is built apart, on pixels)."""
+    return tuple(_ENCODERS)
 
 
 def _seeded(seed: int) -> torch.Generator:
@@ -44,15 +65,22 @@ class StackedLinear(nn.Module):
 
 
 class StackedMLP(nn.Module):
-    """Linear(N, H), GELU, (depth - 1) x (Linear(H, H), GELU), Linear(H, N), per run.
+    """Linear(D, H), GELU, (depth - 1) x (Linear(H, H), GELU), Linear(H, m), per run.
 
-    ``seeds`` gives one initialization seed per stacked run.
+    ``seeds`` gives one initialization seed per stacked run; ``out_dim`` is m (default D).
     """
 
-    def __init__(self, dim: int, seeds: Sequence[int], hidden: int = 256, depth: int = 4) -> None:
+    def __init__(
+        self,
+        dim: int,
+        seeds: Sequence[int],
+        hidden: int = 256,
+        depth: int = 4,
+        out_dim: int | None = None,
+    ) -> None:
         super().__init__()
         gens = [_seeded(s) for s in seeds]
-        widths = [dim] + [hidden] * depth + [dim]
+        widths = [dim] + [hidden] * depth + [dim if out_dim is None else out_dim]
         self.layers = nn.ModuleList(
             StackedLinear(a, b, gens) for a, b in zip(widths[:-1], widths[1:])
         )
@@ -65,7 +93,7 @@ class StackedMLP(nn.Module):
             h = layer(h)
             if i < len(self.layers) - 1:
                 h = self.act(h)
-        return h.reshape(shape)
+        return h.reshape(*shape[:-1], h.shape[-1])
 
 
 class StackedMatched(nn.Module):
@@ -148,14 +176,31 @@ class CNNEncoder(nn.Module):
         return self.head(self.features(x))
 
 
+@register_encoder("mlp")
+def _mlp(obs_dim: int, code_dim: int, seeds: Sequence[int], **options: Any) -> nn.Module:
+    return StackedMLP(obs_dim, seeds, options.get("hidden", 256), options.get("depth", 4), code_dim)
+
+
+@register_encoder("matched")
+def _matched(obs_dim: int, code_dim: int, seeds: Sequence[int], **options: Any) -> nn.Module:
+    if not obs_dim == code_dim:
+        raise ValueError(f"the matched encoder needs code_dim = obs_dim, got {code_dim}, {obs_dim}")
+    return StackedMatched(obs_dim, seeds, options.get("layers", 4))
+
+
 def build_encoder(
-    kind: str, dim: int, seeds: Sequence[int], hidden: int = 256, depth: int = 4, layers: int = 4
+    kind: str,
+    obs_dim: int,
+    seeds: Sequence[int],
+    code_dim: int | None = None,
+    **options: Any,
 ) -> nn.Module:
-    """Build a stacked synthetic encoder (``mlp`` or ``matched``) with one run per seed."""
-    if kind == "mlp":
-        return StackedMLP(dim, seeds, hidden, depth)
-    if kind == "matched":
-        return StackedMatched(dim, seeds, layers)
+    """A stacked synthetic encoder R^D -> R^m (m = ``code_dim``, default D), one run per seed.
+
+    ``options``: ``hidden`` and ``depth`` (mlp), ``layers`` (matched).
+    """
     if kind == "cnn":
         raise ValueError("encoder='cnn' takes pixels: build CNNEncoder for the Reacher experiment")
-    raise ValueError(f"encoder={kind!r} is not one of {', '.join(ENCODER_NAMES)}")
+    if kind not in _ENCODERS:
+        raise ValueError(f"encoder={kind!r} is not one of {', '.join(_ENCODERS)}")
+    return _ENCODERS[kind](obs_dim, obs_dim if code_dim is None else code_dim, seeds, **options)

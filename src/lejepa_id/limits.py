@@ -35,8 +35,6 @@ INT_RANGES: dict[str, tuple[int | None, int | None]] = {
     "depth": (1, 64),
     "inits": (1, 1024),
     "inits_max_dim": (0, None),
-    "num_directions": (1, 65_536),
-    "knots": (2, 1024),
     "steps": (1, 100_000_000),
     "batch": (2, 1_048_576),
     "eval_size": (100, 10_000_000),
@@ -55,11 +53,15 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+=-]{0,99}")
 def check_int_ranges(values: dict[str, Any]) -> None:
     """Raise UsageError for the first integer setting outside its range."""
     for key, (low, high) in INT_RANGES.items():
-        value = values[key]
-        if low is not None and value < low:
-            raise UsageError(f"{key}={value!r} must be >= {low}")
-        if high is not None and value > high:
-            raise UsageError(f"{key}={value!r} must be <= {high:,}")
+        check_int_range(key, values[key], low, high)
+
+
+def check_int_range(key: str, value: int, low: int | None, high: int | None) -> None:
+    """Raise UsageError when ``value`` lies outside [low, high] (None: unbounded)."""
+    if low is not None and value < low:
+        raise UsageError(f"{key}={value!r} must be >= {low}")
+    if high is not None and value > high:
+        raise UsageError(f"{key}={value!r} must be <= {high:,}")
 
 
 def check_finite(values: dict[str, Any], keys: tuple[str, ...]) -> None:
@@ -85,15 +87,16 @@ def estimated_bytes(c: Any) -> int:
     the coupling mixing with AdamW's state, for every initialization.
     """
     n, vb, k = c.dim, c.views * c.batch, c.inits
-    data = 16 * vb * n * 2
+    d, m = c.obs_size, c.code_size
+    data = 16 * vb * d * 2
     if c.encoder == "matched":
         params = c.layers * (n // 2) ** 2 * 2
         acts = vb * n * 4 * c.layers
     else:
-        params = n * c.hidden * 2 + (c.depth - 1) * c.hidden**2
+        params = (d + m) * c.hidden + (c.depth - 1) * c.hidden**2
         acts = vb * c.hidden * 3 * c.depth
     sigreg = vb * c.num_directions * c.knots * 2 if c.mode == "lejepa" else 0
-    evaluation = c.eval_size * n * 3
+    evaluation = c.eval_size * (n + d + m)
     mixing = c.layers * (n // 2) ** 2 * 2 if c.mixing == "coupling" else 0
     elements = data + k * (4 * params + acts + sigreg + evaluation) + mixing
     return 4 * elements

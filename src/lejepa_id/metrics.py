@@ -1,7 +1,9 @@
 """Identifiability metrics: pure functions of arrays returning named scores (SPEC.md section 5).
 
 All functions take NumPy arrays or tensors, compute in float64, and accept optional
-leading "run" dimensions: samples of shape (..., n, N) give scores of shape (...).
+leading "run" dimensions: samples of shape (..., n_s, n) give scores of shape (...).
+Latents z have n coordinates and codes h have m; every metric is defined for m != n.
+The engine evaluates the same definitions from moments (:mod:`lejepa_id.builtin_metrics`).
 """
 
 from __future__ import annotations
@@ -13,24 +15,15 @@ import torch
 
 ArrayLike = torch.Tensor | np.ndarray
 
-METRIC_NAMES = (
-    "r2_hz",
-    "r2_zh",
-    "r2_xz",
-    "r2_zx",
-    "orth_err",
-    "orth_err_normalized",
-    "orth_err_scale_free",
-    "code_scale",
-    "epsilon",
-    "L_h",
-    "trace_cov",
-    "delta",
-    "D_bound",
-    "approx_bound",
-    "procrustes_mse",
-    "procrustes_mse_centered",
-)
+
+# Relative cut-off of the pseudo-inverses: directions of a covariance below it are treated
+# as exactly degenerate (a code wider than z has some), not inverted from rounding noise.
+PINV_RTOL = 1e-12
+
+
+def pinv_sym(a: torch.Tensor) -> torch.Tensor:
+    """Pseudo-inverse of symmetric PSD matrices (..., k, k), cut off at :data:`PINV_RTOL`."""
+    return torch.linalg.pinv(a, rtol=PINV_RTOL, hermitian=True)
 
 
 def _f64(a: ArrayLike) -> torch.Tensor:
@@ -54,7 +47,7 @@ def affine_fit(a: ArrayLike, b: ArrayLike) -> tuple[torch.Tensor, torch.Tensor]:
         a: (..., n, P), b: (..., n, Q) -> W (..., P, Q), c (..., Q)
     """
     a, b = _f64(a), _f64(b)
-    W = torch.linalg.pinv(_centered_cov(a, a), hermitian=True) @ _centered_cov(a, b)
+    W = pinv_sym(_centered_cov(a, a)) @ _centered_cov(a, b)
     c = b.mean(dim=-2) - (a.mean(dim=-2).unsqueeze(-2) @ W).squeeze(-2)
     return W, c
 
@@ -75,30 +68,45 @@ def r2(a: ArrayLike, b: ArrayLike) -> torch.Tensor:
     return 1.0 - ss_res / ss_tot
 
 
-def orthogonality_error(z: ArrayLike, h: ArrayLike) -> torch.Tensor:
-    """|A^T A - I|_F for the linear part A of the affine fit z -> h (h ~ A z + c).
-
-    Zero exactly when the code is an orthogonal transform of z plus an offset.
+def isometry_gram(W: torch.Tensor) -> torch.Tensor:
+    """The Gram matrix of the linear part A = W^T (m x n) that is I for a partial isometry:
+    A^T A (n x n) when m >= n (A keeps lengths), A A^T (m x m) when m < n (A has
+    orthonormal rows: the code is an orthogonal projection of z).
 
     Shape:
-        z: (..., n, N), h: (..., n, N) -> (...)
+        W: (..., n, m) -> (..., min(n, m), min(n, m))
     """
-    W, _ = affine_fit(z, h)  # h ~ z @ W, so A = W^T and A^T A = W W^T
-    eye = torch.eye(W.shape[-1], dtype=W.dtype, device=W.device)
-    return torch.linalg.matrix_norm(W @ W.transpose(-2, -1) - eye)
+    if W.shape[-1] >= W.shape[-2]:
+        return W @ W.transpose(-2, -1)
+    return W.transpose(-2, -1) @ W
+
+
+def orthogonality_error(z: ArrayLike, h: ArrayLike) -> torch.Tensor:
+    """|G - I|_F for the Gram G of the linear part A of the affine fit h ~ A z + c
+    (:func:`isometry_gram`: A^T A when m >= n, A A^T when m < n).
+
+    Zero exactly when the code is a (partial) isometry of z plus an offset.
+
+    Shape:
+        z: (..., n_s, n), h: (..., n_s, m) -> (...)
+    """
+    W, _ = affine_fit(z, h)  # h ~ z @ W, so A = W^T
+    gram = isometry_gram(W)
+    eye = torch.eye(gram.shape[-1], dtype=W.dtype, device=W.device)
+    return torch.linalg.matrix_norm(gram - eye)
 
 
 def scale_free_orthogonality_error(z: ArrayLike, h: ArrayLike) -> tuple[torch.Tensor, torch.Tensor]:
-    """|A^T A / s^2 - I|_F and the code's scale s, with s^2 = tr(A^T A) / N.
+    """|G / s^2 - I|_F and the code's scale s, with s^2 = tr(G) / size(G).
 
     orth_err counts a uniform shrinkage h = s Q z as error (|s^2 - 1| sqrt(N)); this
     separates the two: a shrunken rotation has zero scale-free error and scale s.
 
     Shape:
-        z: (..., n, N), h: (..., n, N) -> two of (...)
+        z: (..., n_s, n), h: (..., n_s, m) -> two of (...)
     """
     W, _ = affine_fit(z, h)
-    return scale_free_from_gram(W @ W.transpose(-2, -1))
+    return scale_free_from_gram(isometry_gram(W))
 
 
 def scale_free_from_gram(gram: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -111,22 +119,60 @@ def scale_free_from_gram(gram: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor
 
 
 def procrustes_mse(h: ArrayLike, z: ArrayLike, center: bool = False) -> torch.Tensor:
-    """Mean over samples of |h - z Q^T|^2 for the best rotation Q = U V^T, SVD of h^T z / n.
+    """Mean over samples of |h - z Q^T|^2 for Q = U V^T from the SVD of h^T z / n_s.
+
+    For m = n, Q is the best rotation; for m != n it is the partial isometry (m x n) that
+    maximizes the cross term, the best one when m > n (then |Q z| = |z|).
 
     ``center=True`` first removes both means: the error Theorem 3 bounds, which is about a
     centered encoder (a constant offset of h is no failure of identifiability, and
     whitening leaves the mean of h free). The default is the published definition.
 
     Shape:
-        h: (..., n, N), z: (..., n, N) -> (...)
+        h: (..., n_s, m), z: (..., n_s, n) -> (...)
     """
     h, z = _f64(h), _f64(z)
     if center:
         h = h - h.mean(dim=-2, keepdim=True)
         z = z - z.mean(dim=-2, keepdim=True)
-    U, _, Vh = torch.linalg.svd(h.transpose(-2, -1) @ z / h.shape[-2])
-    Q = U @ Vh
+    n_s = h.shape[-2]
+    Q = best_partial_isometry(h.transpose(-2, -1) @ z / n_s, z.transpose(-2, -1) @ z / n_s)
     return (h - z @ Q.transpose(-2, -1)).pow(2).sum(dim=-1).mean(dim=-1)
+
+
+def _polar(a: torch.Tensor) -> torch.Tensor:
+    U, _, Vh = torch.linalg.svd(a, full_matrices=False)
+    return U @ Vh
+
+
+def best_partial_isometry(
+    hz: torch.Tensor, zz: torch.Tensor, max_iter: int = 1000, tol: float = 1e-13
+) -> torch.Tensor:
+    """argmin over Q (m x n) with orthonormal columns (m >= n) or rows (m < n) of
+    mean |h - Q z|^2, from the moments hz = h^T z / n_s and zz = z^T z / n_s.
+
+    For m >= n, |Q z| = |z| and the answer is the polar factor U V^T of hz (orthogonal
+    Procrustes). For m < n, |Q z|^2 depends on Q through zz, and the polar factor is the
+    answer only when zz = I; the minimum is then found by majorization: with
+    L = lambda_max(zz), each step Q <- polar(hz + Q (L I - zz)) cannot increase the
+    error, and it stops when Q moves by less than ``tol``.
+
+    Shape:
+        hz: (..., m, n), zz: (..., n, n) -> (..., m, n)
+    """
+    Q = _polar(hz)
+    m, n = hz.shape[-2], hz.shape[-1]
+    if m >= n:
+        return Q
+    L = torch.linalg.eigvalsh(zz)[..., -1:].unsqueeze(-1)
+    shift = L * torch.eye(n, dtype=zz.dtype, device=zz.device) - zz
+    for _ in range(max_iter):
+        nxt = _polar(hz + Q @ shift)
+        done = bool((nxt - Q).abs().max() < tol)
+        Q = nxt
+        if done:
+            break
+    return Q
 
 
 def theorem3_bound(
@@ -179,7 +225,8 @@ def identifiability_metrics(
     (r2_xz, r2_zx) is reported beside the learned code's scores.
 
     Shape:
-        z, x, h, h_prime: (..., n, N) -> {name: (...)} with the names of METRIC_NAMES
+        z, x, h, h_prime: (..., n, N) -> {name: (...)} (the computed metrics of
+            :mod:`lejepa_id.metric_registry` that the moments do not need)
     """
     z, x, h = _f64(z), _f64(x), _f64(h)
     orth = orthogonality_error(z, h)
@@ -190,7 +237,7 @@ def identifiability_metrics(
         "r2_xz": r2(x, z),
         "r2_zx": r2(z, x),
         "orth_err": orth,
-        "orth_err_normalized": orth / math.sqrt(z.shape[-1]),
+        "orth_err_normalized": orth / math.sqrt(min(z.shape[-1], h.shape[-1])),
         "orth_err_scale_free": orth_free,
         "code_scale": scale,
     }

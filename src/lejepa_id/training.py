@@ -10,12 +10,9 @@ recorded as diverged at that step; the others continue.
 
 from __future__ import annotations
 
-import math
-import platform
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,19 +23,24 @@ from lejepa_id.config import RunConfig
 from lejepa_id.encoders import build_encoder
 from lejepa_id.errors import UsageError
 from lejepa_id.evaluation import EvalSet, Scorer
-from lejepa_id.io import atomic_write_json, save_tensors
 from lejepa_id.metrics import grid_metrics
-from lejepa_id.objectives import objective, random_directions
+from lejepa_id.objectives import build_objective, objective_class
+from lejepa_id.results import RunResult
+from lejepa_id.runtime import derive_seed, generator, lr_factor, resolve_device
 from lejepa_id.threads import encoder_work, resolve_threads, torch_threads
 from lejepa_id.worlds import World
+from lejepa_id.worlds.build import check_world_matches, recorded_mixing, world_for
 
 # Purposes of the seeds derived from a run's seed; fixed forever for reproducibility.
 _DATA, _INIT, _EVAL, _DIRECTIONS, _SCATTER = 1, 2, 3, 4, 5
 # Steps of data drawn at once; fixed so a run's stream never depends on its group.
 _CHUNK = 16
-# Keys that must agree for runs to share one stacked model and one optimizer.
+# Keys that must agree for runs to share one stacked model and one optimizer, besides
+# the objective's hyperparameters that are not per run (see group_key).
 GROUP_KEYS = (
     "dim",
+    "obs_size",
+    "code_size",
     "encoder",
     "hidden",
     "depth",
@@ -49,10 +51,6 @@ GROUP_KEYS = (
     "batch",
     "lr",
     "weight_decay",
-    "num_directions",
-    "knots",
-    "t_max",
-    "sigma",
     "eval_size",
     "eval_every",
     "eval_every_early",
@@ -61,77 +59,23 @@ GROUP_KEYS = (
 )
 
 
-def derive_seed(*parts: int) -> int:
-    """A 63-bit seed from integers (run seed, purpose, index), stable across platforms."""
-    state = np.random.SeedSequence([int(p) % 2**63 for p in parts]).generate_state(2)
-    return int(state[0]) << 31 ^ int(state[1])
+def _shared_params(mode: str) -> list[str]:
+    cls = objective_class(mode)
+    return [f.name for f in dataclasses.fields(cls) if f.name not in cls.per_run]
 
 
-def generator(device: torch.device, *parts: int) -> torch.Generator:
-    return torch.Generator(device=device).manual_seed(derive_seed(*parts))
-
-
-def resolve_device(name: str) -> torch.device:
-    """``auto`` picks CUDA when present; asking for CUDA without one is a usage error."""
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if name.startswith("cuda") and not torch.cuda.is_available():
-        raise UsageError(f"device={name!r} but no CUDA device is available; use cpu or auto")
-    return torch.device(name)
-
-
-def lr_factor(step: int, steps: int) -> float:
-    """Constant for the first half of training, then cosine decay to 0 over the second."""
-    half = steps // 2
-    if step < half:
-        return 1.0
-    return 0.5 * (1.0 + math.cos(math.pi * (step - half) / max(steps - half, 1)))
-
-
-def make_world(config: RunConfig) -> World:
-    """The world a config describes (named mixing seeded by the run).
-
-    A ``published`` coupling draw happens on the run's device, as in the published code.
-    """
-    return World.make(
-        config.mixing,
-        config.dim,
-        config.rho,
-        config.law,
-        config.alpha,
-        config.layers,
-        config.resolved_mixing_seed,
-        config.coupling_draw,
-        resolve_device(config.device),
-    )
-
-
-def software_versions() -> dict[str, str]:
-    import lejepa_id
-
-    return {
-        "lejepa_id": lejepa_id.__version__,
-        "python": platform.python_version(),
-        "torch": torch.__version__,
-        "numpy": np.__version__,
-        "numba": _numba_version(),
-        "cuda": str(torch.version.cuda),
-    }
-
-
-def _numba_version() -> str:
-    try:
-        import numba
-    except ImportError:
-        return "absent"
-    return numba.__version__
+def group_key(config: RunConfig) -> tuple[Any, ...]:
+    """What runs must share to be trained as one stack: :data:`GROUP_KEYS` and their
+    objective's hyperparameters, except its ``per_run`` ones (such as lam)."""
+    params = tuple(getattr(config, k) for k in _shared_params(config.mode))
+    return tuple(getattr(config, k) for k in GROUP_KEYS) + params
 
 
 class DataStream:
     """Positive pairs of one world from its own generator, drawn ``_CHUNK`` steps at a time.
 
     Shape:
-        next() -> (V, B, N) observations of B latents in V OU views.
+        next() -> (V, B, D) observations of B latents in V views.
     """
 
     def __init__(self, world: World, config: RunConfig, device: torch.device) -> None:
@@ -144,56 +88,17 @@ class DataStream:
             c = self.config
             z = self.world.sample_latents(_CHUNK * c.batch, self.gen)
             x = self.world.render(self.world.sample_views(z, c.views, self.gen))
-            self.buffer = list(x.reshape(c.views, _CHUNK, c.batch, c.dim).unbind(1))[::-1]
+            self.buffer = list(x.reshape(c.views, _CHUNK, c.batch, -1).unbind(1))[::-1]
         return self.buffer.pop()
-
-
-@dataclass
-class RunResult:
-    """What a run produced: config, final metrics and losses, curves and weights."""
-
-    config: RunConfig
-    status: str = "finished"
-    diverged_step: int | None = None
-    metrics: dict[str, float] = field(default_factory=dict)
-    losses: dict[str, float] = field(default_factory=dict)
-    curves: dict[str, list[float]] = field(default_factory=dict)
-    wall_time_s: float = 0.0
-    steps_per_s: float = 0.0
-    threads: int = 0
-    selected_init: int = 0
-    init_final_losses: list[float] = field(default_factory=list)
-    device: str = "cpu"
-    versions: dict[str, str] = field(default_factory=software_versions)
-    weights: dict[str, torch.Tensor] = field(default_factory=dict, repr=False)
-    scatter: dict[str, torch.Tensor] | None = field(default=None, repr=False)
-    name: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {k: v for k, v in asdict(self).items() if k not in ("weights", "scatter")}
-        out["seed"] = self.config.seed
-        return out
-
-    def save(self, directory: str | Path) -> Path:
-        """Write weights (and scatter) first, result.json last: its presence marks a
-        finished run. Each file is written atomically."""
-        directory = Path(directory)
-        save_tensors(directory / "weights.safetensors", self.weights)
-        if self.scatter is not None:
-            save_tensors(directory / "scatter.safetensors", self.scatter)
-        atomic_write_json(directory / "result.json", self.to_dict())
-        return directory / "result.json"
 
 
 def _check_group(configs: Sequence[RunConfig]) -> None:
     first = configs[0]
     for c in configs[1:]:
-        for key in GROUP_KEYS:
-            if getattr(c, key) != getattr(first, key):
-                raise ValueError(
-                    f"runs of one group must share {key}: "
-                    f"{getattr(first, key)!r} != {getattr(c, key)!r}"
-                )
+        if group_key(c) != group_key(first):
+            keys = (*GROUP_KEYS, *_shared_params(first.mode))
+            diff = [k for k in keys if getattr(c, k) != getattr(first, k)]
+            raise ValueError(f"runs of one group must share {', '.join(diff)}")
 
 
 def train(
@@ -221,27 +126,46 @@ def train(
     cfgs = [configs] if single else list(configs)
     if not cfgs or not all(isinstance(c, RunConfig) for c in cfgs):
         raise UsageError(f"train() needs a RunConfig or a non-empty list of them, got {configs!r}")
-    cfgs = [c.validate() for c in cfgs]
+    cfgs = [c.validate(custom_world=worlds is not None) for c in cfgs]
     _check_group(cfgs)
     if names is not None and len(names) != len(cfgs):
         raise UsageError(f"train() got {len(names)} names for {len(cfgs)} configs")
-    if worlds is None:
-        wlds = [make_world(c) for c in cfgs]
-    else:
-        wlds = [worlds] if isinstance(worlds, World) else list(worlds)
-        if len(wlds) != len(cfgs):
-            raise UsageError(f"train() got {len(wlds)} worlds for {len(cfgs)} configs")
-        for c, w in zip(cfgs, wlds):
-            if w.dim != c.dim:
-                raise UsageError(f"dim={c.dim} does not match the supplied world's dim={w.dim}")
+    cfgs, wlds = _worlds(cfgs, worlds)
     c0 = cfgs[0]
     members = sum(c.effective_inits for c in cfgs)
     work = members * encoder_work(c0.encoder, c0.dim, c0.hidden, c0.depth, c0.layers)
     with torch_threads(resolve_threads(work, threads)) as n:
         results = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval).run()
-    for res in results:
+    for res, cfg, world in zip(results, cfgs, wlds):
         res.threads = n
+        if worlds is not None:
+            res.mixing = recorded_mixing(cfg, world)
     return results[0] if single else results
+
+
+def _worlds(
+    cfgs: list[RunConfig], worlds: World | Sequence[World] | None
+) -> tuple[list[RunConfig], list[World]]:
+    """The configs' own worlds, or the supplied ones after checking they match (a config
+    that leaves obs_dim unset takes the supplied world's, so its record is complete)."""
+    if worlds is None:
+        return cfgs, [world_for(c) for c in cfgs]
+    wlds = [worlds] if isinstance(worlds, World) else list(worlds)
+    if len(wlds) != len(cfgs):
+        raise UsageError(f"train() got {len(wlds)} worlds for {len(cfgs)} configs")
+    for c, w in zip(cfgs, wlds):
+        check_world_matches(c, w)
+    sizes = {w.obs_dim for w in wlds}
+    if len(sizes) > 1:
+        raise UsageError(f"worlds of one group must share the observation size, got {sizes}")
+    D = wlds[0].obs_dim
+    cfgs = [c if c.obs_size == D else RunConfig(**{**c.to_dict(), "obs_dim": D}) for c in cfgs]
+    c0 = cfgs[0]
+    if c0.encoder == "matched" and not D == c0.code_size == c0.dim:
+        raise UsageError(
+            f"the matched encoder needs observations and codes of dim={c0.dim}, got D={D}"
+        )
+    return cfgs, wlds
 
 
 class _Trainer:
@@ -258,8 +182,19 @@ class _Trainer:
         R = len(self.members)
         init_seeds = [derive_seed(cfgs[r].seed, _INIT, k) for r, k in self.members]
         self.encoder = build_encoder(
-            c0.encoder, c0.dim, init_seeds, c0.hidden, c0.depth, c0.layers
+            c0.encoder,
+            worlds[0].obs_dim,
+            init_seeds,
+            c0.code_size,
+            hidden=c0.hidden,
+            depth=c0.depth,
+            layers=c0.layers,
         ).to(self.device)
+        self.objective = build_objective(c0.mode, **c0.objective_params)
+        self.per_run = {
+            k: torch.tensor([getattr(cfgs[r], k) for r, _ in self.members], device=self.device)
+            for k in self.objective.per_run
+        }
         fused = self.device.type in ("cuda", "cpu")
         self.opt = torch.optim.AdamW(
             self.encoder.parameters(), lr=c0.lr, weight_decay=c0.weight_decay, fused=fused
@@ -271,8 +206,14 @@ class _Trainer:
             generator(self.device, cfgs[r].seed, _DIRECTIONS, k) for r, k in self.members
         ]
         self.dir_buffers: list[list[torch.Tensor]] = [[] for _ in self.members]
-        self.lam = torch.tensor([cfgs[r].lam for r, _ in self.members], device=self.device)
-        rho = torch.tensor([cfgs[r].rho for r, _ in self.members], dtype=torch.float64)
+        # Theorem 3 is stated for one rho and m = n; elsewhere its bound is NaN (null).
+        rho = torch.tensor(
+            [
+                worlds[r].bound_rho() if c0.code_size == c0.dim else float("nan")
+                for r, _ in self.members
+            ],
+            dtype=torch.float64,
+        )
         self.evalsets = [
             EvalSet.draw(w, c.eval_size, generator(self.device, c.eval_seed, _EVAL))
             for w, c in zip(worlds, cfgs)
@@ -295,39 +236,30 @@ class _Trainer:
         self.last_loss = torch.zeros(R, device=self.device)
 
     def batch(self) -> torch.Tensor:
-        """Shape: -> (R, V, B, N)."""
+        """Shape: -> (R, V, B, D)."""
         per_run = [s.next() for s in self.streams]
         return torch.stack([per_run[r] for r, _ in self.members])
 
-    def directions(self) -> torch.Tensor | None:
-        """Fresh SIGReg directions for each member, drawn ``_CHUNK`` steps at a time.
+    def draws(self) -> torch.Tensor | None:
+        """The objective's randomness (SIGReg's directions) for each member, drawn
+        ``_CHUNK`` steps at a time from the member's own generator.
 
-        Shape: -> (R, N, S)
+        Shape: -> (R, ...) or None for an objective that draws nothing.
         """
-        if self.c0.mode != "lejepa":
-            return None
         for gen, buffer in zip(self.dir_gens, self.dir_buffers):
             if not buffer:
-                draw = random_directions(self.c0.dim, self.c0.num_directions, gen, (_CHUNK,))
+                draw = self.objective.draw(self.c0.code_size, gen, _CHUNK)
+                if draw is None:
+                    return None
                 buffer.extend(draw.unbind(0)[::-1])
         return torch.stack([buffer.pop() for buffer in self.dir_buffers])
 
     def step(self, step: int) -> None:
         c0 = self.c0
         X = self.batch()
-        R, V, B, N = X.shape
-        H = self.encoder(X.reshape(R, V * B, N)).reshape(R, V, B, N)
-        loss, terms = objective(
-            H,
-            c0.mode,
-            self.lam,
-            c0.sigma,
-            None,
-            c0.num_directions,
-            c0.knots,
-            c0.t_max,
-            self.directions(),
-        )
+        R, V, B, D = X.shape
+        H = self.encoder(X.reshape(R, V * B, D)).reshape(R, V, B, -1)
+        loss, terms = self.objective.loss(H, self.draws(), **self.per_run)
         finite = torch.isfinite(loss)
         self.diverged_at = torch.where(self.alive & ~finite, step + 1, self.diverged_at)
         self.alive = self.alive & finite
@@ -471,6 +403,14 @@ class _Trainer:
 
 def load_encoder(config: RunConfig, weights: dict[str, torch.Tensor]) -> torch.nn.Module:
     """Rebuild a trained single-run encoder from its config and saved weights."""
-    enc = build_encoder(config.encoder, config.dim, [0], config.hidden, config.depth, config.layers)
+    enc = build_encoder(
+        config.encoder,
+        config.obs_size,
+        [0],
+        config.code_size,
+        hidden=config.hidden,
+        depth=config.depth,
+        layers=config.layers,
+    )
     enc.load_state_dict({k: v.unsqueeze(0) for k, v in weights.items()})
     return enc

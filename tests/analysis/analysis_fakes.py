@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from pathlib import Path
@@ -59,7 +58,7 @@ def write_run(
     atomic_write_json(
         root / experiment / run_id / "result.json",
         {
-            "config": dataclasses.asdict(cfg),
+            "config": cfg.to_dict(),
             "status": status,
             "metrics": values,
             "losses": losses,

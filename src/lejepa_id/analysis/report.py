@@ -24,6 +24,7 @@ from lejepa_id.analysis.scaling import scaling_table
 from lejepa_id.analysis.synthetic_claims import PROVIDERS
 from lejepa_id.analysis.table import collect
 from lejepa_id.errors import UsageError
+from lejepa_id.evaluation import metric_infos
 from lejepa_id.io import atomic_write_bytes
 from lejepa_id.runs import ensure_writable
 
@@ -35,14 +36,6 @@ APPLIES = {
 }
 SETTING = ["experiment", "run", "mode", "law", "alpha", "dim", "lam", "rho", "sigma"]
 HEADER = ["experiment", "run", "objective", "law", "α", "N", "λ", "ρ", "σ", "seeds"]
-METRICS = {
-    "r2_hz": "R²(h→z)",
-    "grid_r2_hz": "grid R²(h→z)",
-    "r2_xz": "R²(x→z)",
-    "orth_err_normalized": "orth. err / √N",
-    "procrustes_mse_centered": "centered Procrustes err",
-    "approx_bound": "Theorem-3 bound",
-}
 
 
 @dataclass
@@ -79,7 +72,8 @@ def run_summary(frame: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     rows = frame.copy()
     for key, applies in APPLIES.items():
         rows[key] = [v if applies(r) else None for v, (_, r) in zip(rows[key], rows.iterrows())]
-    metrics = [m for m in METRICS if m in rows.columns]
+    labels = {name: info.label for name, info in metric_infos().items() if info.report}
+    metrics = [m for m in labels if m in rows.columns]
     grouped = rows.groupby(SETTING, dropna=False, sort=True)
     body = []
     for key, sel in grouped:
@@ -94,7 +88,7 @@ def run_summary(frame: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
         ]
         line += [_cell(float(sel[m].mean())) for m in metrics]
         body.append(line)
-    return HEADER + [METRICS[m] for m in metrics], body
+    return HEADER + [labels[m] for m in metrics], body
 
 
 def _claims_html(claims: list[Claim], notes: list[str]) -> list[str]:

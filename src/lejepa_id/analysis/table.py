@@ -18,17 +18,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from lejepa_id.config import AXES, RUN_FIELDS
+from lejepa_id.config import AXES, run_keys
+from lejepa_id.evaluation import metric_infos
 from lejepa_id.io import atomic_write_bytes
-from lejepa_id.metrics import METRIC_NAMES
 from lejepa_id.runs import ensure_writable
 
 # Final metrics on the fixed 2D grid (N = 2 runs only; NaN for the others).
-GRID_METRIC_NAMES = ("grid_r2_hz", "grid_r2_zh", "grid_orth_err")
 
 # Directories under a results root that hold other experiments' formats.
 EXCLUDED_DIRS = ("reacher", "figures", ".submitit")
-CONFIG_COLUMNS = list(RUN_FIELDS)
+CONFIG_COLUMNS = list(run_keys())
 LEADING = [
     "experiment",
     "run",
@@ -155,7 +154,7 @@ def collect(directory: str | Path) -> Table:
     if not frame.empty:
         # Results written before a metric existed lack its column: present it as NaN
         # ("not measured") rather than failing every figure that reads it.
-        for name in (*METRIC_NAMES, *GRID_METRIC_NAMES):
+        for name in metric_infos():
             if name not in frame.columns:
                 frame[name] = np.nan
         lead = [c for c in LEADING if c in frame.columns]

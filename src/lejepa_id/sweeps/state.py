@@ -22,7 +22,6 @@ it again finishes the same set of results, none lost, duplicated or corrupt, and
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import fcntl
 import os
 import time
@@ -53,7 +52,7 @@ def comparable(config: dict[str, Any], drop: set[str]) -> dict[str, Any]:
 def base_configs(exp: Experiment) -> dict[str, dict[str, Any]]:
     """Per run name: its resolved config with the swept fields left out."""
     swept = {AXES[k] for k in exp.axes}
-    return {run: comparable(dataclasses.asdict(exp.run_config(run)), swept) for run in exp.runs}
+    return {run: comparable(exp.run_config(run).to_dict(), swept) for run in exp.runs}
 
 
 def read_result(path: Path) -> dict[str, Any] | None:
@@ -132,7 +131,7 @@ def check_compatible(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
         stored = read_result(root / spec.run_id / RESULT)
         if stored is None:
             continue
-        want = comparable(dataclasses.asdict(spec.config), set())
+        want = comparable(spec.config.to_dict(), set())
         key = _first_difference(comparable(stored["config"], set()), want)
         if key is not None:
             raise UsageError(
@@ -213,7 +212,7 @@ def write_error(spec: RunSpec, root: Path, message: str, trace: str = "") -> Non
             "status": "failed",
             "error": message,
             "traceback": trace,
-            "config": dataclasses.asdict(spec.config),
+            "config": spec.config.to_dict(),
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         },
     )

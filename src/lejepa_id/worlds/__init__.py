@@ -1,4 +1,4 @@
-"""Worlds: latent laws, the OU transition and invertible mixings."""
+"""Worlds: latent laws, transitions and mixings, combined in a :class:`World`."""
 
 from lejepa_id.worlds.laws import LAW_NAMES, LatentLaw
 from lejepa_id.worlds.mixings import (
@@ -7,28 +7,42 @@ from lejepa_id.worlds.mixings import (
     Banana,
     CallableMixing,
     Coupling,
+    Linear,
     Sinusoid,
     Spiral,
     as_mixing,
     build_mixing,
     coupling_weights,
+    mixing_label,
 )
-from lejepa_id.worlds.transitions import ou_views
+from lejepa_id.worlds.transitions import (
+    OU,
+    Transition,
+    register_transition,
+    transition_class,
+    transition_names,
+)
 from lejepa_id.worlds.world import World
 
 __all__ = [
     "COUPLING_DRAWS",
     "LAW_NAMES",
     "MIXING_NAMES",
+    "OU",
     "Banana",
     "CallableMixing",
     "Coupling",
     "LatentLaw",
+    "Linear",
     "Sinusoid",
     "Spiral",
+    "Transition",
     "World",
     "as_mixing",
     "build_mixing",
     "coupling_weights",
-    "ou_views",
+    "mixing_label",
+    "register_transition",
+    "transition_class",
+    "transition_names",
 ]

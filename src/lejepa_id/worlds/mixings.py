@@ -1,8 +1,9 @@
 """Invertible mixings g: the world's "renderer" from latents z to observations x.
 
-A mixing is any callable mapping a tensor of shape (..., N) to one of shape (..., N).
-The named ones below follow SPEC.md section 2; :func:`as_mixing` also accepts any
-user-supplied torch callable.
+A mixing is any callable mapping latents of shape (..., n) to observations of shape
+(..., D), D >= n. The named ones below follow SPEC.md section 2 (D = n), plus ``linear``,
+an isometric embedding of R^n in R^D; :func:`as_mixing` also accepts any user-supplied
+torch callable.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
-MIXING_NAMES = ("spiral", "banana", "sinusoid", "coupling")
+MIXING_NAMES = ("spiral", "banana", "sinusoid", "coupling", "linear")
 COUPLING_DRAWS = ("float64", "published")
 
 
@@ -139,12 +140,33 @@ class Coupling(nn.Module):
         return torch.cat([a, b], dim=-1)
 
 
-class CallableMixing(nn.Module):
-    """Wrap a user-supplied callable (..., N) -> (..., N) as a mixing."""
+class Linear(nn.Module):
+    """x = M z with M (D x n) having orthonormal columns: an isometric embedding of R^n.
 
-    def __init__(self, fn: Callable[[torch.Tensor], torch.Tensor]) -> None:
+    M is the Q factor of a float64 Gaussian (D x n) matrix drawn from ``seed``, so the
+    matched linear read-out M^T inverts it exactly. Shape: (..., n) -> (..., D).
+    """
+
+    def __init__(self, dim: int, obs_dim: int | None = None, seed: int = 0) -> None:
+        super().__init__()
+        obs_dim = dim if obs_dim is None else obs_dim
+        if obs_dim < dim:
+            raise ValueError(f"obs_dim={obs_dim!r} must be >= dim={dim} for the linear mixing")
+        gen = torch.Generator().manual_seed(int(seed))
+        q, _ = torch.linalg.qr(torch.randn((obs_dim, dim), generator=gen, dtype=torch.float64))
+        self.register_buffer("matrix", q.float())
+
+    def forward(self, z: torch.Tensor) -> torch.Tensor:
+        return z @ self.matrix.to(z.dtype).T
+
+
+class CallableMixing(nn.Module):
+    """Wrap a user-supplied callable (..., n) -> (..., D) as a mixing, keeping its name."""
+
+    def __init__(self, fn: Callable[[torch.Tensor], torch.Tensor], name: str | None = None) -> None:
         super().__init__()
         self.fn = fn
+        self.label = name or getattr(fn, "__name__", type(fn).__name__)
 
     def forward(self, z: torch.Tensor) -> torch.Tensor:
         return self.fn(z)
@@ -157,14 +179,19 @@ def build_mixing(
     seed: int = 0,
     draw: str = "float64",
     device: torch.device | str | None = None,
+    obs_dim: int | None = None,
 ) -> nn.Module:
     """Build a named mixing; the 2D ones require ``dim == 2``.
 
     ``draw`` and ``device`` choose how the coupling mixing's weights are drawn (see
-    :func:`coupling_weights`); the other mixings have no weights.
+    :func:`coupling_weights`); ``obs_dim`` is D for ``linear``, the one mixing with D > n.
     """
     if name not in MIXING_NAMES:
         raise ValueError(f"mixing={name!r} is not one of {', '.join(MIXING_NAMES)}")
+    if obs_dim is not None and obs_dim != dim and name != "linear":
+        raise ValueError(f"obs_dim={obs_dim!r}: the {name} mixing keeps D = dim = {dim}")
+    if name == "linear":
+        return Linear(dim, obs_dim, seed)
     if name == "coupling":
         return Coupling(dim, layers, seed, draw, device)
     if dim != 2:
@@ -183,3 +210,15 @@ def as_mixing(
     if callable(mixing):
         return CallableMixing(mixing)
     raise TypeError(f"mixing={mixing!r} is neither a mixing name nor a callable")
+
+
+_LABELS = {Spiral: "spiral", Banana: "banana", Sinusoid: "sinusoid", Coupling: "coupling"}
+
+
+def mixing_label(mixing: nn.Module) -> str:
+    """A mixing's name: the named mixing's, else the user callable's (or module class's)."""
+    if isinstance(mixing, CallableMixing):
+        return mixing.label
+    if isinstance(mixing, Linear):
+        return "linear"
+    return _LABELS.get(type(mixing), type(mixing).__name__)

@@ -1,29 +1,138 @@
-"""The Ornstein-Uhlenbeck channel that produces positive pairs (SPEC.md section 2)."""
+"""Transitions: the channel that turns a latent z into its positive views (SPEC.md section 2).
+
+A transition is a component of a :class:`~lejepa_id.worlds.World`. It samples views of a
+batch of latents and reports what the metrics and the Theorem-3 bound need to know about
+it: the correlation between a coordinate of z and the same coordinate of a view.
+Register a new transition with :func:`register_transition`; the engine then builds it by
+the name in a run's ``transition`` key (see README, "Extending").
+"""
 
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import torch
 
 from lejepa_id.worlds.laws import LatentLaw
 
+_TRANSITIONS: dict[str, type[Transition]] = {}
 
-def ou_views(
-    z: torch.Tensor,
-    rho: float,
-    law: LatentLaw,
-    n_views: int,
-    generator: torch.Generator,
-) -> torch.Tensor:
-    """Draw ``n_views`` independent OU views z' = rho z + sqrt(1 - rho^2) eta of ``z``.
 
-    The noise eta follows the same latent law as z, so the channel is stationary.
+class Transition(ABC):
+    """Draws views z' of latents z with a stationary law: z' has the law of z."""
 
-    Shape:
-        z: (B, N) -> (n_views, B, N)
+    name: ClassVar[str]
+
+    @abstractmethod
+    def views(
+        self,
+        z: torch.Tensor,
+        n_views: int,
+        law: LatentLaw,
+        generator: torch.Generator,
+        actions: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        """Independent views of each latent, given the latent law (and optional actions).
+
+        Shape:
+            z: (B, n), actions: (n_views, B, k) or None -> (n_views, B, n)
+        """
+
+    @abstractmethod
+    def correlations(self, dim: int) -> torch.Tensor:
+        """Corr(z_i, z'_i) for each of the n coordinates. Shape: -> (n,) float64."""
+
+    def check(self, dim: int) -> None:  # noqa: B027 (optional hook, no-op by default)
+        """Raise ValueError when this transition cannot act on n = ``dim`` latents."""
+
+    def bound_rho(self, dim: int) -> float:
+        """The single correlation Theorem 3 is stated for; NaN when the coordinates differ
+        (the theorem, and the bound the metrics report, assume one rho for all of them)."""
+        rho = self.correlations(dim)
+        return float(rho[0]) if bool((rho == rho[0]).all()) else math.nan
+
+    @classmethod
+    def from_config(cls, config: Any) -> Transition:
+        """Build from a run config (the engine's route); reads the keys it needs."""
+        raise NotImplementedError(f"transition {cls.name!r} cannot be built from a config")
+
+
+def register_transition(name: str) -> Callable[[type[Transition]], type[Transition]]:
+    """Class decorator: make a Transition subclass buildable by ``name``."""
+
+    def add(cls: type[Transition]) -> type[Transition]:
+        cls.name = name
+        _TRANSITIONS[name] = cls
+        return cls
+
+    return add
+
+
+def transition_names() -> tuple[str, ...]:
+    return tuple(_TRANSITIONS)
+
+
+def transition_class(name: str) -> type[Transition]:
+    if name not in _TRANSITIONS:
+        raise ValueError(f"transition={name!r} is not one of {', '.join(_TRANSITIONS)}")
+    return _TRANSITIONS[name]
+
+
+@register_transition("ou")
+@dataclass(frozen=True)
+class OU(Transition):
+    """Ornstein-Uhlenbeck channel z' = rho z + sqrt(1 - rho^2) eta, eta drawn from the law.
+
+    ``rho`` is one correlation for every coordinate (the paper's isotropic channel) or a
+    sequence with one per coordinate (an anisotropic channel). The noise follows the latent
+    law, so the channel is stationary for every law.
     """
-    if not 0.0 < rho < 1.0:
-        raise ValueError(f"rho={rho!r} must lie in the open interval (0, 1)")
-    eta = law.sample((n_views, *z.shape), generator, dtype=z.dtype)
-    return rho * z.unsqueeze(0) + math.sqrt(1.0 - rho * rho) * eta
+
+    rho: float | Sequence[float] = 0.95
+
+    def __post_init__(self) -> None:
+        values = [self.rho] if isinstance(self.rho, int | float) else list(self.rho)
+        if not values:
+            raise ValueError("rho=[] must hold at least one correlation")
+        for r in values:
+            if isinstance(r, bool) or not isinstance(r, int | float) or not 0.0 < r < 1.0:
+                raise ValueError(f"rho={r!r} must lie in the open interval (0, 1)")
+        if not isinstance(self.rho, int | float):
+            object.__setattr__(self, "rho", tuple(float(r) for r in values))
+
+    @classmethod
+    def from_config(cls, config: Any) -> OU:
+        return cls(config.rho)
+
+    def check(self, dim: int) -> None:
+        if isinstance(self.rho, tuple) and len(self.rho) != dim:
+            raise ValueError(f"rho lists {len(self.rho)} correlations for dim={dim} latents")
+
+    def correlations(self, dim: int) -> torch.Tensor:
+        self.check(dim)
+        if isinstance(self.rho, tuple):
+            return torch.tensor(self.rho, dtype=torch.float64)
+        return torch.full((dim,), float(self.rho), dtype=torch.float64)
+
+    def views(
+        self,
+        z: torch.Tensor,
+        n_views: int,
+        law: LatentLaw,
+        generator: torch.Generator,
+        actions: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        if actions is not None:
+            raise ValueError("the ou transition takes no actions")
+        eta = law.sample((n_views, *z.shape), generator, dtype=z.dtype)
+        if isinstance(self.rho, tuple):
+            rho = self.correlations(z.shape[-1])
+            scale = torch.sqrt(1.0 - rho * rho)
+            return rho.to(z) * z.unsqueeze(0) + scale.to(z) * eta
+        # Scalar arithmetic, as in the published code, so isotropic worlds keep their numbers.
+        rho = float(self.rho)
+        return rho * z.unsqueeze(0) + math.sqrt(1.0 - rho * rho) * eta

@@ -1,21 +1,21 @@
-"""A world: latent law, OU transition and mixing, behind one sampling interface."""
+"""A world: a latent law, a transition and a mixing, behind one sampling interface."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import torch
 from torch import nn
 
 from lejepa_id.worlds.laws import LatentLaw
-from lejepa_id.worlds.mixings import as_mixing
-from lejepa_id.worlds.transitions import ou_views
+from lejepa_id.worlds.mixings import as_mixing, mixing_label
+from lejepa_id.worlds.transitions import OU, Transition
 
 
 @dataclass
 class World:
-    """Latents z with i.i.d. coordinates, positive views by the OU channel, x = g(z).
+    """Latents z in R^n with i.i.d. coordinates, views by a transition, x = g(z) in R^D.
 
     Example:
         >>> world = World.make("spiral", dim=2, rho=0.95)
@@ -25,31 +25,38 @@ class World:
     """
 
     law: LatentLaw
+    transition: Transition
     mixing: nn.Module
     dim: int
-    rho: float = 0.95
+    """Latent dimension n."""
 
     def __post_init__(self) -> None:
-        if not 0.0 < self.rho < 1.0:
-            raise ValueError(f"rho={self.rho!r} must lie in the open interval (0, 1)")
+        if isinstance(self.dim, bool) or not isinstance(self.dim, int) or self.dim < 1:
+            raise ValueError(f"dim={self.dim!r} must be an integer >= 1")
+        self.transition.check(self.dim)
+        self._obs_dim: int | None = None
 
     @classmethod
     def make(
         cls,
         mixing: str | nn.Module | Callable[[torch.Tensor], torch.Tensor] = "spiral",
         dim: int = 2,
-        rho: float = 0.95,
+        rho: float | Sequence[float] = 0.95,
         law: str = "gaussian",
         alpha: float = 2.0,
         layers: int = 4,
         mixing_seed: int = 0,
         coupling_draw: str = "float64",
         device: torch.device | str | None = None,
+        obs_dim: int | None = None,
+        transition: Transition | None = None,
     ) -> World:
         """Build a world from names (or a callable mixing) and numbers.
 
-        ``coupling_draw`` and ``device`` choose how a coupling mixing's weights are drawn
-        (:func:`~lejepa_id.worlds.mixings.coupling_weights`).
+        ``rho`` sets the OU transition (one value, or one per coordinate) unless a
+        ``transition`` is given. ``obs_dim`` is D for the mixings that embed R^n in a
+        larger space (``linear``); ``coupling_draw`` and ``device`` choose how a coupling
+        mixing's weights are drawn (:func:`~lejepa_id.worlds.mixings.coupling_weights`).
         """
         if isinstance(mixing, str):
             g = as_mixing(
@@ -59,23 +66,51 @@ class World:
                 seed=mixing_seed,
                 draw=coupling_draw,
                 device=device,
+                obs_dim=obs_dim,
             )
         else:
             g = as_mixing(mixing)
-        return cls(LatentLaw(law, alpha), g, dim, rho)
+        return cls(LatentLaw(law, alpha), transition or OU(rho), g, dim)
+
+    @property
+    def obs_dim(self) -> int:
+        """Observation dimension D, read off the mixing's output (any callable works)."""
+        if self._obs_dim is None:
+            probe = torch.zeros(1, self.dim)
+            self.mixing.to(probe.device)
+            with torch.no_grad():
+                self._obs_dim = int(self.mixing(probe).shape[-1])
+        return self._obs_dim
+
+    @property
+    def mixing_name(self) -> str:
+        """The mixing's name: a named mixing's, else the user callable's own name."""
+        return mixing_label(self.mixing)
+
+    def correlations(self) -> torch.Tensor:
+        """Corr(z_i, z'_i) per coordinate under the transition. Shape: -> (n,) float64."""
+        return self.transition.correlations(self.dim)
+
+    def bound_rho(self) -> float:
+        """The one correlation Theorem 3 uses; NaN for a transition without one."""
+        return self.transition.bound_rho(self.dim)
 
     def sample_latents(self, n: int, generator: torch.Generator) -> torch.Tensor:
         """Shape: -> (n, N)."""
         return self.law.sample((n, self.dim), generator)
 
     def sample_views(
-        self, z: torch.Tensor, n_views: int, generator: torch.Generator
+        self,
+        z: torch.Tensor,
+        n_views: int,
+        generator: torch.Generator,
+        actions: torch.Tensor | None = None,
     ) -> torch.Tensor:
-        """Independent OU views of z. Shape: z (B, N) -> (n_views, B, N)."""
-        return ou_views(z, self.rho, self.law, n_views, generator)
+        """Independent views of z by the transition. Shape: z (B, n) -> (n_views, B, n)."""
+        return self.transition.views(z, n_views, self.law, generator, actions)
 
     @torch.no_grad()
     def render(self, z: torch.Tensor) -> torch.Tensor:
-        """Observations x = g(z). Shape: (..., N) -> (..., N)."""
+        """Observations x = g(z). Shape: (..., n) -> (..., D)."""
         self.mixing.to(z.device)
         return self.mixing(z)

@@ -1,8 +1,7 @@
-"""Objectives: pure functions of the view tensor (SPEC.md section 4).
+"""SIGReg: the sliced characteristic-function test of the codes against N(0, I).
 
-Every function accepts optional leading "run" dimensions, so R stacked runs are scored in
-one call: ``H`` of shape (..., V, B, N) gives a loss of shape (...). With no leading
-dimension the result is a scalar.
+Pure functions of the view tensor, with optional leading "run" dimensions like every
+loss term (see :mod:`lejepa_id.objectives.terms`).
 """
 
 from __future__ import annotations
@@ -12,18 +11,6 @@ import functools
 import torch
 
 from lejepa_id.ecf import ecf_means, ecf_series
-
-MODES = ("lejepa", "whiten", "infonce")
-
-
-def alignment(H: torch.Tensor) -> torch.Tensor:
-    """Mean squared deviation of each view from the mean over views.
-
-    Shape:
-        H: (..., V, B, N) -> (...)
-    """
-    centered = H - H.mean(dim=-3, keepdim=True)
-    return centered.pow(2).mean(dim=(-3, -2, -1))
 
 
 def random_directions(
@@ -145,78 +132,3 @@ def sigreg(
         err = (torch.cos(tu).mean(-3) - target).pow(2) + torch.sin(tu).mean(-3).pow(2)
         per_direction = (err * weights).sum(-1)
     return M * per_direction.mean(dim=-1)
-
-
-def whitening(H: torch.Tensor) -> torch.Tensor:
-    """VICReg-style second-moment penalty: mean over entries of (Cov - I)^2.
-
-    Shape:
-        H: (..., V, B, N) -> (...)
-    """
-    batch = H.shape[:-3]
-    X = H.reshape(*batch, -1, H.shape[-1])
-    Xc = X - X.mean(dim=-2, keepdim=True)
-    cov = Xc.transpose(-2, -1) @ Xc / (X.shape[-2] - 1)
-    eye = torch.eye(H.shape[-1], dtype=H.dtype, device=H.device)
-    return (cov - eye).pow(2).mean(dim=(-2, -1))
-
-
-def infonce(H: torch.Tensor, sigma: float = 1.0) -> torch.Tensor:
-    """Symmetric InfoNCE with Gaussian similarity s(u, v) = -|u - v|^2 / (2 sigma^2).
-
-    Row i of view 1 is matched to column i of view 2; the cross-entropy is averaged over
-    both directions.
-
-    Shape:
-        H: (..., 2, B, N) -> (...)
-    """
-    if H.shape[-3] != 2:
-        raise ValueError(f"infonce needs exactly 2 views, got V={H.shape[-3]}")
-    u, v = H[..., 0, :, :], H[..., 1, :, :]
-    sq = (
-        (u * u).sum(-1, keepdim=True)
-        + (v * v).sum(-1).unsqueeze(-2)
-        - 2.0 * u @ v.transpose(-2, -1)
-    )
-    logits = -sq / (2.0 * sigma * sigma)  # (..., B, B)
-    diag = torch.diagonal(logits, dim1=-2, dim2=-1)
-    row = torch.logsumexp(logits, dim=-1) - diag
-    col = torch.logsumexp(logits, dim=-2) - diag
-    return 0.5 * (row.mean(-1) + col.mean(-1))
-
-
-def objective(
-    H: torch.Tensor,
-    mode: str = "lejepa",
-    lam: float | torch.Tensor = 1e-3,
-    sigma: float = 1.0,
-    generator: torch.Generator | None = None,
-    num_directions: int = 256,
-    knots: int = 17,
-    t_max: float = 3.0,
-    directions: torch.Tensor | None = None,
-) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-    """The training loss of a mode and its terms.
-
-    lejepa: lam * SIGReg + (1 - lam) * alignment; whiten: lam * whitening + (1 - lam) *
-    alignment; infonce: InfoNCE alone. ``lam`` may be a tensor of shape (...) holding one
-    value per stacked run. SIGReg uses ``directions`` (..., N, S) when given, else draws
-    ``num_directions`` fresh ones from ``generator``.
-
-    Shape:
-        H: (..., V, B, N) -> loss (...), terms {name: (...)}
-    """
-    if mode not in MODES:
-        raise ValueError(f"mode={mode!r} is not one of {', '.join(MODES)}")
-    if mode == "infonce":
-        loss = infonce(H, sigma)
-        return loss, {"infonce": loss.detach()}
-    align = alignment(H)
-    if mode == "lejepa":
-        reg = sigreg(H, directions, num_directions, knots, t_max, generator)
-        name = "sigreg"
-    else:
-        reg = whitening(H)
-        name = "whitening"
-    loss = lam * reg + (1.0 - lam) * align
-    return loss, {"alignment": align.detach(), name: reg.detach()}

@@ -1,0 +1,72 @@
+"""Train short versions of every run of the 2d and scaling configs and print their numbers.
+
+A before/after check for engine changes: run it on two checkouts and diff the JSON.
+Same seed must give the same numbers, so the files should agree exactly.
+
+    python benchmarks/regression_snapshot.py --out before.json
+    python benchmarks/regression_snapshot.py --out after.json
+    python benchmarks/regression_snapshot.py --compare before.json after.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+from lejepa_id.config import load_experiment
+from lejepa_id.training import train
+
+SHORT = ["steps=120", "eval_size=2000", "eval_every_early=40", "early_until=120", "scatter=0"]
+CASES = {
+    "2d": ("configs/2d.yaml", ["seeds=[1337]"]),
+    "scaling": ("configs/scaling.yaml", ["dims=[2,8,64]", "seeds=[0]", "inits=2"]),
+}
+
+
+def snapshot() -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for name, (path, sets) in CASES.items():
+        for spec in load_experiment(path, SHORT + sets).expand():
+            res = train(spec.config, progress=False)
+            out[f"{name}/{spec.run_id}"] = {**res.metrics, **res.losses}
+    return out
+
+
+def compare(a: dict, b: dict) -> int:
+    worst = 0.0
+    for run in sorted(set(a) | set(b)):
+        if run not in a or run not in b:
+            print(f"{run}: only in one file")
+            worst = math.inf
+            continue
+        for key in sorted(set(a[run]) & set(b[run])):
+            x, y = a[run][key], b[run][key]
+            diff = 0.0 if x == y or (x != x and y != y) else abs(x - y)
+            worst = max(worst, diff)
+            if diff:
+                print(f"{run} {key}: {x!r} -> {y!r}")
+    print(f"{len(a)} runs; largest difference {worst:.3g}")
+    return 0 if worst == 0 else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--compare", nargs=2, type=Path)
+    args = parser.parse_args()
+    if args.compare:
+        return compare(*(json.loads(p.read_text()) for p in args.compare))
+    data = snapshot()
+    text = json.dumps(data, indent=1, sort_keys=True)
+    if args.out:
+        args.out.write_text(text)
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""VICReg-style whitening: lam * |Cov(h) - I|^2 + (1 - lam) * alignment (SPEC.md section 4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lejepa_id.objectives.lejepa import check_lam
+from lejepa_id.objectives.registry import Objective, register_objective
+from lejepa_id.objectives.terms import alignment, whitening
+
+
+@register_objective("whiten")
+@dataclass(frozen=True)
+class Whiten(Objective):
+    """Alignment plus a second-moment penalty: matches only the covariance of N(0, I)."""
+
+    lam: float = 1e-3
+    """Regularizer weight lambda in [0, 1]."""
+
+    per_run = ("lam",)
+
+    def validate(self) -> Whiten:
+        check_lam(self.lam)
+        return self
+
+    def loss(self, H, draw=None, generator=None, **per_run):
+        lam = self.value("lam", per_run)
+        align, reg = alignment(H), whitening(H)
+        loss = lam * reg + (1.0 - lam) * align
+        return loss, {"alignment": align.detach(), "whitening": reg.detach()}
