@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 import torch
 
@@ -181,3 +182,7 @@ def test_predicted_feature_r2_supports_run_dims():
 )
 def test_predicted_r2_for_wider_and_narrower_codes(rhos, m, expected):
     assert predicted_r2(rhos, m) == pytest.approx(expected, rel=1e-15)
+
+
+def test_numpy_integers_are_accepted():
+    assert predicted_features([0.9, 0.85], np.int64(2)).indices == ((1, 0), (0, 1))

@@ -53,7 +53,7 @@ def mcc(z: ArrayLike, h: ArrayLike) -> torch.Tensor:
     """
     corr = abs_correlation(z, h)
     lead = corr.shape[:-2]
-    flat = corr.reshape(-1, *corr.shape[-2:]).cpu().numpy()
+    flat = corr.detach().reshape(-1, *corr.shape[-2:]).cpu().numpy()
     scores = np.empty(flat.shape[0], dtype=np.float64)
     for k, c in enumerate(flat):
         rows, cols = linear_sum_assignment(c, maximize=True)

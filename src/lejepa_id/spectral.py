@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -67,9 +68,9 @@ def validate_rhos(rhos: Sequence[float]) -> tuple[float, ...]:
 
 
 def _validate_m(m: int) -> int:
-    if isinstance(m, bool) or not isinstance(m, int) or m < 1:
+    if isinstance(m, bool) or not isinstance(m, numbers.Integral) or m < 1:
         raise ValueError(f"m={m!r} must be an integer >= 1")
-    return m
+    return int(m)
 
 
 def eigenvalue(rhos: Sequence[float], index: MultiIndex) -> float:
@@ -133,7 +134,7 @@ def predicted_features(rhos: Sequence[float], m: int, max_degree: int | None = N
     """
     rhos = validate_rhos(rhos)
     m = _validate_m(m)
-    if max_degree is not None and (not isinstance(max_degree, int) or max_degree < 1):
+    if max_degree is not None and (not isinstance(max_degree, numbers.Integral) or max_degree < 1):
         raise ValueError(f"max_degree={max_degree!r} must be an integer >= 1 or None")
     items = _tie_sorted(_largest(rhos, m, max_degree))
     if len(items) < m:
@@ -159,7 +160,7 @@ def predicted_min_alignment(rhos: Sequence[float], m: int, n_views: int = 2) -> 
 
         L_min = (V - 1) / V * (1 - (1/m) sum_{k <= m} lambda_k^2).
     """
-    if isinstance(n_views, bool) or not isinstance(n_views, int) or n_views < 2:
+    if isinstance(n_views, bool) or not isinstance(n_views, numbers.Integral) or n_views < 2:
         raise ValueError(f"n_views={n_views!r} must be an integer >= 2")
     lams = predicted_features(rhos, m).eigenvalues
     mean_sq = sum(lam * lam for lam in lams) / len(lams)
