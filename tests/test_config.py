@@ -220,3 +220,36 @@ def test_python_api_misuse_raises_clear_errors():
         train([cfg, RunConfig(steps=2, eval_size=100, device="cpu", seed=1)], [world])
     with pytest.raises(UsageError, match="got 2 worlds for 1 configs"):
         train([cfg], [world, world])
+
+
+def test_rho_list_and_rho_grid_give_anisotropic_runs(tmp_path):
+    path = tmp_path / "aniso.yaml"
+    path.write_text(
+        "name: aniso\nruns:\n  a: {mixing: spiral}\n  b: {mixing: coupling, dim: 4,"
+        " encoder: matched}\nrho_grid: {first: [0.99, 0.5], rest: [0.5]}\nseeds: [0]\n"
+    )
+    specs = load_experiment(path).expand()
+    rhos = {s.run_id: s.config.rho for s in specs}
+    assert rhos == {
+        "a-rho0.99x0.5-seed0": [0.99, 0.5],
+        "a-rho0.5x0.5-seed0": [0.5, 0.5],
+        "b-rho0.99x0.5x0.5x0.5-seed0": [0.99, 0.5, 0.5, 0.5],
+        "b-rho0.5x0.5x0.5x0.5-seed0": [0.5, 0.5, 0.5, 0.5],
+    }
+    assert make_run_config({"rho": [0.9, "0.8"]}).rho == [0.9, 0.8]
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"rho": [0.9]}, "lists 1 correlations; dim=2 needs 2"),
+        ({"rho": [0.9, 1.0]}, "rho=1.0 must lie in the open interval"),
+        ({"rho": []}, "rho=[] must be a number or non-empty list of numbers"),
+        ({"code_dim": 0}, "code_dim=0 must lie in"),
+        ({"obs_dim": 3}, "obs_dim=3: mixing spiral keeps D = dim = 2"),
+        ({"encoder": "matched", "mixing": "coupling", "code_dim": 4}, "matched encoder needs"),
+    ],
+)
+def test_bad_anisotropic_and_size_settings_are_refused(overrides, message):
+    with pytest.raises(UsageError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        make_run_config(overrides)

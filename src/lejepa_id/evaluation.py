@@ -17,11 +17,12 @@ from functools import cached_property
 import torch
 
 from lejepa_id import builtin_metrics as _builtin_metrics
+from lejepa_id import spectral_metrics as _spectral_metrics
 from lejepa_id.metric_registry import metric_infos
 from lejepa_id.metrics import grid_latents, pinv_sym, r2
 from lejepa_id.worlds import World
 
-del _builtin_metrics  # imported for its registrations
+del _builtin_metrics, _spectral_metrics  # imported for their registrations
 
 
 def trace(a: torch.Tensor) -> torch.Tensor:
@@ -61,13 +62,24 @@ class EvalSet:
 
 
 class LatentMoments:
-    """What the metrics need of the evaluation latents, computed once.
+    """What the metrics need of the evaluation latents and their world, computed once.
+
+    ``correlations`` (R, n) are the transition's per-coordinate correlations and
+    ``gaussian`` (R,) whether the latent law is Gaussian: the spectral predictions hold
+    only then (None: unknown, those metrics are NaN).
 
     Shape:
         z: (R, n_eval, n) latents of each run's evaluation set (rows shared with h).
     """
 
-    def __init__(self, z: torch.Tensor) -> None:
+    def __init__(
+        self,
+        z: torch.Tensor,
+        correlations: torch.Tensor | None = None,
+        gaussian: list[bool] | None = None,
+    ) -> None:
+        self.correlations, self.gaussian = correlations, gaussian
+        self.cache: dict = {}  # per-code-size values that metrics derive from z once
         z = z.to(torch.float64)
         self.n, self.dim = z.shape[-2], z.shape[-1]
         self.z = z
@@ -145,15 +157,24 @@ class Scorer:
         z: (R, n_eval, n) latents of each run's evaluation set; rho: (R,).
     """
 
-    def __init__(self, z: torch.Tensor, rho: torch.Tensor) -> None:
-        self.latents = LatentMoments(z)
+    def __init__(
+        self,
+        z: torch.Tensor,
+        rho: torch.Tensor,
+        correlations: torch.Tensor | None = None,
+        gaussian: list[bool] | None = None,
+    ) -> None:
+        self.latents = LatentMoments(z, correlations, gaussian)
         self.rho = rho.to(torch.float64)
 
-    def score(self, h: torch.Tensor, h_prime: torch.Tensor) -> dict[str, torch.Tensor]:
-        """Every metric with a ``compute`` (the baseline and grid scores are apart)."""
+    def score(
+        self, h: torch.Tensor, h_prime: torch.Tensor, final: bool = True
+    ) -> dict[str, torch.Tensor]:
+        """Every metric with a ``compute`` (the baseline and grid scores are apart);
+        ``final=False`` skips the ``final_only`` ones."""
         moments = CodeMoments(self.latents, h, h_prime, self.rho)
         return {
             name: info.compute(moments)
             for name, info in metric_infos().items()
-            if info.compute is not None
+            if info.compute is not None and (final or not info.final_only)
         }

@@ -34,15 +34,23 @@ class MetricInfo:
     compute: Callable[[Any], torch.Tensor] | None = None
     """Function of :class:`~lejepa_id.evaluation.CodeMoments` -> (R,); None when the
     metric is computed elsewhere."""
+    final_only: bool = False
+    """Computed at the last evaluation only (costly metrics; no learning curve)."""
 
 
 def register_metric(
-    name: str, label: str, description: str, summary: bool = False, report: bool = False
+    name: str,
+    label: str,
+    description: str,
+    summary: bool = False,
+    report: bool = False,
+    final_only: bool = False,
 ) -> Callable[[Callable[[Any], torch.Tensor]], Callable[[Any], torch.Tensor]]:
     """Decorator: register ``compute(moments) -> (R,)`` as metric ``name``."""
 
     def add(compute: Callable[[Any], torch.Tensor]) -> Callable[[Any], torch.Tensor]:
-        _METRICS[name] = MetricInfo(name, label, description, summary, report, compute)
+        info = MetricInfo(name, label, description, summary, report, compute, final_only)
+        _METRICS[name] = info
         return compute
 
     return add

@@ -219,7 +219,10 @@ class _Trainer:
             for w, c in zip(worlds, cfgs)
         ]
         self.scorer = Scorer(
-            torch.stack([self.evalsets[r].z for r, _ in self.members]), rho.to(self.device)
+            torch.stack([self.evalsets[r].z for r, _ in self.members]),
+            rho.to(self.device),
+            torch.stack([worlds[r].correlations() for r, _ in self.members]).to(self.device),
+            [worlds[r].law.is_gaussian for r, _ in self.members],
         )
         self.x_eval = torch.stack([self.evalsets[r].x for r, _ in self.members])
         self.x_eval_prime = torch.stack([self.evalsets[r].x_prime for r, _ in self.members])
@@ -293,7 +296,7 @@ class _Trainer:
         # break the batched linear algebra of the others.
         h = torch.nan_to_num(self.encoder(self.x_eval), 0.0, 0.0, 0.0)
         h_prime = torch.nan_to_num(self.encoder(self.x_eval_prime), 0.0, 0.0, 0.0)
-        scores = self.scorer.score(h, h_prime)
+        scores = self.scorer.score(h, h_prime, final=step == self.c0.steps)
         # The grid scores are final metrics: computing them only at the last evaluation
         # saves a third of each evaluation's cost.
         if self.c0.dim == 2 and step == self.c0.steps:

@@ -33,6 +33,11 @@ class LatentLaw:
             raise ValueError(f"alpha={self.alpha!r} must be a finite number > 0")
 
     @property
+    def is_gaussian(self) -> bool:
+        """The standard normal law (gennorm with alpha = 2 is one too)."""
+        return self.name == "gaussian" or (self.name == "gennorm" and self.alpha == 2.0)
+
+    @property
     def gennorm_scale(self) -> float:
         """The scale beta = sqrt(Gamma(1/alpha) / Gamma(3/alpha)) that gives unit variance."""
         a = self.alpha
