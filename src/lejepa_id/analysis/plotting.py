@@ -61,6 +61,20 @@ def finished(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["status"] == "finished"].copy()
 
 
+def paper_worlds(frame: pd.DataFrame) -> pd.DataFrame:
+    """The runs in the paper's world family: one rho for every coordinate of an OU
+    channel, D = m = n. The beyond-the-paper worlds are analysed apart."""
+    if frame.empty:
+        return frame
+    keep = np.isfinite(pd.to_numeric(frame["rho"], errors="coerce"))
+    for key in ("code_dim", "obs_dim"):
+        if key in frame.columns:
+            keep &= frame[key].isna()
+    if "transition" in frame.columns:
+        keep &= frame["transition"].isna() | (frame["transition"] == "ou")
+    return frame[keep]
+
+
 def sweeping(frame: pd.DataFrame, *columns: str) -> list[str]:
     """Experiments whose runs take more than one value of every one of ``columns``."""
     if frame.empty:

@@ -19,7 +19,7 @@ import pandas as pd
 
 from lejepa_id.analysis.claims import Claim, collect_claims, write_claims
 from lejepa_id.analysis.figures import make_figures
-from lejepa_id.analysis.plotting import MODE_LABELS, finished, sweeping
+from lejepa_id.analysis.plotting import MODE_LABELS, finished, paper_worlds, sweeping
 from lejepa_id.analysis.scaling import scaling_table
 from lejepa_id.analysis.synthetic_claims import PROVIDERS
 from lejepa_id.analysis.table import collect
@@ -140,7 +140,7 @@ def _runs_html(frame: pd.DataFrame, skipped: list[Path]) -> list[str]:
     if not done.empty:
         parts.append("<h2>Final metrics per run setting (mean over seeds)</h2>")
         parts.append(html_table(*run_summary(done)))
-        for experiment in sweeping(done, "dim"):
+        for experiment in sweeping(paper_worlds(done), "dim"):
             table = scaling_table(done, experiment)
             parts.append(
                 f"<h2>Scaling table: {h(experiment)} (R²(h → z), mean ± std over seeds, "

@@ -17,6 +17,7 @@ from lejepa_id.analysis.plotting import (
     Figures,
     legend_outside,
     named,
+    paper_worlds,
     save,
     sweeping,
 )
@@ -47,7 +48,7 @@ def _curves(ax_r2, ax_orth, sel: pd.DataFrame, mode: str) -> None:
 def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     """1 - R^2(h -> z) and normalized orthogonality error against N, per objective."""
     paper = paper_table()
-    experiments = sweeping(frame, "dim")
+    experiments = sweeping(paper_worlds(frame), "dim")
     for experiment in experiments:
         rows = frame[frame["experiment"] == experiment]
         fig, (ax_r2, ax_orth) = plt.subplots(1, 2, figsize=(8.4, 3.4))
@@ -147,7 +148,7 @@ def objective_table(rows: pd.DataFrame, mode: str) -> pd.DataFrame:
 
 def write_scaling_tables(frame: pd.DataFrame, out: Path, made: Figures) -> None:
     """``<exp>_table.md`` (all objectives) and ``tab_scaling_<objective>.tex`` per objective."""
-    experiments = sweeping(frame, "dim")
+    experiments = sweeping(paper_worlds(frame), "dim")
     for experiment in experiments:
         md = out / f"{experiment}_table.md"
         atomic_write_bytes(md, to_markdown(scaling_table(frame, experiment)).encode())

@@ -11,10 +11,11 @@ import math
 import numpy as np
 import pandas as pd
 
+from lejepa_id.analysis.beyond import claim_anisotropic, claim_codedim
 from lejepa_id.analysis.bound import ERROR, split_scope
 from lejepa_id.analysis.claims import Claim, ClaimProvider
 from lejepa_id.analysis.gennorm import gennorm_runs
-from lejepa_id.analysis.plotting import THEOREM_FILTER, sweeping, with_labels
+from lejepa_id.analysis.plotting import THEOREM_FILTER, paper_worlds, sweeping, with_labels
 from lejepa_id.analysis.stats import welch
 
 GAP_TOLERANCE = 0.05  # median relative alignment gap delta / (2 (1 - rho) tr Cov)
@@ -187,7 +188,8 @@ def claim_scaling(frame: pd.DataFrame) -> Claim:
         values={},
         verdict="not measured",
     )
-    rows = frame[frame["experiment"].isin(sweeping(frame, "dim"))] if not frame.empty else frame
+    rows = paper_worlds(frame)
+    rows = rows[rows["experiment"].isin(sweeping(rows, "dim"))] if not rows.empty else rows
     if rows.empty or not {"lejepa", "whiten", "infonce"} <= set(rows["mode"]):
         claim.summary = "no sweep over N with all three objectives"
         return claim
@@ -272,4 +274,6 @@ PROVIDERS: list[ClaimProvider] = [
     claim_bound,
     claim_scaling,
     claim_published_2d,
+    claim_anisotropic,
+    claim_codedim,
 ]

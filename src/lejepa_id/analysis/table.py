@@ -118,6 +118,7 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
         "diverged_step": data.get("diverged_step"),
     }
     row.update({k: data["config"].get(k) for k in CONFIG_COLUMNS})
+    row.update(_rho_columns(row.get("rho")))
     for key, value in (data.get("metrics") or {}).items():
         row[key] = _number(value)
     for key, value in (data.get("losses") or {}).items():
@@ -127,6 +128,22 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
     row["error"] = data.get("error") if status == "failed" else None
     row["path"] = str(path.parent)
     return row
+
+
+def _rho_columns(rho: Any) -> dict[str, Any]:
+    """A per-coordinate rho list as table columns: ``rho`` (the common value, NaN when
+    they differ), ``rho_first`` and ``rho_rest`` (the first and the others' common value,
+    the axes of a rho_grid sweep) and ``rho_list`` (the list as text)."""
+    if not isinstance(rho, list):
+        return {"rho_first": rho, "rho_rest": rho, "rho_list": None}
+    values = [float(v) for v in rho]
+    rest = values[1:] or values
+    return {
+        "rho": values[0] if len(set(values)) == 1 else float("nan"),
+        "rho_first": values[0],
+        "rho_rest": rest[0] if len(set(rest)) == 1 else float("nan"),
+        "rho_list": "x".join(f"{v:g}" for v in values),
+    }
 
 
 def _number(value: Any) -> float:

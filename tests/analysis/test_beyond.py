@@ -1,0 +1,77 @@
+"""Beyond-the-paper analysis: claims judged against the spectral predictions, figures
+drawn, on fabricated runs written as result files and read back by the table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from analysis_fakes import metrics, write_run
+
+from lejepa_id.analysis.beyond import claim_anisotropic, claim_codedim
+from lejepa_id.analysis.figures import make_figures
+from lejepa_id.analysis.table import collect
+from lejepa_id.config import RunConfig
+from lejepa_id.spectral import predicted_r2
+
+GRID = (0.5, 0.9, 0.99)
+
+
+def _write_anisotropic(root: Path, seeds: tuple[int, ...], r2_of) -> None:
+    for seed in seeds:
+        for first in GRID:
+            for rest in GRID:
+                cfg = RunConfig(rho=[first, rest], seed=seed)
+                values = metrics(0.0) | r2_of(first, rest) | {"predicted_feature_r2": 0.97}
+                run_id = f"spiral-rho{first:g}x{rest:g}-seed{seed}"
+                write_run(root, "anisotropic", "spiral", run_id, cfg, values)
+
+
+def _predicted(first: float, rest: float) -> dict:
+    hz, zh = predicted_r2([first, rest], 2)
+    return {"r2_hz": hz - 0.02, "r2_zh": zh - 0.02}
+
+
+def _always_linear(first: float, rest: float) -> dict:
+    return {"r2_hz": 0.98, "r2_zh": 0.98}
+
+
+def test_runs_that_follow_the_prediction_pass(tmp_path):
+    _write_anisotropic(tmp_path, (0, 1), _predicted)
+    claim = claim_anisotropic(collect(tmp_path).frame)
+    assert claim.verdict == "pass" and claim.values["settings"] == 9
+    assert claim.values["share_within_margin"] == 1.0
+
+
+def test_runs_linear_everywhere_contradict_the_boundary(tmp_path):
+    # Only the diagonal meets min rho > max rho^2 (0.9 > 0.99^2 = 0.98 fails): 6 of 9 cells
+    # are predicted non-linear (R^2(h -> z) = 1/2), and a code linear everywhere misses them.
+    _write_anisotropic(tmp_path, (0, 1), _always_linear)
+    claim = claim_anisotropic(collect(tmp_path).frame)
+    non_linear = sum(predicted_r2([a, b], 2)[0] < 1 for a in GRID for b in GRID)
+    assert non_linear == 6
+    assert claim.values["share_within_margin"] == pytest.approx(3 / 9)
+    assert claim.verdict == "fail"
+
+
+def test_one_seed_is_not_enough_to_pass(tmp_path):
+    _write_anisotropic(tmp_path, (0,), _predicted)
+    assert claim_anisotropic(collect(tmp_path).frame).verdict == "not shown"
+
+
+def test_code_size_claim_and_figures(tmp_path):
+    for seed in (0, 1):
+        for m in (1, 2, 3, 4):
+            hz, zh = predicted_r2([0.95, 0.95], m)
+            cfg = RunConfig(code_dim=m, seed=seed)
+            values = metrics(0.0) | {"r2_hz": hz, "r2_zh": zh}
+            write_run(tmp_path, "codedim", f"n2_m{m}", f"n2_m{m}-seed{seed}", cfg, values)
+    _write_anisotropic(tmp_path, (0, 1), _predicted)
+    frame = collect(tmp_path).frame
+    claim = claim_codedim(frame)
+    assert claim.verdict == "pass" and claim.values["settings"] == 4
+    made = make_figures(tmp_path, tmp_path / "figures", formats=("png",))
+    names = {e["name"] for e in made.entries}
+    assert {"codedim_r2_vs_m", "anisotropic_spiral"} <= names
+    # The new worlds stay out of the paper's scaling analysis.
+    assert not any(n.startswith("scaling") for n in names)
