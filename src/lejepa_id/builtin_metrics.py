@@ -7,7 +7,9 @@ tensor of shape (R,). The readable one-array-at-a-time definitions are in
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import torch
@@ -17,6 +19,18 @@ from lejepa_id.metrics import best_partial_isometry, pinv_sym, scale_free_from_g
 
 if TYPE_CHECKING:
     from lejepa_id.evaluation import CodeMoments
+
+
+def _memo(fn: Callable[[CodeMoments], torch.Tensor]) -> Callable[[CodeMoments], torch.Tensor]:
+    """Compute once per evaluation: several metrics build on the same quantity."""
+
+    @functools.wraps(fn)
+    def once(m: CodeMoments) -> torch.Tensor:
+        if fn.__name__ not in m.memo:
+            m.memo[fn.__name__] = fn(m)
+        return m.memo[fn.__name__]
+
+    return once
 
 
 def _trace(a: torch.Tensor) -> torch.Tensor:
@@ -49,6 +63,7 @@ declare_metric("r2_zx", "R²(z→x)", "R^2 of the observations from z", True)
     "|A^T A - I|_F for the linear part A (m x n) of h ~ A z + c (A A^T when m < n)",
     True,
 )
+@_memo
 def orth_err(m: CodeMoments) -> torch.Tensor:
     return torch.linalg.matrix_norm(m.gram - _eye(m, m.gram.shape[-1]))
 
@@ -71,21 +86,25 @@ def code_scale(m: CodeMoments) -> torch.Tensor:
 
 
 @register_metric("epsilon", "ε", "|Cov(h) - I|_F (unbiased covariance)", True)
+@_memo
 def epsilon(m: CodeMoments) -> torch.Tensor:
     return torch.linalg.matrix_norm(m.cov_unbiased - _eye(m, m.code_dim))
 
 
 @register_metric("L_h", "L_h", "mean |h(z') - h(z)|^2 over the evaluation set")
+@_memo
 def L_h(m: CodeMoments) -> torch.Tensor:
     return (m.h_prime - m.h).pow(2).sum(dim=-1).mean(dim=-1)
 
 
 @register_metric("trace_cov", "tr Cov(h)", "trace of the code's covariance")
+@_memo
 def trace_cov(m: CodeMoments) -> torch.Tensor:
     return _trace(m.cov_unbiased)
 
 
 @register_metric("delta", "δ", "max(L_h - 2 (1 - rho) tr Cov(h), 0)", True)
+@_memo
 def delta(m: CodeMoments) -> torch.Tensor:
     return torch.clamp(L_h(m) - 2.0 * (1.0 - m.rho) * trace_cov(m), min=0.0)
 

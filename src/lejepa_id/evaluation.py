@@ -106,6 +106,7 @@ class CodeMoments:
         self.lat = latents
         self.h, self.h_prime = h.to(torch.float64), h_prime.to(torch.float64)
         self.rho = rho
+        self.memo: dict[str, torch.Tensor] = {}  # values several metrics share
         self.n = latents.n
         self.latent_dim, self.code_dim = latents.dim, h.shape[-1]
 
