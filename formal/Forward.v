@@ -15,9 +15,10 @@
     every optimum of the alignment loss among whitened encoders is [h = Q z]
     with [Q] orthogonal; the hypothesis [delta >= 2 rho (1 - rho) W_nl] of
     Theorem 3 ([pythagorean_delta_bound]); and, with the laws T1-T2 of
-    [PolarLaws], the assembled Theorem 3.  The laws are premises of these
-    statements, not axioms; [HermiteModel.v] proves F1-F3 for a concrete
-    class. *)
+    [PolarLaws] and the polar factor (axiom L1 of [Matrix.v]), the
+    assembled Theorem 3.  The laws are premises of these
+    statements, not axioms; [HermiteModel.v] and [HermitePolar.v] prove
+    all of them for a concrete class. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.
@@ -350,32 +351,30 @@ Qed.
 
 (** The notions of Theorem 3 beyond [L2Notions]. *)
 Record PolarNotions (G : L2Notions) := {
-  (* [polar_dev h = |M - Q|_F], where [M = E h(z) z^T] is the degree-one
-     Hermite coefficient matrix of [h] and [Q] its polar factor *)
-  polar_dev : forall n, Encoder G n -> R;
-  (* [procrustes_error h = min_Q E |h(z) - Q z|^2] over orthogonal [Q]
-     (the Procrustes MSE of SPEC section 5) *)
-  procrustes_error : forall n, Encoder G n -> R
+  (* [lin_coef h = M], [M i j = E h_i(z) z_j]: the degree-one Hermite
+     coefficient matrix of [h] *)
+  lin_coef : forall n, Encoder G n -> mat;
+  (* [sqerr h Q = E |h(z) - Q z|^2] *)
+  sqerr : forall n, Encoder G n -> mat -> R
 }.
-Arguments polar_dev {_} _ {_} _. Arguments procrustes_error {_} _ {_} _.
+Arguments lin_coef {_} _ {_} _ _ _. Arguments sqerr {_} _ {_} _ _.
 
 Record PolarLaws {G : L2Notions} (P : PolarNotions G) : Prop := {
-  (* Law T1, polar-decomposition bound: [Cov(h) = M M^T + Cov(nonlinear
-     part)], so [|M M^T - I|_F <= eps + W_nl] (a PSD matrix has Frobenius
-     norm at most its trace); the polar factor [Q] of [M] satisfies
-     [|M - Q|_F <= |M M^T - I|_F] (singular values: [|s - 1| <= |s^2 - 1|]). *)
-  polar_bound :
+  (* Law T1, covariance split: for a centered [h],
+     [Cov(h) = M M^T + Cov(nonlinear part)], and the covariance of the part
+     of degree [>= 2] is positive semidefinite with trace [W_nl], hence
+     Frobenius norm at most [W_nl]; so [|M M^T - I|_F <= eps + W_nl]. *)
+  cov_split :
     forall n (h : Encoder G n), (forall i, (i < n)%nat -> mean h i = 0) ->
-    0 <= polar_dev P h /\ polar_dev P h <= cov_defect h + W_nl h;
-  (* Law T2, Pythagorean split of the Procrustes error: the degree-one part
-     [M z] and the higher-degree part of [h] are orthogonal in [L^2], so
-     [E |h(z) - Q z|^2 = |M - Q|_F^2 + W_nl] for the polar factor [Q], and the
-     Procrustes error is at most that. *)
+    frob n (gram_defect n (lin_coef P h)) <= cov_defect h + W_nl h;
+  (* Law T2, Pythagorean split of the square error: the degree-one part
+     [M z] and the part of degree [>= 2] of a centered [h] are orthogonal in
+     [L^2], so [E |h(z) - Q z|^2 = |M - Q|_F^2 + W_nl] for every matrix [Q]. *)
   procrustes_split :
-    forall n (h : Encoder G n), (forall i, (i < n)%nat -> mean h i = 0) ->
-    procrustes_error P h <= polar_dev P h ^ 2 + W_nl h
+    forall n (h : Encoder G n) Q, (forall i, (i < n)%nat -> mean h i = 0) ->
+    sqerr P h Q <= frob n (mat_sub (lin_coef P h) Q) ^ 2 + W_nl h
 }.
-Arguments polar_bound {_ _} _ _ _ _. Arguments procrustes_split {_ _} _ _ _ _.
+Arguments cov_split {_ _} _ _ _ _. Arguments procrustes_split {_ _} _ _ _ _ _.
 
 Lemma W_nl_nonneg : forall G (HL : L2Laws G) n (h : Encoder G n),
   (forall i, (i < n)%nat -> mean h i = 0) -> 0 <= W_nl h.
@@ -388,16 +387,21 @@ Proof.
   intros d. pose proof (Hp d). pose proof (Hc d). nra.
 Qed.
 
-(** Theorem 3, assembled, for every interpretation satisfying laws F1-F3
-    and T1-T2: for a centered encoder, the Procrustes error is at most
-    [D + (eps + D)^2] with [D = delta / (2 rho (1 - rho))]. *)
+(** Theorem 3, assembled, for every interpretation satisfying laws F1-F2
+    and T1-T2 (and the polar factor, axiom L1): a centered encoder has an
+    orthogonal [Q] with [E |h(z) - Q z|^2 <= D + (eps + D)^2],
+    [D = delta / (2 rho (1 - rho))]; so its Procrustes error is at most that. *)
 Theorem approx_identifiability_assembled :
   forall G (P : PolarNotions G), L2Laws G -> PolarLaws P ->
   forall n (h : Encoder G n) rho, 0 < rho < 1 -> (forall i, (i < n)%nat -> mean h i = 0) ->
-  procrustes_error P h <= thm3_bound rho (delta_excess h rho) (cov_defect h).
+  exists Q, orthogonal n Q /\
+    sqerr P h Q <= thm3_bound rho (delta_excess h rho) (cov_defect h).
 Proof.
-  intros G P HL HP n h rho Hr Hm. destruct (polar_bound HP n h Hm) as [Hq Hp].
-  eapply Rle_trans; [apply (procrustes_split HP n h Hm)|].
-  apply approx_identifiability; [exact Hr | apply (W_nl_nonneg G HL), Hm | exact Hq | exact Hp |].
-  apply (pythagorean_delta_bound G HL); assumption.
+  intros G P HL HP n h rho Hr Hm.
+  destruct (polar_factor n (lin_coef P h)) as [Q [HQ Hpol]].
+  exists Q. split; [exact HQ|].
+  eapply Rle_trans; [apply (procrustes_split HP n h Q Hm)|].
+  apply approx_identifiability; [exact Hr | apply (W_nl_nonneg G HL), Hm | apply frob_nonneg | |].
+  - eapply Rle_trans; [exact Hpol | apply (cov_split HP n h Hm)].
+  - apply (pythagorean_delta_bound G HL); assumption.
 Qed.

@@ -139,6 +139,7 @@ def test_concrete_results_need_no_project_assumption(real_report: verify.Report)
         "HermiteModel.identity_encoder_whitened",
         "HermiteModel.hermite_laws",
         "Matrix.rows_orthonormal_orthogonal",
+        "HermitePolar.hermite_polar_laws",
         "Dirichlet.jensen_exp",
         "Dirichlet.dirichlet_identifiability",
         "Planning.planning_orthogonal_values",
@@ -160,6 +161,10 @@ def test_general_theorems_are_law_relative(real_report: verify.Report) -> None:
     assert by_name["forward_identifiability"].status == "law-relative"
     assert by_name["forward_identifiability"].laws == ["L2Laws"]
     assert by_name["approx_identifiability_assembled"].laws == ["L2Laws", "PolarLaws"]
+    # Theorem 3 for the model: no premise, only the polar factor.
+    assert by_name["approx_identifiability_assembled"].axioms == ["polar_factor"]
+    assert by_name["approx_identifiability_model"].laws == []
+    assert by_name["approx_identifiability_model"].axioms == ["polar_factor"]
     assert by_name["hermite_laws"].laws == []
     assert "premise `L2Laws`" in verify.render_markdown(real_report)
 

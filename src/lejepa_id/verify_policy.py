@@ -94,6 +94,7 @@ STANDARD_AXIOMS: dict[str, Allowed] = {
 
 PROJECT_ASSUMPTIONS: dict[str, Allowed] = {
     "LejepaId.Converse.hermite_spectrum": Allowed("axiom", "3788403653c17e2a", ""),
+    "LejepaId.Matrix.polar_factor": Allowed("axiom", "f2543b094650fd7b", ""),
 }
 
 #: Records whose fields are laws: a statement with one of them among its premises
@@ -102,8 +103,9 @@ LAW_RECORDS: dict[str, str] = {
     "LejepaId.Forward.L2Laws": "laws F1-F3 of the Gaussian L^2 interface (Parseval, "
     "Mehler, degree one is linear with Cov(Az) = A A^T); proved for the finite Hermite "
     "expansions (HermiteModel.hermite_laws)",
-    "LejepaId.Forward.PolarLaws": "laws T1-T2 (polar bound, Pythagorean split of the "
-    "Procrustes error); no model proves them yet",
+    "LejepaId.Forward.PolarLaws": "laws T1-T2 (covariance split |M M^T - I|_F <= eps + "
+    "W_nl, Pythagorean split of the square error E|h(z) - Qz|^2 = |M - Q|_F^2 + W_nl); "
+    "proved for the finite Hermite expansions (HermitePolar.hermite_polar_laws)",
 }
 
 REQUIRED_THEOREMS: tuple[str, ...] = (
@@ -137,6 +139,8 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.Approximate.thm3_bound_linear",
     "LejepaId.Forward.pythagorean_delta_bound",
     "LejepaId.Forward.approx_identifiability_assembled",
+    "LejepaId.HermitePolar.hermite_polar_laws",
+    "LejepaId.HermitePolar.approx_identifiability_model",
     "LejepaId.Dirichlet.am_gm",
     "LejepaId.Dirichlet.am_gm_equality",
     "LejepaId.Dirichlet.jensen_exp",
