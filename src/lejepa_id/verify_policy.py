@@ -145,6 +145,7 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.Dirichlet.am_gm_equality",
     "LejepaId.Dirichlet.jensen_exp",
     "LejepaId.Dirichlet.dirichlet_energy_bound",
+    "LejepaId.Dirichlet.dirichlet_energy_equality",
     "LejepaId.Dirichlet.cauchy_schwarz",
     "LejepaId.Dirichlet.norm_preserving_linear_isometry",
     "LejepaId.Dirichlet.orthogonal_jacobian_lipschitz",
