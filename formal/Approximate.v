@@ -14,8 +14,8 @@
     Everything here is proved; no axiom is used.  The two analytic inputs
     (the Pythagorean split giving [delta >= 2 rho (1 - rho) W_nl], and the
     polar bound giving [mq <= eps + W_nl]) are hypotheses here; the assembled
-    form in [Forward.v] ([approx_identifiability_assembled]) derives the first
-    one from the Hermite interface. *)
+    form in [Forward.v] ([approx_identifiability_assembled]) derives them
+    from the laws of the Hermite interface and the polar factor. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.

@@ -10,7 +10,9 @@
 
     Proved here: AM-GM for uniform weights with its equality case; Jensen's
     inequality for [exp] from the defining properties of an expectation
-    (positivity, linearity, normalization); the energy bound [E |J|_F^2 >= n];
+    (positivity, linearity, normalization); the energy bound [E |J|_F^2 >= n]
+    and its equality case for a faithful expectation (energy exactly [n]
+    makes every squared singular value 1 at every sample);
     Cauchy-Schwarz; a norm-preserving linear map is an isometry; an orthogonal
     (norm-preserving) Jacobian implies 1-Lipschitz (mean value theorem along
     segments); bi-Lipschitz with constant 1 implies a global isometry; an
@@ -199,6 +201,33 @@ Section Expectation.
     rewrite El, E1 in H. fold m in H. lra.
   Qed.
 
+  (** Pointwise AM-GM in logarithmic form:
+      [n exp (ln (prod_i a_i) / n) <= sum_i a_i] for [a_i > 0]. *)
+  Lemma energy_pointwise : forall n (a : nat -> R), (0 < n)%nat -> (forall i, (i < n)%nat -> 0 < a i) ->
+    INR n * exp (/ INR n * ln (fprod n a)) <= fsum n a.
+  Proof.
+    intros n a Hn Ha. assert (Hn' : 0 < INR n) by (apply lt_0_INR; exact Hn).
+    set (Y := / INR n * ln (fprod n a)).
+    pose proof (am_gm n a Hn (fun i Hi => Rlt_le _ _ (Ha i Hi))) as Hag.
+    assert (Hp : 0 < fprod n a) by (apply fprod_pos; intros; apply Ha; assumption).
+    assert (Hm : 0 < fmean n a).
+    { unfold fmean. apply Rdiv_lt_0_compat; [|exact Hn'].
+      destruct n as [|k]; [lia|]. simpl. pose proof (Ha k ltac:(lia)).
+      pose proof (fsum_nonneg k a (fun i Hi => Rlt_le _ _ (Ha i ltac:(lia)))). lra. }
+    assert (Hl : ln (fprod n a) <= INR n * ln (fmean n a)).
+    { rewrite <- ln_pow by exact Hm. destruct (Rle_lt_or_eq_dec _ _ Hag) as [Hlt|Heq].
+      - left. apply ln_increasing; assumption.
+      - rewrite Heq. lra. }
+    assert (HY : Y <= ln (fmean n a)).
+    { unfold Y. apply (Rmult_le_reg_l (INR n)); [exact Hn'|].
+      rewrite <- Rmult_assoc, Rinv_r by lra. lra. }
+    assert (HeY : exp Y <= fmean n a).
+    { rewrite <- (exp_ln (fmean n a)) by exact Hm.
+      destruct HY as [Hlt|Heq]; [left; apply exp_increasing, Hlt | rewrite Heq; lra]. }
+    replace (fsum n a) with (INR n * fmean n a) by (unfold fmean; field; lra).
+    apply Rmult_le_compat_l; lra.
+  Qed.
+
   (** The Dirichlet-energy bound.  For each sample [t], [a t i > 0] are the
       squared singular values of the Jacobian (eigenvalues of [J^T J]), so
       [sum_i a t i = |J|_F^2] and [prod_i a t i = det (J^T J)]; preserving the
@@ -219,31 +248,70 @@ Section Expectation.
     assert (Hn' : 0 < INR n) by (apply lt_0_INR; exact Hn).
     set (Y := fun t => / INR n * ln (fprod n (a t))).
     assert (IY : I Y) by apply (expectation_scal I E HE (/ INR n) _ Ilog).
-    assert (Hpt : forall t, INR n * exp (Y t) <= fsum n (a t)).
-    { intros t. pose proof (am_gm n (a t) Hn (fun i Hi => Rlt_le _ _ (Ha t i Hi))) as Hag.
-      assert (Hp : 0 < fprod n (a t)) by (apply fprod_pos; intros; apply Ha; assumption).
-      assert (Hm : 0 < fmean n (a t)).
-      { unfold fmean. apply Rdiv_lt_0_compat; [|exact Hn'].
-        destruct n as [|k]; [lia|]. simpl. pose proof (Ha t k ltac:(lia)).
-        pose proof (fsum_nonneg k (a t) (fun i Hi => Rlt_le _ _ (Ha t i ltac:(lia)))). lra. }
-      assert (Hl : ln (fprod n (a t)) <= INR n * ln (fmean n (a t))).
-      { rewrite <- ln_pow by exact Hm. destruct (Rle_lt_or_eq_dec _ _ Hag) as [Hlt|Heq].
-        - left. apply ln_increasing; assumption.
-        - rewrite Heq. lra. }
-      assert (HY : Y t <= ln (fmean n (a t))).
-      { unfold Y. apply (Rmult_le_reg_l (INR n)); [exact Hn'|].
-        rewrite <- Rmult_assoc, Rinv_r by lra. lra. }
-      assert (HeY : exp (Y t) <= fmean n (a t)).
-      { rewrite <- (exp_ln (fmean n (a t))) by exact Hm.
-        destruct HY as [Hlt|Heq]; [left; apply exp_increasing, Hlt | rewrite Heq; lra]. }
-      replace (fsum n (a t)) with (INR n * fmean n (a t)) by (unfold fmean; field; lra).
-      apply Rmult_le_compat_l; lra. }
+    assert (Hpt : forall t, INR n * exp (Y t) <= fsum n (a t))
+      by (intros t; apply (energy_pointwise n (a t) Hn (Ha t))).
     destruct (expectation_scal I E HE (INR n) _ Igm) as [IsY EsY].
     pose proof (Hmono _ _ IsY Isum Hpt) as H. unfold Y in H. rewrite EsY in H.
     pose proof (jensen_exp I E HE Y IY Igm) as J.
     assert (HEY : E Y = 0).
     { unfold Y. rewrite (proj2 (expectation_scal I E HE (/ INR n) _ Ilog)), Hlog. ring. }
     rewrite HEY, exp_0 in J. unfold Y in J. nra.
+  Qed.
+  (** Equality case.  If moreover [E] is faithful on [I] (an integrable
+      variable that is nonnegative with zero expectation vanishes at every
+      sample: true for the Gaussian integral on continuous integrable
+      functions), energy exactly [n] forces every squared singular value
+      [a t i] to be 1 at every sample [t].  (That a matrix whose squared
+      singular values are all 1 has [J^T J = I] is the spectral theorem,
+      not formalized: [dirichlet_identifiability] takes orthogonal Jacobians
+      as its hypothesis.) *)
+  Theorem dirichlet_energy_equality :
+    forall I E n (a : T -> nat -> R), is_expectation I E -> (0 < n)%nat ->
+    (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) ->
+    (forall t i, (i < n)%nat -> 0 < a t i) ->
+    I (fun t => ln (fprod n (a t))) -> I (fun t => fsum n (a t)) ->
+    I (fun t => exp (/ INR n * ln (fprod n (a t)))) ->
+    E (fun t => ln (fprod n (a t))) = 0 ->
+    E (fun t => fsum n (a t)) = INR n ->
+    forall t i, (i < n)%nat -> a t i = 1.
+  Proof.
+    intros I E n a HE Hn Hfaith Ha Ilog Isum Igm Hlog Hen t0 i0 Hi0. pose proof HE as [Hc [Hlin Hmono]].
+    assert (Hn' : 0 < INR n) by (apply lt_0_INR; exact Hn).
+    assert (IY : I (fun t => / INR n * ln (fprod n (a t)))) by apply (expectation_scal I E HE (/ INR n) _ Ilog).
+    assert (HEY : E (fun t => / INR n * ln (fprod n (a t))) = 0).
+    { rewrite (proj2 (expectation_scal I E HE (/ INR n) _ Ilog)), Hlog. ring. }
+    (* E exp Y = 1: Jensen from below, the energy bound from above *)
+    destruct (expectation_scal I E HE (INR n) _ Igm) as [IsY EsY].
+    pose proof (Hmono _ _ IsY Isum (fun t => energy_pointwise n (a t) Hn (Ha t))) as H1.
+    rewrite EsY, Hen in H1.
+    pose proof (jensen_exp I E HE _ IY Igm) as J. rewrite HEY, exp_0 in J.
+    assert (HEe : E (fun t => exp (/ INR n * ln (fprod n (a t)))) = 1) by nra.
+    (* the AM-GM gap vanishes everywhere *)
+    destruct (Hlin 1 (- INR n) _ _ Isum Igm) as [I1 E1].
+    pose proof (Hfaith _ I1 (fun t => ltac:(pose proof (energy_pointwise n (a t) Hn (Ha t)); lra))
+                  ltac:(rewrite E1, Hen, HEe; ring) t0) as Z1. cbv beta in Z1.
+    (* the Jensen gap exp Y - 1 - Y vanishes everywhere, so Y = 0 *)
+    destruct (Hc 1) as [Ic Ec].
+    destruct (Hlin 1 1 _ _ Ic IY) as [Ig Eg].
+    destruct (Hlin 1 (-1) _ _ Igm Ig) as [I2 E2].
+    pose proof (Hfaith _ I2
+                  (fun t => ltac:(pose proof (exp_ineq1_le (/ INR n * ln (fprod n (a t)))); lra))
+                  ltac:(rewrite E2, Eg, Ec, HEY, HEe; ring) t0) as Z2. cbv beta in Z2.
+    set (y := / INR n * ln (fprod n (a t0))) in *.
+    assert (Hy : y = 0).
+    { assert (Hx : 1 + y = exp ((1 + y) - 1)) by (replace ((1 + y) - 1) with y by ring; lra).
+      apply eq_exp_pred in Hx. lra. }
+    (* so prod a_i = 1 = mean^n and sum a_i = n: AM-GM equality *)
+    assert (Hp : 0 < fprod n (a t0)) by (apply fprod_pos; intros; apply Ha; assumption).
+    assert (Hprod : fprod n (a t0) = 1).
+    { assert (Hl : ln (fprod n (a t0)) = 0).
+      { unfold y in Hy. apply (Rmult_eq_reg_l (/ INR n)); [rewrite Hy; ring|].
+        apply Rinv_neq_0_compat; lra. }
+      rewrite <- (exp_ln _ Hp), Hl. apply exp_0. }
+    assert (Hmean : fmean n (a t0) = 1).
+    { rewrite Hy, exp_0 in Z1. unfold fmean. replace (fsum n (a t0)) with (INR n) by lra. field; lra. }
+    rewrite <- Hmean. apply am_gm_equality; [exact Hn | intros; left; apply Ha; assumption | lra | | exact Hi0].
+    rewrite Hprod, Hmean, pow1. reflexivity.
   Qed.
 End Expectation.
 

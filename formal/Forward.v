@@ -8,16 +8,21 @@
     whitened encoder is [>= 2 (1 - rho) n] with equality exactly for degree-one
     coordinates.
 
-    Part B (assembled, axiomatized): an abstract interface to Gaussian
-    [L^2] analysis (encoders, their Hermite energies, covariance, alignment
-    loss) with four named axioms, giving: every optimum of the alignment loss
-    among whitened encoders is [h = Q z] with [Q] orthogonal.  The same
-    interface yields the hypothesis [delta >= 2 rho (1 - rho) W_nl] of
-    Theorem 3 ([pythagorean_delta_bound]) and its assembled form. *)
+    Part B (assembled, relative to laws): the notions of Gaussian [L^2]
+    analysis (encoders, their Hermite energies, covariance, alignment loss)
+    form a record [L2Notions], and the facts used about them the record
+    [L2Laws] (laws F1-F3).  For every interpretation satisfying the laws:
+    every optimum of the alignment loss among whitened encoders is [h = Q z]
+    with [Q] orthogonal; the hypothesis [delta >= 2 rho (1 - rho) W_nl] of
+    Theorem 3 ([pythagorean_delta_bound]); and, with the laws T1-T2 of
+    [PolarLaws] and the polar factor (axiom L1 of [Matrix.v]), the
+    assembled Theorem 3.  The laws are premises of these
+    statements, not axioms; [HermiteModel.v] and [HermitePolar.v] prove
+    all of them for a concrete class. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.
-From LejepaId Require Import Prelude Approximate.
+From LejepaId Require Import Prelude Matrix Approximate.
 Open Scope R_scope.
 
 (** ** Part A: spectral weights as a real series. *)
@@ -157,101 +162,124 @@ Proof.
     intros d Hd. apply Hnl; assumption.
 Qed.
 
-(** ** Part B: the Gaussian [L^2] interface and the assembled theorem.
+(** ** Part B: the Gaussian [L^2] interface and the assembled theorems.
 
-    Primitive notions are declared, not defined: Coq's libraries have no
-    Gaussian measure or Hermite expansion to define them from.  Every fact
-    about them that the proofs use is one of the named axioms below. *)
+    The notions of Gaussian [L^2] analysis the proofs talk about form the
+    record [L2Notions]; the facts the proofs use about them are the fields of
+    the record [L2Laws] (laws F1-F3).  The assembled theorems are stated for
+    every interpretation of the notions that satisfies the laws: the laws are
+    premises of the statements, not axioms.  Under the intended
+    interpretation ([L^2] functions of [z ~ N(0, I_n)]) each law is a standard
+    fact of Gaussian analysis; [HermiteModel.v] proves all of them for a
+    concrete class (encoders that are finite Hermite expansions), so they
+    have a model under their intended meaning and Theorem 1 holds there with
+    no premise left. *)
 
-(** An encoder of dimension [n]: a continuous map [h : R^n -> R^n], square
-    integrable under [z ~ N(0, I_n)]. *)
-Parameter Encoder : nat -> Type.
-(** Evaluation [h z]. *)
-Parameter eval : forall {n}, Encoder n -> vec -> vec.
-(** [mean h i = E h_i(z)]. *)
-Parameter mean : forall {n}, Encoder n -> nat -> R.
-(** [cov h i j = Cov(h_i(z), h_j(z))]. *)
-Parameter cov : forall {n}, Encoder n -> nat -> nat -> R.
-(** [energy h i d = E[(P_d h_i)(z)^2]]: the squared norm of the degree-[d]
-    Hermite component of the coordinate [h_i]. *)
-Parameter energy : forall {n}, Encoder n -> nat -> nat -> R.
-(** [alignment h rho = E |h(z) - h(z')|^2], [z' = rho z + sqrt(1 - rho^2) eta]. *)
-Parameter alignment : forall {n}, Encoder n -> R -> R.
+Record L2Notions := {
+  (* an encoder of dimension [n]: a map [h : R^n -> R^n], square integrable
+     under [z ~ N(0, I_n)] *)
+  Encoder : nat -> Type;
+  (* evaluation [h z] *)
+  eval : forall n, Encoder n -> vec -> vec;
+  (* [mean h i = E h_i(z)] *)
+  mean : forall n, Encoder n -> nat -> R;
+  (* [cov h i j = Cov(h_i(z), h_j(z))] *)
+  cov : forall n, Encoder n -> nat -> nat -> R;
+  (* [energy h i d = E[(P_d h_i)(z)^2]]: the squared norm of the degree-[d]
+     Hermite component of the coordinate [h_i] *)
+  energy : forall n, Encoder n -> nat -> nat -> R;
+  (* [alignment h rho = E |h(z) - h(z')|^2], [z' = rho z + sqrt(1 - rho^2) eta] *)
+  alignment : forall n, Encoder n -> R -> R
+}.
+Arguments eval {_ _} _ _. Arguments mean {_ _} _ _. Arguments cov {_ _} _ _ _.
+Arguments energy {_ _} _ _ _. Arguments alignment {_ _} _ _.
 
-Definition whitened {n} (h : Encoder n) : Prop :=
+Definition whitened {G : L2Notions} {n} (h : Encoder G n) : Prop :=
   (forall i, (i < n)%nat -> mean h i = 0) /\
   (forall i j, (i < n)%nat -> (j < n)%nat -> cov h i j = kron i j).
 
-Definition is_linear {n} (h : Encoder n) (A : mat) : Prop :=
+Definition is_linear {G : L2Notions} {n} (h : Encoder G n) (A : mat) : Prop :=
   forall z, veq n (eval h z) (mapply n A z).
 
-(** Axiom F1, Hermite expansion / Parseval (cross-degree orthogonality):
-    the normalized Hermite polynomials form a complete orthonormal basis of
-    [L^2(N(0, I_n))]; the components of different degrees are orthogonal, the
-    degree-0 component is the mean, and the energies add up to [E h_i^2]. *)
-Axiom hermite_parseval :
-  forall n (h : Encoder n) i, (i < n)%nat ->
-  (forall d, 0 <= energy h i d) /\ energy h i 0%nat = mean h i ^ 2 /\
-  is_series (energy h i) (cov h i i + mean h i ^ 2).
-
-(** Axiom F2, Mehler's formula (correlation equals the spectral sum): the
-    OU channel acts on the degree-[d] Hermite component as multiplication by
-    [rho^d], hence [E (h_i(z) - h_i(z'))^2 = 2 sum_d energy_{i,d} (1 - rho^d)]. *)
-Axiom mehler_alignment :
-  forall n (h : Encoder n) rho, 0 < rho < 1 ->
-  alignment h rho = fsum n (fun i => 2 * Series (fun d => energy h i d * (1 - rho ^ d))).
-
-(** Axiom F3, degree one implies linear: an [L^2] function whose Hermite
-    expansion has no component of degree [0] or [>= 2] is a linear map
-    (the degree-one Hermite polynomials are the coordinates). *)
-Axiom degree_one_linear :
-  forall n (h : Encoder n),
-  (forall i, (i < n)%nat -> mean h i = 0) ->
-  (forall i d, (i < n)%nat -> (2 <= d)%nat -> energy h i d = 0) ->
-  exists A, is_linear h A.
-
-(** Axiom F4, linear plus Gaussian implies orthogonal: [Cov(A z) = A A^T]
-    for [z ~ N(0, I_n)], so a whitened linear encoder has [A A^T = I], and a
-    square matrix with [A A^T = I] also has [A^T A = I]. *)
-Axiom linear_gaussian_orthogonal :
-  forall n (h : Encoder n) A, whitened h -> is_linear h A -> orthogonal n A.
+Record L2Laws (G : L2Notions) : Prop := {
+  (* Law F1, Hermite expansion / Parseval: the normalized Hermite
+     polynomials form a complete orthonormal basis of [L^2(N(0, I_n))]; the
+     energies are nonnegative, the degree-0 one is the squared mean, and they
+     add up to [E h_i^2]. *)
+  hermite_parseval :
+    forall n (h : Encoder G n) i, (i < n)%nat ->
+    (forall d, 0 <= energy h i d) /\ energy h i 0%nat = mean h i ^ 2 /\
+    is_series (energy h i) (cov h i i + mean h i ^ 2);
+  (* Law F2, Mehler's formula: the OU channel multiplies the degree-[d]
+     Hermite component by [rho^d], hence
+     [E (h_i(z) - h_i(z'))^2 = 2 sum_d energy_{i,d} (1 - rho^d)]. *)
+  mehler_alignment :
+    forall n (h : Encoder G n) rho, 0 < rho < 1 ->
+    alignment h rho = fsum n (fun i => 2 * Series (fun d => energy h i d * (1 - rho ^ d)));
+  (* Law F3, degree one implies linear: a centered [L^2] map with no Hermite
+     component of degree [>= 2] is [h(z) = A z] (the degree-one Hermite
+     polynomials are the coordinates), and [Cov(A z) = A A^T] for
+     [z ~ N(0, I_n)]. *)
+  degree_one_linear :
+    forall n (h : Encoder G n),
+    (forall i, (i < n)%nat -> mean h i = 0) ->
+    (forall i d, (i < n)%nat -> (2 <= d)%nat -> energy h i d = 0) ->
+    exists A, is_linear h A /\
+      forall i l, (i < n)%nat -> (l < n)%nat -> fsum n (fun j => A i j * A l j) = cov h i l
+}.
+Arguments hermite_parseval {_} _ _ _ _ _.
+Arguments mehler_alignment {_} _ _ _ _ _.
+Arguments degree_one_linear {_} _ _ _ _ _.
 
 (** A whitened encoder's energies are spectral weights. *)
 Lemma whitened_spectral :
-  forall n (h : Encoder n), whitened h -> forall i, (i < n)%nat -> spectral_weights (energy h i).
+  forall G (HL : L2Laws G) n (h : Encoder G n), whitened h ->
+  forall i, (i < n)%nat -> spectral_weights (energy h i).
 Proof.
-  intros n h [Hm Hc] i Hi. destruct (hermite_parseval n h i Hi) as [Hp [H0 Hs]].
+  intros G HL n h [Hm Hc] i Hi. destruct (hermite_parseval HL n h i Hi) as [Hp [H0 Hs]].
   rewrite Hm in H0, Hs by exact Hi. rewrite Hc in Hs by exact Hi.
   unfold kron in Hs. destruct (Nat.eq_dec i i) as [_|]; [|congruence].
   repeat split; [exact Hp | rewrite H0; ring | ]. replace 1 with (1 + 0 ^ 2) by ring. exact Hs.
 Qed.
 
 Lemma alignment_whitened :
-  forall n (h : Encoder n) rho, whitened h -> 0 < rho < 1 ->
+  forall G (HL : L2Laws G) n (h : Encoder G n) rho, whitened h -> 0 < rho < 1 ->
   alignment h rho = align_spec n (energy h) rho.
 Proof.
-  intros n h rho Hw Hr. rewrite mehler_alignment by exact Hr. unfold align_spec.
-  apply fsum_ext. intros i Hi. pose proof (whitened_spectral n h Hw i Hi) as Hs.
+  intros G HL n h rho Hw Hr. rewrite (mehler_alignment HL) by exact Hr. unfold align_spec.
+  apply fsum_ext. intros i Hi. pose proof (whitened_spectral G HL n h Hw i Hi) as Hs.
   pose proof Hs as [_ [_ Hsum]].
   rewrite (Series_ext _ (fun d => energy h i d - energy h i d * rho ^ d)) by (intros; ring).
   rewrite Series_minus; [| exists 1; exact Hsum | apply mehler_summable; [exact Hs | lra]].
   rewrite (is_series_unique _ _ Hsum). ring.
 Qed.
 
-(** Theorem 1, assembled: among whitened encoders the alignment loss is at
-    least [2 (1 - rho) n], and every encoder attaining it is [h = Q z] with [Q]
-    orthogonal. *)
+(** A whitened linear encoder [h(z) = A z] with [A A^T = Cov(h)] has an
+    orthogonal [A] ([A A^T = I], hence [A^T A = I]: [Matrix.v]). *)
+Lemma whitened_gram_orthogonal :
+  forall G n (h : Encoder G n) (A : mat), whitened h ->
+  (forall i l, (i < n)%nat -> (l < n)%nat -> fsum n (fun j => A i j * A l j) = cov h i l) ->
+  orthogonal n A.
+Proof.
+  intros G n h A [_ Hc] Hg. apply rows_orthonormal_orthogonal.
+  intros i l Hi Hl. rewrite Hg by assumption. apply Hc; assumption.
+Qed.
+
+(** Theorem 1, assembled, for every interpretation satisfying laws F1-F3:
+    among whitened encoders the alignment loss is at least [2 (1 - rho) n],
+    and every encoder attaining it is [h = Q z] with [Q] orthogonal. *)
 Theorem forward_identifiability :
-  forall n (h : Encoder n) rho, 0 < rho < 1 -> whitened h ->
+  forall G, L2Laws G ->
+  forall n (h : Encoder G n) rho, 0 < rho < 1 -> whitened h ->
   2 * (1 - rho) * INR n <= alignment h rho /\
   (alignment h rho = 2 * (1 - rho) * INR n -> exists Q, orthogonal n Q /\ is_linear h Q).
 Proof.
-  intros n h rho Hr Hw. rewrite (alignment_whitened n h rho Hw Hr).
-  pose proof (whitened_spectral n h Hw) as HW. split.
+  intros G HL n h rho Hr Hw. rewrite (alignment_whitened G HL n h rho Hw Hr).
+  pose proof (whitened_spectral G HL n h Hw) as HW. split.
   - apply alignment_lower_bound; assumption.
   - intros Heq. pose proof (proj1 (alignment_equality_iff n (energy h) rho HW Hr) Heq) as Hnl.
-    destruct (degree_one_linear n h (proj1 Hw) Hnl) as [A HA].
-    exists A. split; [apply (linear_gaussian_orthogonal n h A Hw HA) | exact HA].
+    destruct (degree_one_linear HL n h (proj1 Hw) Hnl) as [A [HA Hg]].
+    exists A. split; [apply (whitened_gram_orthogonal G n h A Hw Hg) | exact HA].
 Qed.
 
 (** ** Theorem 3, assembled on the same interface.
@@ -262,15 +290,15 @@ Qed.
     [eps = |Cov(h) - I|_F]. *)
 Definition nl_degree (d : nat) : R := if Nat.leb 2 d then 1 else 0.
 
-Definition W_nl {n} (h : Encoder n) : R :=
+Definition W_nl {G : L2Notions} {n} (h : Encoder G n) : R :=
   fsum n (fun i => Series (fun d => energy h i d * nl_degree d)).
 
-Definition trace_cov {n} (h : Encoder n) : R := fsum n (fun i => cov h i i).
+Definition trace_cov {G : L2Notions} {n} (h : Encoder G n) : R := fsum n (fun i => cov h i i).
 
-Definition delta_excess {n} (h : Encoder n) (rho : R) : R :=
+Definition delta_excess {G : L2Notions} {n} (h : Encoder G n) (rho : R) : R :=
   alignment h rho - 2 * (1 - rho) * trace_cov h.
 
-Definition cov_defect {n} (h : Encoder n) : R :=
+Definition cov_defect {G : L2Notions} {n} (h : Encoder G n) : R :=
   sqrt (fsum n (fun i => fsum n (fun j => (cov h i j - kron i j) ^ 2))).
 
 Lemma summable_weighted :
@@ -285,13 +313,15 @@ Qed.
 (** The Pythagorean split of the excess loss across Hermite degrees gives the
     hypothesis of Theorem 3: [delta >= 2 rho (1 - rho) W_nl]. *)
 Theorem pythagorean_delta_bound :
-  forall n (h : Encoder n) rho, 0 < rho < 1 -> (forall i, (i < n)%nat -> mean h i = 0) ->
+  forall G, L2Laws G ->
+  forall n (h : Encoder G n) rho, 0 < rho < 1 -> (forall i, (i < n)%nat -> mean h i = 0) ->
   kappa rho * W_nl h <= delta_excess h rho.
 Proof.
-  intros n h rho Hr Hm. unfold delta_excess, W_nl, trace_cov. rewrite mehler_alignment by exact Hr.
+  intros G HL n h rho Hr Hm. unfold delta_excess, W_nl, trace_cov.
+  rewrite (mehler_alignment HL) by exact Hr.
   rewrite <- !fsum_scal, <- fsum_minus.
   apply fsum_le. intros i Hi.
-  destruct (hermite_parseval n h i Hi) as [Hp [H0 Hs]].
+  destruct (hermite_parseval HL n h i Hi) as [Hp [H0 Hs]].
   rewrite Hm in H0, Hs by exact Hi. replace (cov h i i + 0 ^ 2) with (cov h i i) in Hs by ring.
   set (e := energy h i) in *.
   assert (Hc1 : forall d, 0 <= 1 - rho ^ d <= 1).
@@ -319,47 +349,59 @@ Proof.
   fold e. nra.
 Qed.
 
-(** [polar_dev h = |M - Q|_F], where [M = E h(z) z^T] is the degree-one
-    Hermite coefficient matrix of [h] and [Q] its polar factor. *)
-Parameter polar_dev : forall {n}, Encoder n -> R.
-(** [procrustes_error h = min_Q E |h(z) - Q z|^2] over orthogonal [Q]
-    (the Procrustes MSE of SPEC section 5). *)
-Parameter procrustes_error : forall {n}, Encoder n -> R.
+(** The notions of Theorem 3 beyond [L2Notions]. *)
+Record PolarNotions (G : L2Notions) := {
+  (* [lin_coef h = M], [M i j = E h_i(z) z_j]: the degree-one Hermite
+     coefficient matrix of [h] *)
+  lin_coef : forall n, Encoder G n -> mat;
+  (* [sqerr h Q = E |h(z) - Q z|^2] *)
+  sqerr : forall n, Encoder G n -> mat -> R
+}.
+Arguments lin_coef {_} _ {_} _ _ _. Arguments sqerr {_} _ {_} _ _.
 
-(** Axiom T1, polar-decomposition bound: [Cov(h) = M M^T + Cov(nonlinear part)],
-    so [|M M^T - I|_F <= eps + W_nl] (a PSD matrix has Frobenius norm at most
-    its trace); the polar factor [Q] of [M] satisfies
-    [|M - Q|_F <= |M M^T - I|_F] (singular values: [|s - 1| <= |s^2 - 1|]). *)
-Axiom polar_bound :
-  forall n (h : Encoder n), (forall i, (i < n)%nat -> mean h i = 0) ->
-  0 <= polar_dev h /\ polar_dev h <= cov_defect h + W_nl h.
+Record PolarLaws {G : L2Notions} (P : PolarNotions G) : Prop := {
+  (* Law T1, covariance split: for a centered [h],
+     [Cov(h) = M M^T + Cov(nonlinear part)], and the covariance of the part
+     of degree [>= 2] is positive semidefinite with trace [W_nl], hence
+     Frobenius norm at most [W_nl]; so [|M M^T - I|_F <= eps + W_nl]. *)
+  cov_split :
+    forall n (h : Encoder G n), (forall i, (i < n)%nat -> mean h i = 0) ->
+    frob n (gram_defect n (lin_coef P h)) <= cov_defect h + W_nl h;
+  (* Law T2, Pythagorean split of the square error: the degree-one part
+     [M z] and the part of degree [>= 2] of a centered [h] are orthogonal in
+     [L^2], so [E |h(z) - Q z|^2 = |M - Q|_F^2 + W_nl] for every matrix [Q]. *)
+  procrustes_split :
+    forall n (h : Encoder G n) Q, (forall i, (i < n)%nat -> mean h i = 0) ->
+    sqerr P h Q <= frob n (mat_sub (lin_coef P h) Q) ^ 2 + W_nl h
+}.
+Arguments cov_split {_ _} _ _ _ _. Arguments procrustes_split {_ _} _ _ _ _ _.
 
-(** Axiom T2, Pythagorean split of the Procrustes error: the degree-one part
-    [M z] and the higher-degree part of [h] are orthogonal in [L^2], so
-    [E |h(z) - Q z|^2 = |M - Q|_F^2 + W_nl] for the polar factor [Q], and the
-    Procrustes error is at most that. *)
-Axiom procrustes_split :
-  forall n (h : Encoder n), (forall i, (i < n)%nat -> mean h i = 0) ->
-  procrustes_error h <= polar_dev h ^ 2 + W_nl h.
-
-Lemma W_nl_nonneg : forall n (h : Encoder n), (forall i, (i < n)%nat -> mean h i = 0) -> 0 <= W_nl h.
+Lemma W_nl_nonneg : forall G (HL : L2Laws G) n (h : Encoder G n),
+  (forall i, (i < n)%nat -> mean h i = 0) -> 0 <= W_nl h.
 Proof.
-  intros n h Hm. apply fsum_nonneg. intros i Hi.
-  destruct (hermite_parseval n h i Hi) as [Hp [_ Hs]].
+  intros G HL n h Hm. apply fsum_nonneg. intros i Hi.
+  destruct (hermite_parseval HL n h i Hi) as [Hp [_ Hs]].
   assert (Hc : forall d, 0 <= nl_degree d <= 1) by (intros d; unfold nl_degree; destruct (Nat.leb 2 d); lra).
   pose proof (summable_weighted _ _ _ Hp Hs Hc) as E.
   apply (series_nonneg (fun d => energy h i d * nl_degree d)); [|apply Series_correct, E].
   intros d. pose proof (Hp d). pose proof (Hc d). nra.
 Qed.
 
-(** Theorem 3, assembled: for a centered encoder, the Procrustes error is at
-    most [D + (eps + D)^2] with [D = delta / (2 rho (1 - rho))]. *)
+(** Theorem 3, assembled, for every interpretation satisfying laws F1-F2
+    and T1-T2 (and the polar factor, axiom L1): a centered encoder has an
+    orthogonal [Q] with [E |h(z) - Q z|^2 <= D + (eps + D)^2],
+    [D = delta / (2 rho (1 - rho))]; so its Procrustes error is at most that. *)
 Theorem approx_identifiability_assembled :
-  forall n (h : Encoder n) rho, 0 < rho < 1 -> (forall i, (i < n)%nat -> mean h i = 0) ->
-  procrustes_error h <= thm3_bound rho (delta_excess h rho) (cov_defect h).
+  forall G (P : PolarNotions G), L2Laws G -> PolarLaws P ->
+  forall n (h : Encoder G n) rho, 0 < rho < 1 -> (forall i, (i < n)%nat -> mean h i = 0) ->
+  exists Q, orthogonal n Q /\
+    sqerr P h Q <= thm3_bound rho (delta_excess h rho) (cov_defect h).
 Proof.
-  intros n h rho Hr Hm. destruct (polar_bound n h Hm) as [Hq Hp].
-  eapply Rle_trans; [apply (procrustes_split n h Hm)|].
-  apply approx_identifiability; [exact Hr | apply W_nl_nonneg, Hm | exact Hq | exact Hp |].
-  apply pythagorean_delta_bound; assumption.
+  intros G P HL HP n h rho Hr Hm.
+  destruct (polar_factor n (lin_coef P h)) as [Q [HQ Hpol]].
+  exists Q. split; [exact HQ|].
+  eapply Rle_trans; [apply (procrustes_split HP n h Q Hm)|].
+  apply approx_identifiability; [exact Hr | apply (W_nl_nonneg G HL), Hm | apply frob_nonneg | |].
+  - eapply Rle_trans; [exact Hpol | apply (cov_split HP n h Hm)].
+  - apply (pythagorean_delta_bound G HL); assumption.
 Qed.

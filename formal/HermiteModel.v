@@ -11,20 +11,20 @@
     identification of these coefficient formulas with the Gaussian integrals
     is the one thing this file takes from outside, as its definitions.
 
-    Proved here, with no axiom: Parseval (the interface law F1:
+    Proved here, with no axiom: Parseval (law F1 of [Forward.L2Laws]:
     nonnegative energies, degree-0 energy = squared mean, energies sum to
     variance + squared mean), Mehler's formula in spectral form (law F2),
     "degree one implies linear" (law F3: the degree-one Hermite products are
-    the coordinates, so such an encoder is [h(z) = A z]), [A A^T = Cov(h)]
-    (half of law F4), Theorem 1 for the class (a whitened encoder attaining
-    [2 (1 - rho) n] is [A z] with [A A^T = I]), and that the class is not
-    empty (the identity encoder is in it, whitened).  Not formalized: the
-    square-matrix step [A A^T = I => A^T A = I], and the Gaussian integrals
-    themselves. *)
+    the coordinates, so such an encoder is [h(z) = A z], and [A A^T = Cov(h)]);
+    hence the class is a model of the laws ([hermite_laws]), and Theorem 1
+    holds for it with no premise: a whitened encoder attaining
+    [2 (1 - rho) n] is [Q z] with [Q] orthogonal.  The class is not empty (the
+    identity encoder is in it, whitened).  Not formalized: the Gaussian
+    integrals themselves. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.
-From LejepaId Require Import Prelude Dirichlet Approximate Forward.
+From LejepaId Require Import Prelude Matrix Dirichlet Approximate Forward.
 Open Scope R_scope.
 
 Fixpoint nsum (n : nat) (f : nat -> nat) : nat :=
@@ -211,20 +211,6 @@ Proof.
   - exists n. split; [lia|]. split; [exact Ha|]. intros j Hj Hne. apply (nsum_zero n alpha ltac:(lia)). lia.
 Qed.
 
-Lemma fsum_nonneg_zero : forall N (f : nat -> R), (forall k, (k < N)%nat -> 0 <= f k) -> fsum N f = 0 ->
-  forall k, (k < N)%nat -> f k = 0.
-Proof.
-  intros N f Hf H k Hk. symmetry. apply (fsum_le_eq N (fun _ => 0) f Hf); [|exact Hk].
-  rewrite fsum_const, H. ring.
-Qed.
-
-Lemma fsum_mul_fsum : forall N M f g,
-  fsum N f * fsum M g = fsum N (fun k => fsum M (fun k' => f k * g k')).
-Proof.
-  intros N M f g. rewrite Rmult_comm, <- fsum_scal. apply fsum_ext. intros k _.
-  rewrite Rmult_comm, <- fsum_scal. reflexivity.
-Qed.
-
 Section DegreeOne.
   Variables (n : nat) (h : HEncoder n).
   Hypothesis Hmean : forall i, (i < n)%nat -> hmean h i = 0.
@@ -336,26 +322,35 @@ Proof.
   rewrite (is_series_unique _ _ Hsum). ring.
 Qed.
 
-(** Theorem 1 for encoders that are finite Hermite expansions: among
-    whitened ones the alignment loss is at least [2 (1 - rho) n], and an
-    encoder attaining it is [h(z) = A z] with [A A^T = I] (for the square
-    [A] this makes [A] orthogonal; that last linear-algebra step, [A A^T = I]
-    implies [A^T A = I], is not formalized). *)
+(** The class interprets the notions of the Gaussian [L^2] interface
+    ([Forward.L2Notions]) ... *)
+Definition hermite_notions : L2Notions := {|
+  Encoder := HEncoder; eval := @heval; mean := @hmean; cov := @hcov;
+  energy := @henergy; alignment := @halignment |}.
+
+(** ... and satisfies its laws F1-F3 ([Forward.L2Laws]): the laws have a
+    model under their intended meaning. *)
+Theorem hermite_laws : L2Laws hermite_notions.
+Proof.
+  split.
+  - intros n h i _. exact (model_parseval n h i).
+  - intros n h rho _. exact (model_mehler n h rho).
+  - intros n h Hm Hhigh. exists (lin_part n h). split.
+    + exact (heval_linear n h Hm Hhigh).
+    + exact (lin_part_gram n h Hm Hhigh).
+Qed.
+
+(** Theorem 1 for encoders that are finite Hermite expansions, with no
+    premise and no project axiom: among whitened ones the alignment loss is
+    at least [2 (1 - rho) n], and an encoder attaining it is [h(z) = Q z]
+    with [Q] orthogonal. *)
 Theorem forward_identifiability_model :
   forall n (h : HEncoder n) rho, 0 < rho < 1 -> hwhitened h ->
   2 * (1 - rho) * INR n <= halignment h rho /\
   (halignment h rho = 2 * (1 - rho) * INR n ->
-   exists A : mat,
-     (forall i l, (i < n)%nat -> (l < n)%nat -> fsum n (fun j => A i j * A l j) = kron i l) /\
-     forall z, veq n (heval h z) (mapply n A z)).
+   exists Q : mat, orthogonal n Q /\ forall z, veq n (heval h z) (mapply n Q z)).
 Proof.
-  intros n h rho Hr Hw. rewrite (model_alignment_spec n h rho Hw Hr).
-  pose proof (model_spectral n h Hw) as HW. split.
-  - apply alignment_lower_bound; assumption.
-  - intros Heq. pose proof (proj1 (alignment_equality_iff n (henergy h) rho HW Hr) Heq) as Hnl.
-    exists (lin_part n h). split.
-    + intros i l Hi Hl. rewrite (lin_part_gram n h (proj1 Hw) Hnl i l Hi Hl). apply (proj2 Hw); assumption.
-    + apply (heval_linear n h (proj1 Hw) Hnl).
+  intros n h rho Hr Hw. exact (forward_identifiability hermite_notions hermite_laws n h rho Hr Hw).
 Qed.
 
 (** The model is not empty: the identity encoder [h(z) = z] (basis: the unit

@@ -98,6 +98,7 @@ class TheoremResult:
     assumptions: list[str] = field(default_factory=list)  # printed names
     axioms: list[str] = field(default_factory=list)  # project axioms (short names)
     parameters: list[str] = field(default_factory=list)  # project parameters
+    laws: list[str] = field(default_factory=list)  # law records among the premises
     standard: list[str] = field(default_factory=list)
     undeclared: list[str] = field(default_factory=list)
     error: str = ""
@@ -109,10 +110,13 @@ class TheoremResult:
 
     @property
     def status(self) -> str:
-        """``verified`` (no project assumption), ``axiom-relative`` or ``FAILED``."""
+        """``verified`` (no project assumption), ``axiom-relative``, ``law-relative``
+        (premises are law records, no project axiom) or ``FAILED``."""
         if not self.ok:
             return "FAILED"
-        return "axiom-relative" if self.axioms or self.parameters else "verified"
+        if self.axioms or self.parameters:
+            return "axiom-relative"
+        return "law-relative" if self.laws else "verified"
 
     @property
     def short_name(self) -> str:

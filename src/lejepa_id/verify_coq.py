@@ -236,6 +236,7 @@ def _classify(thm: TheoremResult, typ: str, deps, defs, printed, report: Report)
             f"statement differs from its pin ({thm.expected_pin} pinned, {thm.actual_pin} found)"
         )
     thm.assumptions = printed
+    thm.laws = law_premises(typ)
     for name in printed:
         a = report.assumptions[name]
         entry = allowed(a.qualified) if a.qualified else None
@@ -251,6 +252,23 @@ def _classify(thm: TheoremResult, typ: str, deps, defs, printed, report: Report)
             thm.parameters.append(name.split(".")[-1])
     for lst in (thm.axioms, thm.parameters, thm.standard, thm.undeclared):
         lst.sort()
+
+
+def law_premises(typ: str) -> list[str]:
+    """Short names of the law records (:data:`~lejepa_id.verify_policy.LAW_RECORDS`)
+    that a printed statement mentions anywhere but at its head.
+
+    A statement whose conclusion is a law record (a model proving the laws) starts
+    with its name; anywhere else the record is a premise, or sits inside one.
+    """
+    found = []
+    for qualified in policy.LAW_RECORDS:
+        short = qualified.split(".")[-1]
+        suffix = re.escape(".".join(qualified.split(".")[-2:]))
+        pattern = rf"(?<![\w'.])@?(?:{re.escape(policy.LIBRARY)}\.)?{suffix}(?![\w'])"
+        if any(m.start() > 0 for m in re.finditer(pattern, typ.strip())):
+            found.append(short)
+    return sorted(found)
 
 
 def assumption_errors(report: Report) -> list[str]:

@@ -12,6 +12,9 @@ This module is the checker's policy, kept apart from its machinery
   declarations, each with its kind and the hash of its type. A new assumption, or
   an allowed one whose statement changed, fails the audit until it is reviewed and
   entered here.
+- :data:`LAW_RECORDS`: records of laws (facts about primitive notions, as fields)
+  that a general statement may take as premises; such a statement is reported as
+  relative to those laws, never as verified outright.
 
 Hashes are :func:`lejepa_id.verify.pin` of the type printed by Coq 8.16 under
 ``Set Printing All``; ``lejepa-id verify --pins`` prints the current values.
@@ -91,20 +94,18 @@ STANDARD_AXIOMS: dict[str, Allowed] = {
 
 PROJECT_ASSUMPTIONS: dict[str, Allowed] = {
     "LejepaId.Converse.hermite_spectrum": Allowed("axiom", "3788403653c17e2a", ""),
-    "LejepaId.Forward.Encoder": Allowed("parameter", "dd49283f19f78a70", ""),
-    "LejepaId.Forward.alignment": Allowed("parameter", "a67cb7190861e991", ""),
-    "LejepaId.Forward.cov": Allowed("parameter", "2f67ce9dad71c0ed", ""),
-    "LejepaId.Forward.degree_one_linear": Allowed("axiom", "ae2b625dec60ae8d", ""),
-    "LejepaId.Forward.energy": Allowed("parameter", "2f67ce9dad71c0ed", ""),
-    "LejepaId.Forward.eval": Allowed("parameter", "9662c9208da22558", ""),
-    "LejepaId.Forward.hermite_parseval": Allowed("axiom", "7c56e17672fa03ae", ""),
-    "LejepaId.Forward.linear_gaussian_orthogonal": Allowed("axiom", "db5e0550373d10e5", ""),
-    "LejepaId.Forward.mean": Allowed("parameter", "faabb2443d82332f", ""),
-    "LejepaId.Forward.mehler_alignment": Allowed("axiom", "707a8e98d1cdd429", ""),
-    "LejepaId.Forward.polar_bound": Allowed("axiom", "3e3032f0daed154a", ""),
-    "LejepaId.Forward.polar_dev": Allowed("parameter", "0e56836e96c4da17", ""),
-    "LejepaId.Forward.procrustes_error": Allowed("parameter", "0e56836e96c4da17", ""),
-    "LejepaId.Forward.procrustes_split": Allowed("axiom", "67ea35a93cb42608", ""),
+    "LejepaId.Matrix.polar_factor": Allowed("axiom", "f2543b094650fd7b", ""),
+}
+
+#: Records whose fields are laws: a statement with one of them among its premises
+#: holds for every interpretation satisfying the laws, and is reported so.
+LAW_RECORDS: dict[str, str] = {
+    "LejepaId.Forward.L2Laws": "laws F1-F3 of the Gaussian L^2 interface (Parseval, "
+    "Mehler, degree one is linear with Cov(Az) = A A^T); proved for the finite Hermite "
+    "expansions (HermiteModel.hermite_laws)",
+    "LejepaId.Forward.PolarLaws": "laws T1-T2 (covariance split |M M^T - I|_F <= eps + "
+    "W_nl, Pythagorean split of the square error E|h(z) - Qz|^2 = |M - Q|_F^2 + W_nl); "
+    "proved for the finite Hermite expansions (HermitePolar.hermite_polar_laws)",
 }
 
 REQUIRED_THEOREMS: tuple[str, ...] = (
@@ -120,6 +121,8 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.HermiteModel.lin_part_gram",
     "LejepaId.HermiteModel.forward_identifiability_model",
     "LejepaId.HermiteModel.identity_encoder_whitened",
+    "LejepaId.HermiteModel.hermite_laws",
+    "LejepaId.Matrix.rows_orthonormal_orthogonal",
     "LejepaId.Converse.affine_eigen_affine_score",
     "LejepaId.Converse.affine_score_gaussian",
     "LejepaId.Gaussian.gaussian_second_moment",
@@ -136,10 +139,13 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.Approximate.thm3_bound_linear",
     "LejepaId.Forward.pythagorean_delta_bound",
     "LejepaId.Forward.approx_identifiability_assembled",
+    "LejepaId.HermitePolar.hermite_polar_laws",
+    "LejepaId.HermitePolar.approx_identifiability_model",
     "LejepaId.Dirichlet.am_gm",
     "LejepaId.Dirichlet.am_gm_equality",
     "LejepaId.Dirichlet.jensen_exp",
     "LejepaId.Dirichlet.dirichlet_energy_bound",
+    "LejepaId.Dirichlet.dirichlet_energy_equality",
     "LejepaId.Dirichlet.cauchy_schwarz",
     "LejepaId.Dirichlet.norm_preserving_linear_isometry",
     "LejepaId.Dirichlet.orthogonal_jacobian_lipschitz",

@@ -23,7 +23,9 @@ def render_markdown(report: Report) -> str:
         "main theorem of `formal/theorems.txt`, whose statement is pinned (hash of the",
         "printed type and of every project definition it mentions). **verified**: rests",
         "only on the standard axioms of Coq's classical reals; **axiom-relative**: also on",
-        "the named project axioms or primitive notions listed in the last column.",
+        "the named project axioms or primitive notions listed in the last column;",
+        "**law-relative**: no project axiom, but the statement takes records of laws as",
+        "premises (it holds for every interpretation satisfying them; see the laws below).",
         "",
         f"Overall: {'PASS' if report.ok else 'FAIL'}. {verified} of {len(report.theorems)} main",
         f"theorems verified with no project assumption; {n_ax} project axioms (the published",
@@ -35,7 +37,10 @@ def render_markdown(report: Report) -> str:
     ]
     for t in report.theorems:
         group = GROUP_TITLES.get(t.group, t.group)
-        used = ", ".join(f"`{a}`" for a in t.axioms + t.parameters) or "none"
+        used = ", ".join(
+            [f"`{a}`" for a in t.axioms + t.parameters] + [f"premise `{w}`" for w in t.laws]
+        )
+        used = used or "none"
         if t.undeclared:
             used += "; NOT ALLOWED: " + ", ".join(f"`{u}`" for u in t.undeclared)
         if t.error:
@@ -53,6 +58,8 @@ def render_markdown(report: Report) -> str:
         out += [f"| `{d.name}` | {d.file} | {_md_cell(d.doc)} |" for d in report.parameters]
     else:
         out.append("None: every notion the theorems mention is defined.")
+    out += ["", "## Laws taken as premises", "", "| record | laws |", "|---|---|"]
+    out += [f"| `{n.split('.')[-1]}` | {_md_cell(d)} |" for n, d in policy.LAW_RECORDS.items()]
     out += ["", "## Standard axioms allowed underneath", "", "| axiom | role |", "|---|---|"]
     out += [f"| `{n}` | {a.role} |" for n, a in policy.STANDARD_AXIOMS.items()]
     if report.errors:
@@ -76,7 +83,7 @@ def summary(report: Report) -> str:
         f"audit {report.check_seconds:.1f} s",
     ]
     for t in report.theorems:
-        extra = ", ".join(t.axioms + t.parameters)
+        extra = ", ".join(t.axioms + t.parameters + [f"premise {w}" for w in t.laws])
         if t.undeclared:
             extra += (" " if extra else "") + "NOT ALLOWED: " + ", ".join(t.undeclared)
         if t.error:
