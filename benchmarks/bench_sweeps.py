@@ -19,7 +19,7 @@ from pathlib import Path
 
 import torch
 
-from lejepa_id.config import load_experiment
+from lejepa_id.experiments import load_experiment
 from lejepa_id.training import resolve_device, train
 
 

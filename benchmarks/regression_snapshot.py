@@ -16,7 +16,7 @@ import math
 import sys
 from pathlib import Path
 
-from lejepa_id.config import load_experiment
+from lejepa_id.experiments import load_experiment
 from lejepa_id.training import train
 
 SHORT = ["steps=120", "eval_size=2000", "eval_every_early=40", "early_until=120", "scatter=0"]

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from lejepa_id.config import CORE_FIELDS, RunConfig, load_experiment, make_run_config
+from lejepa_id.config import CORE_FIELDS, RunConfig, make_run_config
 from lejepa_id.errors import UsageError
+from lejepa_id.experiments import load_experiment
 
 CONFIGS = Path(__file__).parents[1] / "configs"
 

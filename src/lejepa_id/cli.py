@@ -23,7 +23,7 @@ from lejepa_id.sweeps.cli import register as register_sweeps
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from lejepa_id.config import load_experiment
+    from lejepa_id.experiments import load_experiment
     from lejepa_id.runs import ensure_writable, run_dir, train_and_save
     from lejepa_id.runtime import resolve_device
 

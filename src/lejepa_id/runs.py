@@ -12,8 +12,8 @@ import tempfile
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
-from lejepa_id.config import RunSpec
 from lejepa_id.errors import UsageError
+from lejepa_id.experiments import RunSpec
 from lejepa_id.training import RunResult, train
 
 

@@ -12,7 +12,7 @@ import pytest
 from test_sweep_executor import TINY as EXECUTOR_TINY
 
 from lejepa_id.cli import main
-from lejepa_id.config import load_experiment
+from lejepa_id.experiments import load_experiment
 from lejepa_id.sweeps.plan import resume_groups
 from lejepa_id.sweeps.runner import ExecutorOptions, run_sweep
 from lejepa_id.training import RunResult

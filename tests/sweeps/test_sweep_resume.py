@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from lejepa_id.config import load_experiment
+from lejepa_id.experiments import load_experiment
 
 CONFIG = """
 name: resume

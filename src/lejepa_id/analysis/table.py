@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from lejepa_id.config import AXES, run_keys
+from lejepa_id.config import run_keys
 from lejepa_id.evaluation import metric_infos
+from lejepa_id.experiments import AXES
 from lejepa_id.io import atomic_write_bytes
 from lejepa_id.runs import ensure_writable
 

@@ -19,9 +19,9 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from lejepa_id.config import fmt_value
 from lejepa_id.encoders import CNNEncoder
 from lejepa_id.errors import UsageError
+from lejepa_id.experiments import fmt_value
 from lejepa_id.io import atomic_write_json, read_json, save_tensors
 from lejepa_id.limits import check_name
 from lejepa_id.objectives import objective

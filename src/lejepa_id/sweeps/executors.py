@@ -18,7 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Protocol
 
-from lejepa_id.config import RunSpec
+from lejepa_id.experiments import RunSpec
 from lejepa_id.sweeps.plan import Group
 from lejepa_id.sweeps.state import RESULT, clear_error, read_result, write_error
 

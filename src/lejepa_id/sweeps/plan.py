@@ -16,7 +16,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lejepa_id.config import RunConfig, RunSpec
+from lejepa_id.config import RunConfig
+from lejepa_id.experiments import RunSpec
 from lejepa_id.training import group_key
 
 # Largest group on a CPU, by encoder. Measured on 2 cores (benchmarks/bench_sweeps.py):

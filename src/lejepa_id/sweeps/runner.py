@@ -17,8 +17,8 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from lejepa_id.config import load_experiment
 from lejepa_id.errors import UsageError
+from lejepa_id.experiments import load_experiment
 from lejepa_id.runs import ensure_writable
 from lejepa_id.sweeps.executors import (
     InlineExecutor,
