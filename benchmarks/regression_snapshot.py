@@ -6,6 +6,7 @@ Same seed must give the same numbers, so the files should agree exactly.
     python benchmarks/regression_snapshot.py --out before.json
     python benchmarks/regression_snapshot.py --out after.json
     python benchmarks/regression_snapshot.py --compare before.json after.json
+    python benchmarks/regression_snapshot.py --table before.json after.json   # markdown
 """
 
 from __future__ import annotations
@@ -52,11 +53,26 @@ def compare(a: dict, b: dict) -> int:
     return 0 if worst == 0 else 1
 
 
+def table(a: dict, b: dict) -> str:
+    """A markdown table of a few final metrics per run, before and after."""
+    keys = ("r2_hz", "orth_err", "procrustes_mse", "loss")
+    lines = ["| run | " + " | ".join(f"{k} before | {k} after" for k in keys) + " |"]
+    lines.append("|---" * (1 + 2 * len(keys)) + "|")
+    for run in sorted(a):
+        cells = [f"{a[run][k]:.10g} | {b.get(run, {}).get(k, float('nan')):.10g}" for k in keys]
+        lines.append(f"| {run} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path)
     parser.add_argument("--compare", nargs=2, type=Path)
+    parser.add_argument("--table", nargs=2, type=Path)
     args = parser.parse_args()
+    if args.table:
+        print(table(*(json.loads(p.read_text()) for p in args.table)))
+        return 0
     if args.compare:
         return compare(*(json.loads(p.read_text()) for p in args.compare))
     data = snapshot()

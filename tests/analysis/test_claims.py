@@ -161,6 +161,8 @@ def test_claims_json_has_the_schema_and_reads_external_claims(tmp_path: Path) ->
         "theorem3_bound",
         "scaling",
         "published_2d",
+        "anisotropic_boundary",
+        "code_size",
         "reacher_planning",
     ]
     assert claims[-1].source == "reacher" and claims[-1].values == {"median": 1.02}
