@@ -9,7 +9,7 @@ import torch
 
 from lejepa_id import RunConfig, World, load_encoder, train
 from lejepa_id.io import load_tensors, read_json
-from lejepa_id.training import lr_factor
+from lejepa_id.runtime import lr_factor
 
 TINY = dict(
     steps=40,
