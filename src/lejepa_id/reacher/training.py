@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
@@ -241,7 +242,14 @@ def _engine(
     )
 
 
-def _fit(engine: Engine, per_epoch: int, cfg: TrainConfig, name: str, progress: bool):
+def _fit(
+    engine: Engine,
+    per_epoch: int,
+    cfg: TrainConfig,
+    name: str,
+    progress: bool,
+    on_epoch: Callable[[int], None] | None = None,
+):
     """Epochs of the engine's steps; returns (per-epoch history, steps done). Stops at
     the end of the step (CPU) or epoch (GPU) in which the loss turned non-finite."""
     history: list[dict] = []
@@ -265,6 +273,8 @@ def _fit(engine: Engine, per_epoch: int, cfg: TrainConfig, name: str, progress: 
         rec["images_per_s"] /= time.perf_counter() - t_epoch
         history.append(rec)
         bar.set_postfix(loss=f"{rec['loss']:.4f}", img_s=f"{rec['images_per_s']:.0f}")
+        if on_epoch is not None:
+            on_epoch(epoch + 1)
         if not engine.any_alive():
             break
     return history, step
@@ -290,10 +300,12 @@ def train_run(
     cfg: TrainConfig,
     out_dir: str | Path,
     progress: bool = True,
+    on_epoch: Callable[[int], None] | None = None,
 ) -> TrainedRun:
     """Train one encoder, evaluate it, and write encoder.safetensors, codes.safetensors
     and the result file (last, atomically) into out_dir. A run whose loss turns NaN or
-    infinite stops there and is recorded as diverged (no codes, no metrics)."""
+    infinite stops there and is recorded as diverged (no codes, no metrics). ``on_epoch``
+    is called with the number of epochs done after each one."""
     cfg.validate()
     check_same_size(train, gallery)
     device = resolve_device(cfg.device)
@@ -309,7 +321,7 @@ def train_run(
     source = PairBatches(frames, min(cfg.batch, len(frames)), normalize, order)
     engine = _engine(model, source, cfg, device)
     t0 = time.perf_counter()
-    history, steps = _fit(engine, source.per_epoch, cfg, out_dir.name, progress)
+    history, steps = _fit(engine, source.per_epoch, cfg, out_dir.name, progress, on_epoch)
     train_s = time.perf_counter() - t0
     (diverged,) = engine.diverged_steps()
     metrics: dict = {}
