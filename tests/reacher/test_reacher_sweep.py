@@ -76,6 +76,11 @@ def test_a_changed_setting_is_refused_and_an_axis_can_grow(tiny_data, tmp_path, 
         ({"seeds": [0, 0]}, "each value once"),
         ({"eval": "/nowhere/eval"}, "not a reacher dataset"),
         ({"colour": 1}, "unknown key 'colour'"),
+        ({"lambs": [0.01, 1e-2]}, "each value once"),
+        ({"lambs": ["abc"]}, "lam='abc'"),
+        ({"runs": {"ou": "data/ou"}}, "runs.ou must be a mapping"),
+        ({"defaults": [1]}, "'defaults' must be a mapping"),
+        ({"runs": {"ou": {"data": 3}}}, "runs.ou.data must be the path"),
     ],
 )
 def test_bad_grid_configs_exit_2_before_anything_is_written(

@@ -157,15 +157,23 @@ class ReacherExperiment:
     def expand(self) -> list[ReacherSpec]:
         keys = [k for k in AXES if k in self.axes]
         for key in keys:
-            values = [float(v) if key == "lambs" else v for v in self.axes[key]]
-            if not values or len(set(values)) != len(values):
-                raise UsageError(f"sweep axis {key} {values} must be non-empty, each value once")
+            if not self.axes[key]:
+                raise UsageError(f"sweep axis {key} is empty")
         specs = []
         for run in self.runs:
             for combo in itertools.product(*(self.axes[k] for k in keys)):
                 values = dict(zip(keys, combo))
                 fields_ = {AXES[k]: v for k, v in values.items()}
                 specs.append(ReacherSpec(self.name, run, values, self.run_config(run, **fields_)))
+        # Validated values name the directories, so 0.01 and 1e-2 are one run.
+        seen: set[str] = set()
+        for spec in specs:
+            if spec.run_id in seen:
+                raise UsageError(
+                    f"sweep axes {', '.join(keys)} must list each value once: "
+                    f"{spec.run_id} comes twice"
+                )
+            seen.add(spec.run_id)
         return specs
 
 
@@ -192,11 +200,16 @@ def load_reacher_experiment(path: str | Path, sets: list[str] | None = None) -> 
     runs, gallery = tree.get("runs"), tree.get("eval")
     if not isinstance(runs, dict) or not runs:
         raise UsageError(f"{path.name}: 'runs' must map dataset labels to {{data: PATH}}")
+    for label, keys in runs.items():
+        if not isinstance(keys, dict):
+            raise UsageError(f"runs.{label} must be a mapping like {{data: PATH}}, got {keys!r}")
+    if not isinstance(tree.get("defaults") or {}, dict):
+        raise UsageError(f"{path.name}: 'defaults' must be a mapping of training settings")
     if not isinstance(gallery, str):
         raise UsageError(f"{path.name}: 'eval' must be the path of the eval dataset")
     exp = ReacherExperiment(
         name=check_name("experiment name", str(tree.get("name", path.stem))),
-        runs={check_name("label", str(k)): dict(v or {}) for k, v in runs.items()},
+        runs={check_name("label", str(k)): dict(v) for k, v in runs.items()},
         eval=gallery,
         defaults=dict(tree.get("defaults") or {}),
         axes={k: tree[k] if isinstance(tree[k], list) else [tree[k]] for k in AXES if k in tree},
