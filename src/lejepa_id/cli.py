@@ -24,6 +24,7 @@ from lejepa_id.sweeps.cli import register as register_sweeps
 
 def cmd_run(args: argparse.Namespace) -> int:
     from lejepa_id.experiments import load_experiment
+    from lejepa_id.results import RESULT_FILE
     from lejepa_id.runs import ensure_writable, run_dir, train_and_save
     from lejepa_id.runtime import resolve_device
 
@@ -34,7 +35,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     resolve_device(spec.config.device)  # a missing GPU is refused before the folder exists
     out = ensure_writable(args.out)
     (result,) = train_and_save([spec], out, progress=not args.no_progress)
-    path = run_dir(out, spec) / "result.json"
+    path = run_dir(out, spec.experiment, spec.run_id) / RESULT_FILE
     _print_metrics(result.status, result.diverged_step, result.metrics)
     print(f"wrote {path}")
     return 0

@@ -17,8 +17,10 @@ from lejepa_id.experiments import RunSpec
 from lejepa_id.training import RunResult, train
 
 
-def run_dir(out: str | Path, spec: RunSpec) -> Path:
-    return Path(out) / spec.experiment / spec.run_id
+def run_dir(out: str | Path, experiment: str, run_id: str) -> Path:
+    """Where one run lives: ``OUT/<experiment>/<run_id>/`` (a Reacher run's experiment
+    is its dataset label and its run id ``lam<lam>_seed<seed>``)."""
+    return Path(out) / experiment / run_id
 
 
 def ensure_writable(out: str | Path) -> Path:
@@ -66,5 +68,5 @@ def train_and_save(
     for spec, res in zip(specs, results):
         res.name = spec.run_id
         if spec.run_id not in keep:
-            res.save(run_dir(out, spec))
+            res.save(run_dir(out, spec.experiment, spec.run_id))
     return results

@@ -27,14 +27,19 @@ def generator(device: torch.device, *parts: int) -> torch.Generator:
     return torch.Generator(device=device).manual_seed(derive_seed(*parts))
 
 
+def check_device(name: str) -> str:
+    """Refuse a device name other than auto, cpu or cuda[:N] (without looking for a GPU)."""
+    if name not in ("auto", "cpu") and not name.startswith("cuda"):
+        raise UsageError(f"device={name!r} is not one of auto, cpu, cuda")
+    return name
+
+
 def resolve_device(name: str) -> torch.device:
     """``auto`` picks CUDA when present; asking for CUDA without one is a usage error."""
-    if name == "auto":
+    if check_device(name) == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if name.startswith("cuda") and not torch.cuda.is_available():
         raise UsageError(f"device={name!r} but no CUDA device is available; use cpu or auto")
-    if name != "cpu" and not name.startswith("cuda"):
-        raise UsageError(f"device={name!r} is not one of auto, cpu, cuda")
     return torch.device(name)
 
 

@@ -21,20 +21,19 @@ from tqdm.auto import tqdm
 
 from lejepa_id.config import RunConfig
 from lejepa_id.encoders import build_encoder
+from lejepa_id.engine import CHUNK, DrawStream, Engine, Schedule
 from lejepa_id.errors import UsageError
 from lejepa_id.evaluation import EvalSet, Scorer
 from lejepa_id.metrics import grid_metrics
 from lejepa_id.objectives import build_objective, objective_class
 from lejepa_id.results import RunResult
-from lejepa_id.runtime import derive_seed, generator, lr_factor, resolve_device
+from lejepa_id.runtime import derive_seed, generator, resolve_device
 from lejepa_id.threads import encoder_work, resolve_threads, torch_threads
 from lejepa_id.worlds import World
 from lejepa_id.worlds.build import check_world_matches, recorded_mixing, world_for
 
 # Purposes of the seeds derived from a run's seed; fixed forever for reproducibility.
 _DATA, _INIT, _EVAL, _DIRECTIONS, _SCATTER = 1, 2, 3, 4, 5
-# Steps of data drawn at once; fixed so a run's stream never depends on its group.
-_CHUNK = 16
 # Keys that must agree for runs to share one stacked model and one optimizer, besides
 # the objective's hyperparameters that are not per run (see group_key).
 GROUP_KEYS = (
@@ -72,7 +71,7 @@ def group_key(config: RunConfig) -> tuple[Any, ...]:
 
 
 class DataStream:
-    """Positive pairs of one world from its own generator, drawn ``_CHUNK`` steps at a time.
+    """Positive pairs of one world from its own generator, drawn ``CHUNK`` steps at a time.
 
     Shape:
         next() -> (V, B, D) observations of B latents in V views.
@@ -86,9 +85,9 @@ class DataStream:
     def next(self) -> torch.Tensor:
         if not self.buffer:
             c = self.config
-            z = self.world.sample_latents(_CHUNK * c.batch, self.gen)
+            z = self.world.sample_latents(CHUNK * c.batch, self.gen)
             x = self.world.render(self.world.sample_views(z, c.views, self.gen))
-            self.buffer = list(x.reshape(c.views, _CHUNK, c.batch, -1).unbind(1))[::-1]
+            self.buffer = list(x.reshape(c.views, CHUNK, c.batch, -1).unbind(1))[::-1]
         return self.buffer.pop()
 
 
@@ -195,17 +194,27 @@ class _Trainer:
             k: torch.tensor([getattr(cfgs[r], k) for r, _ in self.members], device=self.device)
             for k in self.objective.per_run
         }
-        fused = self.device.type in ("cuda", "cpu")
-        self.opt = torch.optim.AdamW(
-            self.encoder.parameters(), lr=c0.lr, weight_decay=c0.weight_decay, fused=fused
-        )
         for w in worlds:
             w.mixing.to(self.device)
         self.streams = [DataStream(w, c, self.device) for w, c in zip(worlds, cfgs)]
-        self.dir_gens = [
-            generator(self.device, cfgs[r].seed, _DIRECTIONS, k) for r, k in self.members
-        ]
-        self.dir_buffers: list[list[torch.Tensor]] = [[] for _ in self.members]
+        dir_gens = [generator(self.device, cfgs[r].seed, _DIRECTIONS, k) for r, k in self.members]
+        self.schedule = Schedule(c0.lr, c0.steps)
+        # A host sync per step is free on the CPU but stalls a GPU's queue: there the
+        # divergence bookkeeping stays on the device and is read at evaluations.
+        self.sync_each_step = self.device.type == "cpu"
+        self.engine = Engine(
+            self.encoder,
+            self._encode,
+            self,
+            self.objective,
+            DrawStream(self.objective, c0.code_size, dir_gens),
+            self.schedule,
+            weight_decay=c0.weight_decay,
+            per_run=self.per_run,
+            device=self.device,
+            members=R,
+            sync_each_step=self.sync_each_step,
+        )
         # Theorem 3 is stated for one rho and m = n; elsewhere its bound is NaN (null).
         rho = torch.tensor(
             [
@@ -227,67 +236,32 @@ class _Trainer:
         self.x_eval = torch.stack([self.evalsets[r].x for r, _ in self.members])
         self.x_eval_prime = torch.stack([self.evalsets[r].x_prime for r, _ in self.members])
         self.baselines = [e.baseline() for e in self.evalsets]
-        self.alive = torch.ones(R, dtype=torch.bool, device=self.device)
-        self.diverged_at = torch.full((R,), -1, dtype=torch.long, device=self.device)
-        # A host sync per step is free on the CPU but stalls a GPU's queue: there the
-        # divergence bookkeeping stays on the device and is read at evaluations.
-        self.sync_each_step = self.device.type == "cpu"
         self.curves: list[dict[str, list[float]]] = [{} for _ in range(R)]
         self.recent_loss = torch.zeros(R, device=self.device)
         self.recent_count = 0
         self.last_terms: dict[str, torch.Tensor] = {}
         self.last_loss = torch.zeros(R, device=self.device)
 
-    def batch(self) -> torch.Tensor:
-        """Shape: -> (R, V, B, D)."""
+    def next(self) -> torch.Tensor:
+        """The data source of :attr:`engine`. Shape: -> (R, V, B, D)."""
         per_run = [s.next() for s in self.streams]
         return torch.stack([per_run[r] for r, _ in self.members])
 
-    def draws(self) -> torch.Tensor | None:
-        """The objective's randomness (SIGReg's directions) for each member, drawn
-        ``_CHUNK`` steps at a time from the member's own generator.
+    def _encode(self, X: torch.Tensor) -> torch.Tensor:
+        """Shape: (R, V, B, D) -> (R, V, B, m)."""
+        R, V, B, D = X.shape
+        return self.encoder(X.reshape(R, V * B, D)).reshape(R, V, B, -1)
 
-        Shape: -> (R, ...) or None for an objective that draws nothing.
-        """
-        for gen, buffer in zip(self.dir_gens, self.dir_buffers):
-            if not buffer:
-                draw = self.objective.draw(self.c0.code_size, gen, _CHUNK)
-                if draw is None:
-                    return None
-                buffer.extend(draw.unbind(0)[::-1])
-        return torch.stack([buffer.pop() for buffer in self.dir_buffers])
+    @property
+    def alive(self) -> torch.Tensor:
+        return self.engine.alive
 
     def step(self, step: int) -> None:
-        c0 = self.c0
-        X = self.batch()
-        R, V, B, D = X.shape
-        H = self.encoder(X.reshape(R, V * B, D)).reshape(R, V, B, -1)
-        loss, terms = self.objective.loss(H, self.draws(), **self.per_run)
-        finite = torch.isfinite(loss)
-        self.diverged_at = torch.where(self.alive & ~finite, step + 1, self.diverged_at)
-        self.alive = self.alive & finite
-        # Diverged members contribute nothing; their slices of the stacked weights are
-        # independent of the others' (batched products, elementwise AdamW).
-        total = torch.where(self.alive, loss, torch.zeros_like(loss)).sum()
-        for g in self.opt.param_groups:
-            g["lr"] = c0.lr * lr_factor(step, c0.steps)
-        self.opt.zero_grad(set_to_none=True)
-        total.backward()
-        if not self.sync_each_step or not bool(self.alive.all()):
-            self._zero_dead_gradients()
-        self.opt.step()
-        self.last_loss, self.last_terms = loss.detach(), terms
-        if step >= c0.steps - 100:
-            self.recent_loss += loss.detach()
+        loss, terms = self.engine.step(step)
+        self.last_loss, self.last_terms = loss, terms
+        if step >= self.c0.steps - 100:
+            self.recent_loss += loss
             self.recent_count += 1
-
-    def _zero_dead_gradients(self) -> None:
-        # NaN flows into a diverged member's slices through the masked loss (0 * NaN);
-        # zeroing them keeps its weights finite. Its result is already fixed as diverged.
-        for p in self.encoder.parameters():
-            if p.grad is not None:
-                dead = ~self.alive.view(-1, *([1] * (p.dim() - 1)))
-                p.grad.masked_fill_(dead, 0.0)
 
     @torch.inference_mode()
     def evaluate(self, step: int) -> list[dict[str, float]]:
@@ -313,7 +287,7 @@ class _Trainer:
             if self.alive[i]:
                 curve = self.curves[i]
                 curve.setdefault("step", []).append(step)
-                curve.setdefault("lr", []).append(self.c0.lr * lr_factor(step, self.c0.steps))
+                curve.setdefault("lr", []).append(self.schedule.at(step))
                 for k, v in row.items():
                     curve.setdefault(k, []).append(v)
         return per_member
@@ -345,14 +319,14 @@ class _Trainer:
                             loss=f"{np.mean([r['loss'] for r in live]):.4g}",
                             r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
                         )
-                if (self.sync_each_step or step + 1 in eval_steps) and not bool(self.alive.any()):
+                if (self.sync_each_step or step + 1 in eval_steps) and not self.engine.any_alive():
                     break
         wall = time.perf_counter() - start
         return self._results(last_rows, wall, step + 1)
 
     def _results(self, rows, wall: float, steps_done: int) -> list[RunResult]:
         final_loss = (self.recent_loss / max(self.recent_count, 1)).tolist()
-        diverged_at = [None if s < 0 else s for s in self.diverged_at.tolist()]
+        diverged_at = self.engine.diverged_steps()
         results = []
         for r, cfg in enumerate(self.cfgs):
             idx = [i for i, (rr, _) in enumerate(self.members) if rr == r]

@@ -373,7 +373,7 @@ def test_bad_lambda_is_refused_before_anything_is_written(tiny_data, tmp_path, c
 
 
 def test_run_directory_names_are_distinct_for_distinct_lambdas():
-    from lejepa_id.reacher.training import run_dir_name
+    from lejepa_id.reacher.grid import run_dir_name
 
     assert run_dir_name(0.01, 0) == "lam0.01_seed0"  # the published layout
     assert run_dir_name(0.001, 1) == "lam0.001_seed1"

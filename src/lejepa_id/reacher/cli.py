@@ -296,7 +296,9 @@ def train_setup(args: argparse.Namespace, labels: list[str] | None = None, n_dat
     Every run's settings (and ``labels``, one per dataset, when given) are checked
     before anything is read or written.
     """
-    from lejepa_id.reacher.training import TrainConfig, check_sweep_values, resolve_device
+    from lejepa_id.reacher.grid import check_sweep_values
+    from lejepa_id.reacher.training import TrainConfig
+    from lejepa_id.runtime import resolve_device
 
     conf = _train_defaults(args.config)
     lams = args.lams or conf.pop("lams", [1e-3, 5e-3, 1e-2, 5e-2])
@@ -330,7 +332,7 @@ def train_setup(args: argparse.Namespace, labels: list[str] | None = None, n_dat
 
 def cmd_train(args: argparse.Namespace) -> int:
     from lejepa_id.reacher.datasets import load_dataset
-    from lejepa_id.reacher.training import sweep
+    from lejepa_id.reacher.grid import sweep
     from lejepa_id.runs import check_creatable
 
     if args.labels and len(args.labels) != len(args.data):
@@ -345,12 +347,16 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def print_runs(runs: list[Path]) -> None:
-    """One line of metrics per finished run."""
+    """One line of metrics per finished run (or its divergence step)."""
     from lejepa_id.io import read_json
+    from lejepa_id.results import RESULT_FILE
 
     for run in runs:
-        res = read_json(run / "result.json")
+        res = read_json(run / RESULT_FILE)
         m = res["metrics"]
+        if res.get("status") == "diverged":
+            print(f"{run}: diverged at step {res['diverged_step']}")
+            continue
         print(
             f"{run}: r2_hz={m['r2_hz']:.4f} r2_zh={m['r2_zh']:.4f} "
             f"orth_err_whitened={m['orth_err_whitened']:.3f} train_s={res['train_seconds']:.1f}"

@@ -88,7 +88,7 @@ def sweep_specs(args: argparse.Namespace) -> list[tuple[str, object]]:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from lejepa_id.reacher.cli import print_runs, train_setup
     from lejepa_id.reacher.datasets import load_dataset, render_dataset
-    from lejepa_id.reacher.training import sweep
+    from lejepa_id.reacher.grid import sweep
 
     specs = sweep_specs(args)
     base, lams, seeds = train_setup(args)

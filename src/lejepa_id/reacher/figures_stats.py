@@ -19,6 +19,7 @@ from lejepa_id.io import read_json  # noqa: E402
 from lejepa_id.reacher.controller import angle_coverage, wrap_angle  # noqa: E402
 from lejepa_id.reacher.datasets import load_angles  # noqa: E402
 from lejepa_id.reacher.plan_summary import KIND_ORDER  # noqa: E402
+from lejepa_id.results import RESULT_FILE  # noqa: E402
 
 KIND_COLORS = {"ou": "tab:blue", "traj": "tab:orange", "trajmatch": "tab:green", "eval": "0.4"}
 KIND_NAMES = {
@@ -144,7 +145,7 @@ def datasets_of(plan: dict, gallery_path: Path) -> list[tuple[str, np.ndarray, d
     out = [("eval", angles, meta["identity"])]
     chosen: dict[str, tuple[float, str]] = {}
     for r in plan["runs"]:
-        res = read_json(Path(r["run"]) / "result.json")
+        res = read_json(Path(r["run"]) / RESULT_FILE)
         ident, path = res["data"]["train_identity"], res["data"]["train"]
         dist = abs(ident.get("rho", 0.95) - 0.95) + abs(ident.get("delta", 16) - 16)
         if ident["kind"] not in chosen or dist < chosen[ident["kind"]][0]:

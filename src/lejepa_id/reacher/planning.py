@@ -33,6 +33,7 @@ from lejepa_id.errors import UsageError
 from lejepa_id.io import load_tensors, read_json_mapping
 from lejepa_id.metrics import affine_fit
 from lejepa_id.reacher import statistics as st
+from lejepa_id.results import RESULT_FILE
 
 LQR_A = np.array([[0.95, 0.05], [-0.03, 0.92]])
 LQR_B = 0.3 * np.eye(2)
@@ -231,7 +232,7 @@ def _quantiles(x: np.ndarray) -> dict:
 def find_runs(runs_dir: str | Path) -> list[Path]:
     """Finished runs (directories holding result.json and codes.safetensors), sorted."""
     root = Path(runs_dir)
-    runs = sorted(p.parent for p in root.glob("*/*/result.json"))
+    runs = sorted(p.parent for p in root.glob(f"*/*/{RESULT_FILE}"))
     runs = [r for r in runs if (r / "codes.safetensors").is_file()]
     if not runs:
         raise UsageError(
@@ -293,7 +294,7 @@ def _subsampled(x: np.ndarray, m: int = 500) -> list[float | None]:
 
 def _read_result(run: Path) -> dict:
     """A run's result.json with the keys planning reports, or a one-line UsageError."""
-    path = run / "result.json"
+    path = run / RESULT_FILE
     res = read_json_mapping(path, "run result")
     need = {
         "config": ("lam", "seed"),

@@ -1,17 +1,18 @@
 """Training the cnn encoder on Reacher frame pairs with the LeJEPA objective.
 
-One run = one (training dataset, lambda, seed). Frames stay uint8 until they reach the
-device, where they are scaled and normalized with the training set's per-channel mean and
-std: a batch of 256 pairs moves 6 MB at 64 x 64 instead of 25 MB of float32. A sweep is
-the product of datasets, lambdas and seeds, one directory per run, and a finished run
-(its result.json exists) is skipped, so an interrupted sweep resumes.
+One run = one (training dataset, lambda, seed), trained by the shared step of
+:mod:`lejepa_id.engine` (a stack of one member) with the shared device, schedule and seed
+helpers of :mod:`lejepa_id.runtime`. Frames stay uint8 until they reach the device, where
+they are scaled and normalized with the training set's per-channel mean and std: a batch
+of 256 pairs moves 6 MB at 64 x 64 instead of 25 MB of float32. The grid of runs is
+:mod:`lejepa_id.reacher.grid`.
 """
 
 from __future__ import annotations
 
 import math
-import platform
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
@@ -20,13 +21,26 @@ import torch
 from tqdm import tqdm
 
 from lejepa_id.encoders import CNNEncoder
+from lejepa_id.engine import DrawStream, Engine, Schedule
 from lejepa_id.errors import UsageError
-from lejepa_id.experiments import fmt_value
-from lejepa_id.io import atomic_write_json, read_json, save_tensors
-from lejepa_id.limits import check_name
-from lejepa_id.objectives import objective
+from lejepa_id.io import atomic_write_json, save_tensors
+from lejepa_id.objectives import build_objective
 from lejepa_id.reacher.datasets import FrameData, check_same_size
-from lejepa_id.reacher.evaluation import encoder_scores, pixel_baseline
+from lejepa_id.reacher.evaluation import encoder_scores
+from lejepa_id.results import RESULT_FILE
+from lejepa_id.runtime import (
+    check_device,
+    derive_seed,
+    generator,
+    resolve_device,
+    software_versions,
+)
+
+# Purposes of the seeds derived from a run's seed with lejepa_id.runtime.generator; fixed
+# forever for reproducibility, and the synthetic engine's numbers for the same roles:
+# batch order 1 (the synthetic data stream), initialization 2, SIGReg directions 4 (with
+# init index 0, as the synthetic engine's first initialization).
+_ORDER, _INIT, _DIRECTIONS = 1, 2, 4
 
 
 @dataclass
@@ -36,7 +50,9 @@ class TrainConfig:
     lam: float = 1e-2
     """Weight of SIGReg in lam * SIGReg + (1 - lam) * alignment."""
     seed: int = 0
-    """Seed of the encoder's initialization, the batch order and SIGReg's directions."""
+    """Run seed: the initialization, batch order and SIGReg directions each draw from a
+    generator derived from it with a fixed purpose (see ``_ORDER``, ``_INIT``,
+    ``_DIRECTIONS``)."""
     epochs: int = 100
     """Passes over the training pairs; the cosine schedule spans all of them."""
     batch: int = 256
@@ -52,7 +68,7 @@ class TrainConfig:
     fit_n: int = 10_000
     """Training frames whose embeddings fit the read-out maps scored on the eval set."""
     device: str = "auto"
-    """auto (cuda when available), cpu or cuda."""
+    """auto (cuda when available), cpu, cuda or cuda:N."""
     bf16: bool = False
     """bfloat16 autocast for the encoder's forward pass (CUDA only; loss stays float32)."""
     channels_last: bool = True
@@ -73,8 +89,7 @@ class TrainConfig:
             value = getattr(self, key)
             if not low <= value <= high:
                 raise UsageError(f"{key}={value!r} is out of range: allowed {low} to {high}")
-        if self.device not in ("auto", "cpu", "cuda"):
-            raise UsageError(f"device={self.device!r} is not one of auto, cpu, cuda")
+        check_device(self.device)
 
 
 TRAIN_TYPES = {
@@ -107,24 +122,17 @@ TRAIN_RANGES = {
 
 
 @dataclass
-class RunResult:
-    """What a finished run returns (the same content is in its result.json)."""
+class TrainedRun:
+    """What a run returns (the same content is in its result file). ``status`` is
+    ``finished`` or ``diverged``; a diverged run has no metrics and records the 1-based
+    step at which its loss turned NaN or infinite."""
 
     path: Path
     metrics: dict
     wall_s: float
     history: list[dict] = field(default_factory=list)
-
-
-def resolve_device(name: str) -> torch.device:
-    """auto -> cuda when available, else cpu; asking for cuda without one is a UsageError."""
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if name == "cuda" and not torch.cuda.is_available():
-        raise UsageError("--device cuda was requested but torch sees no CUDA device")
-    if name not in ("cpu", "cuda"):
-        raise UsageError(f"--device {name!r} is not one of auto, cpu, cuda")
-    return torch.device(name)
+    status: str = "finished"
+    diverged_step: int | None = None
 
 
 class FrameNormalizer:
@@ -165,15 +173,125 @@ def encode(
     return torch.cat(out)
 
 
-def cosine_lr(step: int, total: int, peak: float) -> float:
-    """Cosine decay from peak at step 0 to 0 at step total."""
-    return 0.5 * peak * (1.0 + math.cos(math.pi * min(step, total) / total))
-
-
 def fit_indices(n: int, fit_n: int, seed: int = 0) -> np.ndarray:
     """The training items whose first-view embeddings fit the read-out maps (sorted)."""
     rng = np.random.default_rng([seed, 7])
     return np.sort(rng.choice(n, size=min(n, fit_n), replace=False))
+
+
+class PairBatches:
+    """The data source of a Reacher run: training pairs in a fresh random order every
+    epoch (the incomplete last batch dropped), both views in one batch, view-major, so
+    that BatchNorm sees both.
+
+    Shape: next() -> (2 B, 3, S, S) normalized frames on the device
+    """
+
+    def __init__(
+        self,
+        frames: np.ndarray | torch.Tensor,
+        batch: int,
+        normalize: FrameNormalizer,
+        order: torch.Generator,
+    ) -> None:
+        self.frames, self.batch, self.normalize, self.order = frames, batch, normalize, order
+        self.n = frames.shape[0]
+        self.per_epoch = self.n // batch
+        self.perm = torch.empty(0, dtype=torch.long)
+        self.pos = self.per_epoch
+
+    def next(self) -> torch.Tensor:
+        if self.pos == self.per_epoch:
+            self.perm, self.pos = torch.randperm(self.n, generator=self.order), 0
+        idx = self.perm[self.pos * self.batch : (self.pos + 1) * self.batch]
+        self.pos += 1
+        if isinstance(self.frames, torch.Tensor):
+            views = self.frames[idx.to(self.frames.device)].transpose(0, 1)
+        else:
+            views = self.frames[idx.numpy()].swapaxes(0, 1)  # (2, B, S, S, 3)
+        return self.normalize(views.reshape(-1, *views.shape[2:]))
+
+
+def _engine(
+    model: torch.nn.Module, source: PairBatches, cfg: TrainConfig, device: torch.device
+) -> Engine:
+    """The shared training step for one run: a stack of one member (R = 1)."""
+    use_amp = cfg.bf16 and device.type == "cuda"
+    batch = source.batch
+
+    def forward(x: torch.Tensor) -> torch.Tensor:  # (2 B, 3, S, S) -> (1, 2, B, m)
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=use_amp):
+            h = model(x)
+        return h.float().view(1, 2, batch, -1)
+
+    obj = build_objective("lejepa", lam=cfg.lam, num_directions=cfg.num_directions)
+    draws = DrawStream(obj, 2, [generator(device, cfg.seed, _DIRECTIONS, 0)])
+    return Engine(
+        model,
+        forward,
+        source,
+        obj,
+        draws,
+        Schedule(cfg.lr, cfg.epochs * source.per_epoch, hold=0),
+        weight_decay=cfg.weight_decay,
+        per_run={"lam": torch.tensor([cfg.lam], device=device)},
+        device=device,
+        members=1,
+        clip=cfg.clip,
+        sync_each_step=device.type == "cpu",
+    )
+
+
+def _fit(
+    engine: Engine,
+    per_epoch: int,
+    cfg: TrainConfig,
+    name: str,
+    progress: bool,
+    on_epoch: Callable[[int], None] | None = None,
+):
+    """Epochs of the engine's steps; returns (per-epoch history, steps done). Stops at
+    the end of the step (CPU) or epoch (GPU) in which the loss turned non-finite."""
+    history: list[dict] = []
+    step = 0
+    bar = tqdm(range(cfg.epochs), desc=f"train {name}", disable=not progress)
+    for epoch in bar:
+        # Sums stay on the device: a float() per step would synchronize the GPU each step.
+        sums = {k: torch.zeros((), device=engine.alive.device) for k in ("loss", *_TERMS)}
+        t_epoch, first = time.perf_counter(), step
+        for _ in range(per_epoch):
+            loss, terms = engine.step(step)
+            step += 1
+            sums["loss"] += loss[0]
+            for k in _TERMS:
+                sums[k] += terms[k][0]
+            if engine.sync_each_step and not engine.any_alive():
+                break
+        rec = {k: float(v) / (step - first) for k, v in sums.items()}
+        rec["epoch"] = epoch + 1
+        rec["images_per_s"] = 2 * engine.source.batch * (step - first)
+        rec["images_per_s"] /= time.perf_counter() - t_epoch
+        history.append(rec)
+        bar.set_postfix(loss=f"{rec['loss']:.4f}", img_s=f"{rec['images_per_s']:.0f}")
+        if on_epoch is not None:
+            on_epoch(epoch + 1)
+        if not engine.any_alive():
+            break
+    return history, step
+
+
+_TERMS = ("alignment", "sigreg")
+
+
+def _model(cfg: TrainConfig, device: torch.device) -> tuple[torch.nn.Module, bool]:
+    """The cnn encoder on the device, and whether it uses the NHWC layout."""
+    model = CNNEncoder(d_latent=2, seed=derive_seed(cfg.seed, _INIT)).to(device)
+    channels_last = cfg.channels_last and device.type == "cuda"
+    if channels_last:
+        model = model.to(memory_format=torch.channels_last)
+    if device.type == "cuda":
+        torch.backends.cudnn.benchmark = True  # fixed shapes: pick the fastest kernels once
+    return model, channels_last
 
 
 def train_run(
@@ -182,221 +300,75 @@ def train_run(
     cfg: TrainConfig,
     out_dir: str | Path,
     progress: bool = True,
-) -> RunResult:
+    on_epoch: Callable[[int], None] | None = None,
+) -> TrainedRun:
     """Train one encoder, evaluate it, and write encoder.safetensors, codes.safetensors
-    and result.json (last, atomically) into out_dir."""
+    and the result file (last, atomically) into out_dir. A run whose loss turns NaN or
+    infinite stops there and is recorded as diverged (no codes, no metrics). ``on_epoch``
+    is called with the number of epochs done after each one."""
     cfg.validate()
     check_same_size(train, gallery)
     device = resolve_device(cfg.device)
     out_dir = Path(out_dir)
-    torch.manual_seed(cfg.seed)  # nothing should draw from it; belt and braces
-    model = CNNEncoder(d_latent=2, seed=cfg.seed).to(device)
-    channels_last = cfg.channels_last and device.type == "cuda"
-    if channels_last:
-        model = model.to(memory_format=torch.channels_last)
-    if device.type == "cuda":
-        torch.backends.cudnn.benchmark = True  # fixed shapes: pick the fastest kernels once
+    model, channels_last = _model(cfg, device)
     normalize = FrameNormalizer(train.meta["norm"], device, channels_last)
-    opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    n = train.frames.shape[0]
-    batch = min(cfg.batch, n)
-    steps_per_epoch = n // batch
-    total = cfg.epochs * steps_per_epoch
-    order_gen = torch.Generator().manual_seed(cfg.seed)
-    dir_gen = torch.Generator(device=device).manual_seed(cfg.seed + 1_000_003)
-    frames = train.frames
+    frames: np.ndarray | torch.Tensor = train.frames
     if device.type == "cuda":
         # The whole uint8 set (2.4 GB at the full size) fits on one accelerator: upload
         # once instead of copying every batch over PCIe.
         frames = torch.from_numpy(frames).to(device)
-    use_amp = cfg.bf16 and device.type == "cuda"
-    history: list[dict] = []
-    step = 0
+    order = generator(torch.device("cpu"), cfg.seed, _ORDER)
+    source = PairBatches(frames, min(cfg.batch, len(frames)), normalize, order)
+    engine = _engine(model, source, cfg, device)
     t0 = time.perf_counter()
-    bar = tqdm(range(cfg.epochs), desc=f"train {out_dir.name}", disable=not progress)
-    for epoch in bar:
-        perm = torch.randperm(n, generator=order_gen)
-        # Sums stay on the device: a float() per step would synchronize the GPU each step.
-        sums = {k: torch.zeros((), device=device) for k in ("loss", "alignment", "sigreg")}
-        t_epoch = time.perf_counter()
-        for b in range(steps_per_epoch):
-            idx = perm[b * batch : (b + 1) * batch]
-            if isinstance(frames, torch.Tensor):
-                pair = frames[idx.to(device)]
-            else:
-                pair = frames[idx.numpy()]  # (B, 2, S, S, 3)
-            # Both views in one forward pass, view-major, so BatchNorm sees both.
-            views = pair.transpose(0, 1) if isinstance(pair, torch.Tensor) else pair.swapaxes(0, 1)
-            x = normalize(views.reshape(-1, *views.shape[2:]))
-            for g in opt.param_groups:
-                g["lr"] = cosine_lr(step, total, cfg.lr)
-            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=use_amp):
-                h = model(x)
-            H = h.float().view(2, batch, -1)
-            loss, terms = objective(
-                H, "lejepa", lam=cfg.lam, generator=dir_gen, num_directions=cfg.num_directions
-            )
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
-            opt.step()
-            step += 1
-            sums["loss"] += loss.detach()
-            sums["alignment"] += terms["alignment"]
-            sums["sigreg"] += terms["sigreg"]
-        rec = {k: float(v) / steps_per_epoch for k, v in sums.items()}
-        rec["epoch"] = epoch + 1
-        rec["images_per_s"] = 2 * batch * steps_per_epoch / (time.perf_counter() - t_epoch)
-        history.append(rec)
-        bar.set_postfix(loss=f"{rec['loss']:.4f}", img_s=f"{rec['images_per_s']:.0f}")
+    history, steps = _fit(engine, source.per_epoch, cfg, out_dir.name, progress, on_epoch)
     train_s = time.perf_counter() - t0
-    if not math.isfinite(history[-1]["loss"]):
-        raise FloatingPointError(f"run {out_dir} diverged (loss {history[-1]['loss']})")
-
-    fit_idx = fit_indices(n, cfg.fit_n)
-    h_fit = encode(model, train.frames[fit_idx, 0], normalize)
-    z_fit = torch.from_numpy(train.angles[fit_idx, 0])
-    h_eval = encode(model, gallery.frames[:, 0], normalize)
-    z_eval = torch.from_numpy(gallery.angles[:, 0])
-    metrics = encoder_scores(h_fit, z_fit, h_eval, z_eval)
-    wall = time.perf_counter() - t0
+    (diverged,) = engine.diverged_steps()
+    metrics: dict = {}
+    if diverged is None:
+        metrics = _evaluate(model, train, gallery, normalize, cfg.fit_n, out_dir)
     save_tensors(out_dir / "encoder.safetensors", model.state_dict())
-    save_tensors(
-        out_dir / "codes.safetensors",
-        {"h_eval": h_eval, "h_fit": h_fit, "z_fit": z_fit, "fit_index": torch.from_numpy(fit_idx)},
-    )
+    wall = time.perf_counter() - t0
     result = {
         "config": asdict(cfg),
-        "data": {
-            "train": str(train.path),
-            "train_identity": train.meta["identity"],
-            "eval": str(gallery.path),
-            "eval_identity": gallery.meta["identity"],
-            "norm": train.meta["norm"],
-        },
+        "data": _data_record(train, gallery),
         "kind": train.kind,
         "label": out_dir.parent.name,
+        "status": "finished" if diverged is None else "diverged",
+        "diverged_step": diverged,
         "metrics": metrics,
         "final_losses": history[-1],
         "history": history,
-        "steps": step,
+        "steps": steps,
         "train_seconds": train_s,
         "wall_seconds": wall,
         "device": str(device),
         "device_name": torch.cuda.get_device_name(device) if device.type == "cuda" else None,
-        "versions": {"torch": torch.__version__, "python": platform.python_version()},
+        "versions": software_versions(),
     }
-    atomic_write_json(out_dir / "result.json", result)
-    return RunResult(out_dir, metrics, wall, history)
+    atomic_write_json(out_dir / RESULT_FILE, result)
+    return TrainedRun(out_dir, metrics, wall, history, result["status"], diverged)
 
 
-def run_dir_name(lam: float, seed: int) -> str:
-    """Directory of one run inside its dataset's label directory (distinct values give
-    distinct names: ``lam0.001_seed0``, ``lam0.0010000001_seed0``)."""
-    return f"lam{fmt_value(float(lam))}_seed{seed}"
+def _data_record(train: FrameData, gallery: FrameData) -> dict:
+    return {
+        "train": str(train.path),
+        "train_identity": train.meta["identity"],
+        "eval": str(gallery.path),
+        "eval_identity": gallery.meta["identity"],
+        "norm": train.meta["norm"],
+    }
 
 
-def stored_mismatch(run: Path, cfg: TrainConfig, data: FrameData, gallery: FrameData) -> str | None:
-    """Why the finished run in ``run`` is not this run (None: it is, skip it).
-
-    Like the synthetic sweep: a run is reused only when its stored config (every key but
-    the device) and the identities of its training and evaluation datasets match.
-    Raises UsageError on a mismatch; returns "retrain" for an unreadable result.
-    """
-    try:
-        stored = read_json(run / "result.json")
-    except (OSError, ValueError):
-        return "retrain"
-    old_cfg = stored.get("config") if isinstance(stored, dict) else None
-    old_data = stored.get("data") if isinstance(stored, dict) else None
-    if not isinstance(old_cfg, dict) or not isinstance(old_data, dict):
-        return "retrain"
-    want = {k: v for k, v in asdict(cfg).items() if k != "device" and k in old_cfg}
-    for key, value in want.items():
-        if old_cfg[key] != value:
-            raise UsageError(
-                f"{run} was trained with {key}={old_cfg.get(key)!r} but this run has "
-                f"{key}={value!r}; use another --out or the same settings"
-            )
-    for key, ds in (("train_identity", data), ("eval_identity", gallery)):
-        if old_data.get(key) != ds.meta["identity"]:
-            raise UsageError(
-                f"{run} was trained on another dataset ({key} {old_data.get(key)}); "
-                "use another --out or the same --data/--eval"
-            )
-    return None
-
-
-def check_sweep_values(
-    base: TrainConfig, lams: list, seeds: list, labels: list[str] | None, n_datasets: int
-) -> None:
-    """Refuse a bad lambda, seed or label (they become directory names) up front."""
-    for lam in lams:
-        TrainConfig(**{**asdict(base), "lam": lam}).validate()
-    for seed in seeds:
-        TrainConfig(**{**asdict(base), "seed": seed}).validate()
-    for key, values in (("--lams", [float(v) for v in lams]), ("--seeds", list(seeds))):
-        if not values or len(set(values)) != len(values):
-            raise UsageError(f"{key} {values} must be non-empty and list each value once")
-    if labels is not None:
-        if len(labels) != n_datasets or len(set(labels)) != len(labels):
-            raise UsageError(f"need one distinct label per dataset, got {labels}")
-        for label in labels:
-            check_name("label", label)
-
-
-def sweep(
-    datasets: list[FrameData],
-    gallery: FrameData,
-    base: TrainConfig,
-    lams: list[float],
-    seeds: list[int],
-    out: str | Path,
-    labels: list[str] | None = None,
-    progress: bool = True,
-) -> list[Path]:
-    """Train every (dataset, lambda, seed); finished runs are skipped. Returns run dirs.
-
-    Each dataset's runs go to out/<label>/lam<lam>_seed<seed>/, the label defaulting to
-    the dataset directory's name. The pixel baseline R^2(pixels -> z) of each dataset is
-    written once to out/<label>/baseline.json. Everything is checked before anything is
-    written: the settings of every run, and that each finished run matches its settings.
-    """
-    base.validate()
-    for data in datasets:
-        check_same_size(data, gallery)
-    labels = labels or [d.path.name for d in datasets]
-    check_sweep_values(base, lams, seeds, labels, len(datasets))
-    out = Path(out)
-    plan = []
-    for data, label in zip(datasets, labels):
-        for lam in lams:
-            for seed in seeds:
-                cfg = TrainConfig(**{**asdict(base), "lam": lam, "seed": seed})
-                cfg.validate()
-                run = out / label / run_dir_name(lam, seed)
-                todo = not (run / "result.json").exists() or stored_mismatch(
-                    run, cfg, data, gallery
-                )
-                plan.append((data, label, cfg, run, bool(todo)))
-    done: list[Path] = []
-    for data, label in zip(datasets, labels):
-        write_baseline(out / label / "baseline.json", data, gallery, base.fit_n)
-    for data, _label, cfg, run, todo in plan:
-        if todo:
-            train_run(data, gallery, cfg, run, progress)
-        done.append(run)
-    return done
-
-
-def write_baseline(path: Path, data: FrameData, gallery: FrameData, fit_n: int) -> None:
-    """The pixel baseline R^2(pixels -> z) of one training dataset, computed once."""
-    if path.exists():
-        return
-    idx = fit_indices(data.frames.shape[0], fit_n)
-    x_fit = data.frames[idx, 0].reshape(len(idx), -1).astype(np.float32) / 255.0
-    x_eval = gallery.frames[:, 0].reshape(len(gallery.frames), -1)
-    r2_px = pixel_baseline(
-        x_fit, data.angles[idx, 0], x_eval.astype(np.float32) / 255.0, gallery.angles[:, 0]
+def _evaluate(model, train: FrameData, gallery: FrameData, normalize, fit_n: int, out_dir):
+    """The identifiability scores of a trained encoder; writes codes.safetensors."""
+    fit_idx = fit_indices(train.frames.shape[0], fit_n)
+    h_fit = encode(model, train.frames[fit_idx, 0], normalize)
+    z_fit = torch.from_numpy(train.angles[fit_idx, 0])
+    h_eval = encode(model, gallery.frames[:, 0], normalize)
+    z_eval = torch.from_numpy(gallery.angles[:, 0])
+    save_tensors(
+        out_dir / "codes.safetensors",
+        {"h_eval": h_eval, "h_fit": h_fit, "z_fit": z_fit, "fit_index": torch.from_numpy(fit_idx)},
     )
-    atomic_write_json(path, {"r2_pixels_pca64_hz": r2_px, "kind": data.kind})
+    return encoder_scores(h_fit, z_fit, h_eval, z_eval)

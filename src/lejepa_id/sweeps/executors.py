@@ -69,7 +69,9 @@ def run_group(
     try:
         from lejepa_id.runs import train_and_save
 
-        results = train_and_save(specs, out, progress=False, on_eval=callback, keep=keep)
+        # A spec of another kind (a Reacher pixel run) brings its own trainer.
+        train = getattr(type(specs[0]), "train_and_save", train_and_save)
+        results = train(specs, out, progress=False, on_eval=callback, keep=keep)
     except Exception as exc:  # noqa: BLE001 - any crash becomes an error record
         trace = traceback.format_exc()
         message = f"{type(exc).__name__}: {exc}".splitlines()[0]

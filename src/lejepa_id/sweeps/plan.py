@@ -60,13 +60,24 @@ class Group:
         return [s.run_id for s in self.specs]
 
 
+def stack_key(spec: RunSpec) -> tuple:
+    """Runs with one key may be stacked: :func:`group_key` for synthetic runs; a run of
+    another kind (a Reacher pixel run) is trained alone."""
+    if isinstance(spec.config, RunConfig):
+        return group_key(spec.config)
+    return ("alone", spec.run_id)
+
+
 def spec_cost(spec: RunSpec) -> float:
     """Rough relative cost of one run: steps x members x per-step work.
 
     The work term is a floor (launch and Python overhead dominate small models) plus the
     encoder's multiply-adds per sample, so an N = 1024 run counts more than an N = 2 one.
+    A run of another kind gives its own ``cost``.
     """
     c = spec.config
+    if not isinstance(c, RunConfig):
+        return float(c.cost)
     if c.encoder == "matched":
         flops = c.layers * (c.dim // 2) ** 2
     else:
@@ -142,9 +153,12 @@ def plan_groups(
     """
     classes: dict[tuple, list[RunSpec]] = {}
     for spec in specs:
-        classes.setdefault(group_key(spec.config), []).append(spec)
+        classes.setdefault(stack_key(spec), []).append(spec)
     chunks: list[list[RunSpec]] = []
     for members in classes.values():
+        if not isinstance(members[0].config, RunConfig):
+            chunks.append(members)
+            continue
         cap = max_members or member_cap(members[0].config, device_type, jobs, device_memory)
         chunks.extend(_split(members, cap))
     # Keep every worker busy: halve the biggest splittable chunk while chunks < jobs.
@@ -179,7 +193,7 @@ def resume_groups(
         if not want:
             continue
         members = [by_id.get(i) for i in ids]
-        if any(m is None for m in members) or len({group_key(m.config) for m in members}) > 1:
+        if any(m is None for m in members) or len({stack_key(m) for m in members}) > 1:
             notes.append(
                 f"{', '.join(sorted(want))}: first planned with runs outside this sweep; "
                 "trained in a new group (results may differ in the last bits)"

@@ -19,6 +19,7 @@ from tqdm.auto import tqdm
 
 from lejepa_id.errors import UsageError
 from lejepa_id.experiments import load_experiment
+from lejepa_id.results import RESULT_FILE
 from lejepa_id.runs import ensure_writable
 from lejepa_id.sweeps.executors import (
     InlineExecutor,
@@ -65,7 +66,7 @@ class SweepSummary:
         ]
         for run_id, status in sorted(self.statuses.items()):
             if status == "diverged":
-                out.append(f"  diverged: {run_id} (see {self.root / run_id / 'result.json'})")
+                out.append(f"  diverged: {run_id} (see {self.root / run_id / RESULT_FILE})")
             elif status == "failed":
                 out.append(
                     f"  failed:   {run_id} (see {self.root / run_id / 'error.json'}; "
@@ -178,7 +179,7 @@ def run_sweep(
             (tests pass a submitit DebugExecutor wrapped in SubmititExecutor).
     """
     options = options or ExecutorOptions()
-    exp = load_experiment(config, sets)
+    exp = _load(config, sets)
     specs = exp.expand()
     root = experiment_dir(out, exp.name)
     check_compatible(exp, specs, root)
@@ -211,6 +212,15 @@ def run_sweep(
             summary.statuses = dict(bar.statuses)
             summary.wall_s = time.perf_counter() - start
     return summary
+
+
+def _load(config: str | Path, sets: list[str] | None) -> Any:
+    """The experiment of a config: synthetic, or a Reacher grid (``kind: reacher``)."""
+    from lejepa_id.reacher.experiment import is_reacher_config, load_reacher_experiment
+
+    if is_reacher_config(config):
+        return load_reacher_experiment(config, sets)
+    return load_experiment(config, sets)
 
 
 def _make_executor(options: ExecutorOptions, jobs: int, device_type: str, root: Path) -> Any:

@@ -1,0 +1,125 @@
+"""The Reacher grid as an experiment config run by ``lejepa-id sweep``: the published
+layout, resume, the manifest's refusal of changed settings, planning on the result, and
+bad configs refused before anything is written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lejepa_id.cli import main
+from lejepa_id.reacher.experiment import ReacherSpec, load_reacher_experiment
+from lejepa_id.results import RESULT_FILE
+
+TINY = {"epochs": 1, "batch": 32, "fit_n": 100, "device": "cpu"}
+
+
+def _config(tmp_path, tiny_data, **extra) -> str:
+    tree = {
+        "name": "rgrid",
+        "kind": "reacher",
+        "eval": str(tiny_data / "eval"),
+        "defaults": TINY,
+        "runs": {"ou": {"data": str(tiny_data / "ou")}, "traj": {"data": str(tiny_data / "traj")}},
+        "lambs": [0.01],
+        "seeds": [0, 1],
+        **extra,
+    }
+    path = tmp_path / "rgrid.yaml"
+    path.write_text(json.dumps(tree))  # JSON is YAML
+    return str(path)
+
+
+def _sweep(config, out, *extra) -> int:
+    return main(["sweep", config, "--out", str(out), "--jobs", "1", "--no-progress", *extra])
+
+
+def test_sweep_trains_the_grid_in_the_reacher_layout_and_resumes(tiny_data, tmp_path, capsys):
+    config, out = _config(tmp_path, tiny_data), tmp_path / "runs"
+    assert _sweep(config, out) == 0
+    assert "4 runs, 0 already done" in capsys.readouterr().out
+    root = out / "rgrid"
+    for label in ("ou", "traj"):
+        for seed in (0, 1):
+            res = json.loads((root / label / f"lam0.01_seed{seed}" / RESULT_FILE).read_text())
+            assert res["status"] == "finished" and res["label"] == label
+            assert res["config"]["seed"] == seed and res["steps"] == 5  # 160 pairs // 32
+        assert "r2_pixels_pca64_hz" in json.loads((root / label / "baseline.json").read_text())
+    stamp = (root / "ou" / "lam0.01_seed0" / RESULT_FILE).stat().st_mtime_ns
+    assert _sweep(config, out) == 0  # a second sweep finds everything done
+    assert "4 runs, 4 already done" in capsys.readouterr().out
+    assert (root / "ou" / "lam0.01_seed0" / RESULT_FILE).stat().st_mtime_ns == stamp
+    # `reacher plan` reads the sweep's experiment directory as its runs directory.
+    argv = ["reacher", "plan", "--runs", str(root), "--eval", str(tiny_data / "eval")]
+    assert main([*argv, "--k", "5"]) == 0
+    plan = json.loads((root / "plan.json").read_text())
+    assert {r["kind"] for r in plan["runs"]} == {"ou", "traj"} and len(plan["runs"]) == 4
+
+
+def test_a_changed_setting_is_refused_and_an_axis_can_grow(tiny_data, tmp_path, capsys):
+    config, out = _config(tmp_path, tiny_data, seeds=[0]), tmp_path / "runs"
+    assert _sweep(config, out, "--set", "runs=[ou]") == 0
+    capsys.readouterr()
+    assert _sweep(config, out, "--set", "runs=[ou]", "--set", "epochs=2") == 2
+    assert "epochs" in capsys.readouterr().err
+    assert _sweep(config, out, "--set", "runs=[ou]", "--set", "lambs=[0.01,0.05]") == 0
+    assert "2 runs, 1 already done" in capsys.readouterr().out
+    assert (out / "rgrid" / "ou" / "lam0.05_seed0" / RESULT_FILE).is_file()
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"defaults": {**TINY, "epochz": 1}}, "unknown key 'epochz'"),
+        ({"lambs": [2.0]}, "lam=2.0"),
+        ({"seeds": [0, 0]}, "each value once"),
+        ({"eval": "/nowhere/eval"}, "not a reacher dataset"),
+        ({"colour": 1}, "unknown key 'colour'"),
+        ({"lambs": [0.01, 1e-2]}, "each value once"),
+        ({"lambs": ["abc"]}, "lam='abc'"),
+        ({"runs": {"ou": "data/ou"}}, "runs.ou must be a mapping"),
+        ({"defaults": [1]}, "'defaults' must be a mapping"),
+        ({"runs": {"ou": {"data": 3}}}, "runs.ou.data must be the path"),
+    ],
+)
+def test_bad_grid_configs_exit_2_before_anything_is_written(
+    tiny_data, tmp_path, capsys, extra, message
+):
+    out = tmp_path / "runs"
+    assert _sweep(_config(tmp_path, tiny_data, **extra), out) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_run_ids_are_the_published_directories(tiny_data, tmp_path):
+    exp = load_reacher_experiment(_config(tmp_path, tiny_data, lambs=[0.001, 1e-2]))
+    specs = exp.expand()
+    assert all(isinstance(s, ReacherSpec) for s in specs)
+    assert [s.run_id for s in specs][:2] == ["ou/lam0.001_seed0", "ou/lam0.001_seed1"]
+    assert {s.config.to_dict()["eval"] for s in specs} == {str(tiny_data / "eval")}
+
+
+def test_yaml_spellings_of_numbers_are_accepted(tiny_data, tmp_path):
+    path = tmp_path / "g.yaml"
+    ou, gallery = tiny_data / "ou", tiny_data / "eval"
+    path.write_text(
+        f"kind: reacher\neval: {gallery}\nruns: {{ou: {{data: {ou}}}}}\n"
+        "defaults: {lr: 3e-3}\nlambs: [1e-3]\n"
+    )
+    (spec,) = load_reacher_experiment(path).expand()
+    assert (spec.config.train.lam, spec.config.train.lr) == (1e-3, 3e-3)
+    assert spec.run_id == "ou/lam0.001_seed0"
+
+
+def test_the_grid_config_matches_the_reacher_train_section():
+    from pathlib import Path
+
+    import yaml
+
+    configs = Path(__file__).resolve().parents[2] / "configs"
+    grid = yaml.safe_load((configs / "reacher_grid.yaml").read_text())
+    train = yaml.safe_load((configs / "reacher.yaml").read_text())["train"]
+    assert grid["lambs"] == train.pop("lams") and grid["seeds"] == train.pop("seeds")
+    assert grid["defaults"] == train
+    assert sorted(grid["runs"]) == ["ou", "traj", "trajmatch"]

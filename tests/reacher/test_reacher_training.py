@@ -1,0 +1,96 @@
+"""Reacher training on the shared engine and helpers: a diverged run is recorded (not
+raised) and skipped on resume; device, seeds and result file come from the shared
+modules. Frames here are random pixels, so no rendering is needed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import lejepa_id.reacher.training as rt
+from lejepa_id.errors import UsageError
+from lejepa_id.io import read_json
+from lejepa_id.reacher.datasets import FrameData
+from lejepa_id.reacher.grid import sweep
+from lejepa_id.results import RESULT_FILE
+from lejepa_id.runtime import check_device, derive_seed, resolve_device
+
+SIZE = 16
+
+
+def _frames(n: int, views: int, std: float, seed: int, kind: str) -> FrameData:
+    rng = np.random.default_rng(seed)
+    frames = rng.integers(0, 256, (n, views, SIZE, SIZE, 3), dtype=np.uint8)
+    angles = rng.uniform(-np.pi, np.pi, (n, views, 2))
+    ident = {"kind": kind, "size": SIZE, "look": "fast", "target": "big"}
+    meta = {"identity": ident, "norm": {"mean": [0.5] * 3, "std": [std] * 3}}
+    return FrameData(frames, angles, meta, Path(f"/nowhere/{kind}"))
+
+
+def _cfg(**kw) -> rt.TrainConfig:
+    return rt.TrainConfig(**{"epochs": 2, "batch": 16, "fit_n": 40, "device": "cpu", **kw})
+
+
+def test_a_diverged_run_is_recorded_with_its_step(tmp_path):
+    # A zero channel std makes every input infinite: the loss is NaN at the first step.
+    bad = _frames(64, 2, 0.0, 0, "ou")
+    res = rt.train_run(bad, _frames(50, 1, 0.25, 1, "eval"), _cfg(), tmp_path / "run", False)
+    assert (res.status, res.diverged_step, res.metrics) == ("diverged", 1, {})
+    stored = read_json(tmp_path / "run" / RESULT_FILE)
+    assert stored["status"] == "diverged" and stored["diverged_step"] == 1
+    assert stored["steps"] == 1 and len(stored["history"]) == 1  # stopped at once
+    assert not (tmp_path / "run" / "codes.safetensors").exists()  # nothing to plan with
+
+
+def test_a_sweep_records_diverged_runs_and_skips_them_on_resume(tmp_path, capsys):
+    from lejepa_id.reacher.cli import print_runs
+
+    data, gallery = _frames(64, 2, 0.0, 0, "ou"), _frames(50, 1, 0.25, 1, "eval")
+    runs = sweep([data], gallery, _cfg(), [0.01, 0.1], [0], tmp_path, ["ou"], progress=False)
+    assert runs == [tmp_path / "ou" / "lam0.01_seed0", tmp_path / "ou" / "lam0.1_seed0"]
+    stamps = [(r / RESULT_FILE).stat().st_mtime_ns for r in runs]
+    assert all(read_json(r / RESULT_FILE)["status"] == "diverged" for r in runs)
+    sweep([data], gallery, _cfg(), [0.01, 0.1], [0], tmp_path, ["ou"], progress=False)
+    assert [(r / RESULT_FILE).stat().st_mtime_ns for r in runs] == stamps  # not retrained
+    print_runs(runs)
+    assert capsys.readouterr().out.count("diverged at step 1") == 2
+
+
+def test_a_finite_run_scores_and_records_the_plain_cosine_schedule(tmp_path):
+    data, gallery = _frames(64, 2, 0.25, 0, "ou"), _frames(50, 1, 0.25, 1, "eval")
+    res = rt.train_run(data, gallery, _cfg(), tmp_path / "run", False)
+    assert res.status == "finished" and res.diverged_step is None
+    assert np.isfinite(res.metrics["r2_hz"]) and len(res.history) == 2
+    stored = read_json(tmp_path / "run" / RESULT_FILE)
+    assert stored["steps"] == 8 and stored["versions"]["lejepa_id"]  # 64 // 16 x 2 epochs
+    assert set(stored["versions"]) >= {"torch", "numpy", "python"}
+
+
+def test_device_errors_are_the_shared_ones():
+    assert rt.resolve_device is resolve_device and not hasattr(rt, "cosine_lr")
+    with pytest.raises(UsageError) as shared:
+        check_device("tpu")
+    with pytest.raises(UsageError) as reacher:
+        _cfg(device="tpu").validate()
+    assert str(reacher.value) == str(shared.value) == "device='tpu' is not one of auto, cpu, cuda"
+    if not torch.cuda.is_available():
+        with pytest.raises(UsageError) as shared:
+            resolve_device("cuda")
+        with pytest.raises(UsageError) as reacher:
+            data = _frames(32, 2, 0.25, 0, "ou")
+            rt.train_run(data, _frames(20, 1, 0.25, 1, "eval"), _cfg(device="cuda"), "x", False)
+        assert str(reacher.value) == str(shared.value)
+
+
+def test_the_initialization_draws_from_the_derived_init_seed():
+    from lejepa_id.encoders import CNNEncoder
+
+    model, _ = rt._model(_cfg(seed=3), torch.device("cpu"))
+    want = CNNEncoder(d_latent=2, seed=derive_seed(3, 2)).state_dict()
+    other = CNNEncoder(d_latent=2, seed=3).state_dict()  # the old scheme's seed
+    got = model.state_dict()
+    assert all(torch.equal(got[k], want[k]) for k in want)
+    assert not torch.equal(got["head.3.weight"], other["head.3.weight"])

@@ -1,0 +1,127 @@
+"""The shared training step: equal to a plain hand-written loop, divergence recorded with
+its step (never raised), the schedule and the chunked draws."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from lejepa_id.encoders import build_encoder
+from lejepa_id.engine import CHUNK, DrawStream, Engine, Schedule
+from lejepa_id.objectives import build_objective
+from lejepa_id.runtime import generator
+
+CPU = torch.device("cpu")
+R, V, B, D = 2, 2, 32, 3
+
+
+class Stream:
+    """Gaussian pairs from a fixed generator; ``poison`` sets member 0's inputs to NaN
+    at that 0-based step."""
+
+    def __init__(self, seed: int, members: int = R, poison: int | None = None) -> None:
+        self.gen = torch.Generator().manual_seed(seed)
+        self.members, self.poison, self.calls = members, poison, 0
+
+    def next(self) -> torch.Tensor:
+        x = torch.randn(self.members, V, B, D, generator=self.gen)
+        if self.calls == self.poison:
+            x[0] = float("nan")
+        self.calls += 1
+        return x
+
+
+def _parts(members: int, seeds=(11, 12)):
+    enc = build_encoder("mlp", D, list(seeds[:members]), D, hidden=16, depth=2)
+
+    def encode(X: torch.Tensor) -> torch.Tensor:
+        r, v, b, d = X.shape
+        return enc(X.reshape(r, v * b, d)).reshape(r, v, b, -1)
+
+    obj = build_objective("lejepa", num_directions=8)
+    gens = [generator(CPU, 5, 4, k) for k in range(members)]
+    lam = torch.tensor([0.1, 0.4][:members])
+    return enc, encode, obj, DrawStream(obj, D, gens), lam
+
+
+def _engine(members=R, poison=None, clip=None, steps=20):
+    enc, encode, obj, draws, lam = _parts(members)
+    engine = Engine(
+        enc, encode, Stream(0, members, poison), obj, draws, Schedule(1e-2, steps, hold=0),
+        weight_decay=1e-3, per_run={"lam": lam}, device=CPU, members=members, clip=clip,
+    )  # fmt: skip
+    return engine, enc
+
+
+@pytest.mark.parametrize("clip", [None, 0.05])
+def test_engine_equals_a_plain_adamw_loop(clip):
+    members = 1 if clip else R  # clipping couples stacked members: one member only
+    steps = 20
+    engine, enc = _engine(members, clip=clip, steps=steps)
+    for step in range(steps):
+        engine.step(step)
+    # The same training written out by hand.
+    ref, encode, obj, _, lam = _parts(members)
+    data = Stream(0, members)
+    gens = [generator(CPU, 5, 4, k) for k in range(members)]
+    chunks = [obj.draw(D, g, CHUNK) for g in gens]
+    opt = torch.optim.AdamW(ref.parameters(), lr=1e-2, weight_decay=1e-3, fused=True)
+    for step in range(steps):
+        directions = torch.stack([c[step % CHUNK] for c in chunks])
+        if step % CHUNK == CHUNK - 1:
+            chunks = [obj.draw(D, g, CHUNK) for g in gens]
+        loss, _ = obj.loss(encode(data.next()), directions, lam=lam)
+        for g in opt.param_groups:
+            g["lr"] = 1e-2 * 0.5 * (1 + math.cos(math.pi * step / steps))
+        opt.zero_grad()
+        loss.sum().backward()
+        if clip:
+            torch.nn.utils.clip_grad_norm_(ref.parameters(), clip)
+        opt.step()
+    for a, b in zip(enc.parameters(), ref.parameters()):
+        assert torch.equal(a, b)
+    assert engine.diverged_steps() == [None] * members
+
+
+def test_a_diverged_member_is_recorded_with_its_step_and_the_others_go_on():
+    engine, enc = _engine(poison=6)
+    losses = [engine.step(step)[0] for step in range(10)]  # never raises
+    assert not math.isfinite(float(losses[6][0])) and math.isfinite(float(losses[6][1]))
+    assert engine.diverged_steps() == [7, None]  # 1-based: the 7th step
+    assert engine.any_alive()
+    assert all(torch.isfinite(p).all() for p in enc.parameters())  # dead slices stay finite
+    # The survivor trained exactly as it would have next to a healthy member.
+    healthy, ref = _engine()
+    for step in range(10):
+        healthy.step(step)
+    for a, b in zip(enc.parameters(), ref.parameters()):
+        assert torch.equal(a[1], b[1])
+    assert not torch.equal(next(enc.parameters())[0], next(ref.parameters())[0])
+
+
+def test_a_lone_member_that_diverges_stops_everything():
+    engine, _ = _engine(members=1, poison=0, clip=1.0)
+    engine.step(0)
+    assert engine.diverged_steps() == [1] and not engine.any_alive()
+
+
+def test_schedule_holds_then_decays_and_hold_zero_is_plain_cosine():
+    plain = Schedule(3e-3, 100, hold=0)
+    for step in (0, 10, 50, 99, 100):
+        want = 0.5 * 3e-3 * (1 + math.cos(math.pi * step / 100))
+        assert plain.at(step) == pytest.approx(want, rel=1e-12, abs=1e-18)
+    held = Schedule(1.0, 100)
+    assert held.at(49) == 1.0 and held.at(75) == pytest.approx(0.5)
+
+
+def test_draw_stream_hands_out_chunks_in_order_per_member():
+    obj = build_objective("lejepa", num_directions=4)
+    stream = DrawStream(obj, 2, [generator(CPU, 1, 4, 0), generator(CPU, 2, 4, 0)])
+    got = torch.stack([stream.next() for _ in range(CHUNK + 1)])  # (CHUNK + 1, 2, 2, 4)
+    for r, seed in enumerate((1, 2)):
+        gen = generator(CPU, seed, 4, 0)
+        first, second = obj.draw(2, gen, CHUNK), obj.draw(2, gen, CHUNK)
+        assert torch.equal(got[:CHUNK, r], first) and torch.equal(got[CHUNK, r], second[0])
+    assert DrawStream(build_objective("whiten"), 2, [generator(CPU, 1)]).next() is None
