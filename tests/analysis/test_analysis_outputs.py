@@ -100,6 +100,7 @@ def test_report_claims_json_and_html_say_the_same(results: Path) -> None:
         "scaling": "not shown",  # largest N is 8, not 1024
         "published_2d": "not measured",  # no seed 1337
         "anisotropic_boundary": "not measured",  # no beyond-the-paper runs
+        "anisotropic_r2": "not measured",
         "code_size": "not measured",
     }
     data = json.loads(report.claims_path.read_text())

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from analysis_fakes import metrics, write_run
 
-from lejepa_id.analysis.beyond import claim_anisotropic, claim_codedim
+from lejepa_id.analysis.beyond import claim_anisotropic, claim_anisotropic_boundary, claim_codedim
 from lejepa_id.analysis.figures import make_figures
 from lejepa_id.analysis.table import collect
 from lejepa_id.config import RunConfig
@@ -38,9 +38,26 @@ def _always_linear(first: float, rest: float) -> dict:
 
 def test_runs_that_follow_the_prediction_pass(tmp_path):
     _write_anisotropic(tmp_path, (0, 1), _predicted)
-    claim = claim_anisotropic(collect(tmp_path).frame)
+    frame = collect(tmp_path).frame
+    claim = claim_anisotropic(frame)
     assert claim.verdict == "pass" and claim.values["settings"] == 9
     assert claim.values["share_within_margin"] == 1.0
+    boundary = claim_anisotropic_boundary(frame)
+    assert boundary.verdict == "pass"
+    assert boundary.values["gap_per_run"]["spiral"] == pytest.approx(0.5)
+
+
+def _boundary_only(first: float, rest: float) -> dict:
+    """On the right side of the boundary, but lower than predicted beyond it (0.34)."""
+    r2 = 0.97 if predicted_r2([first, rest], 2)[0] == 1 else 0.34
+    return {"r2_hz": r2, "r2_zh": r2}
+
+
+def test_a_boundary_without_the_predicted_values_passes_one_claim_only(tmp_path):
+    _write_anisotropic(tmp_path, (0, 1), _boundary_only)
+    frame = collect(tmp_path).frame
+    assert claim_anisotropic_boundary(frame).verdict == "pass"
+    assert claim_anisotropic(frame).verdict == "fail"  # 3 of 9 settings within 0.1
 
 
 def test_runs_linear_everywhere_contradict_the_boundary(tmp_path):
@@ -52,6 +69,7 @@ def test_runs_linear_everywhere_contradict_the_boundary(tmp_path):
     assert non_linear == 6
     assert claim.values["share_within_margin"] == pytest.approx(3 / 9)
     assert claim.verdict == "fail"
+    assert claim_anisotropic_boundary(collect(tmp_path).frame).verdict == "fail"  # gap 0
 
 
 def test_one_seed_is_not_enough_to_pass(tmp_path):

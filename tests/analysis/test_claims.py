@@ -162,6 +162,7 @@ def test_claims_json_has_the_schema_and_reads_external_claims(tmp_path: Path) ->
         "scaling",
         "published_2d",
         "anisotropic_boundary",
+        "anisotropic_r2",
         "code_size",
         "reacher_planning",
     ]

@@ -11,7 +11,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from lejepa_id.analysis.beyond import claim_anisotropic, claim_codedim
+from lejepa_id.analysis.beyond import (
+    claim_anisotropic,
+    claim_anisotropic_boundary,
+    claim_codedim,
+)
 from lejepa_id.analysis.bound import ERROR, split_scope
 from lejepa_id.analysis.claims import Claim, ClaimProvider
 from lejepa_id.analysis.gennorm import gennorm_runs
@@ -274,6 +278,7 @@ PROVIDERS: list[ClaimProvider] = [
     claim_bound,
     claim_scaling,
     claim_published_2d,
+    claim_anisotropic_boundary,
     claim_anisotropic,
     claim_codedim,
 ]
