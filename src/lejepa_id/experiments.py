@@ -204,6 +204,37 @@ def load_experiment(
     refused because another run of the file would be invalid with it.
     """
     path = Path(path)
+    tree = _read_tree(path)
+    for key, value in parse_set(sets or []).items():
+        _apply_set(tree, key, value)
+    overrides = tree.pop("__overrides__", {})
+    for key in tree:
+        if key not in EXPERIMENT_KEYS:
+            raise UsageError(
+                f"unknown config key {key!r} in {path.name}; allowed: {', '.join(EXPERIMENT_KEYS)}"
+            )
+    defaults = tree.get("defaults") or {}
+    if not isinstance(defaults, dict):
+        raise UsageError(
+            f"{path.name}: 'defaults' must be a mapping of config keys, got {defaults!r}"
+        )
+    name = tree.get("name", path.stem)
+    limits.check_name("experiment name", name if isinstance(name, str) else str(name))
+    exp = Experiment(
+        name=str(name),
+        runs=_runs(tree, path, only),
+        defaults=defaults,
+        axes=_axes(tree),
+        overrides=overrides,
+        description=str(tree.get("description", "")),
+    )
+    # Validate every run now, so bad input fails before anything runs or is written.
+    for run in exp.runs:
+        exp.run_config(run)
+    return exp
+
+
+def _read_tree(path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise UsageError(f"config file {str(path)!r} does not exist")
     try:
@@ -214,14 +245,10 @@ def load_experiment(
         ) from None
     if not isinstance(tree, dict):
         raise UsageError(f"config file {str(path)!r} must hold a mapping")
-    for key, value in parse_set(sets or []).items():
-        _apply_set(tree, key, value)
-    overrides = tree.pop("__overrides__", {})
-    for key in tree:
-        if key not in EXPERIMENT_KEYS:
-            raise UsageError(
-                f"unknown config key {key!r} in {path.name}; allowed: {', '.join(EXPERIMENT_KEYS)}"
-            )
+    return tree
+
+
+def _runs(tree: dict[str, Any], path: Path, only: str | None) -> dict[str, dict[str, Any]]:
     runs = tree.get("runs") or {}
     if not isinstance(runs, dict) or not runs:
         raise UsageError(f"{path.name}: 'runs' must be a non-empty mapping of run names")
@@ -233,13 +260,10 @@ def load_experiment(
     for run, keys in runs.items():
         if not isinstance(keys, dict):
             raise UsageError(f"runs.{run} must be a mapping of config keys, got {keys!r}")
-    defaults = tree.get("defaults") or {}
-    if not isinstance(defaults, dict):
-        raise UsageError(
-            f"{path.name}: 'defaults' must be a mapping of config keys, got {defaults!r}"
-        )
-    name = tree.get("name", path.stem)
-    limits.check_name("experiment name", name if isinstance(name, str) else str(name))
+    return runs
+
+
+def _axes(tree: dict[str, Any]) -> dict[str, list[Any]]:
     axes = {}
     for key in AXES:
         if key in tree:
@@ -253,15 +277,4 @@ def load_experiment(
             axes[key] = value
     if "rhos" in axes and "rho_grid" in axes:
         raise UsageError("sweep axes 'rhos' and 'rho_grid' both set rho; use one")
-    exp = Experiment(
-        name=str(name),
-        runs=runs,
-        defaults=defaults,
-        axes=axes,
-        overrides=overrides,
-        description=str(tree.get("description", "")),
-    )
-    # Validate every run now, so bad input fails before anything runs or is written.
-    for run in exp.runs:
-        exp.run_config(run)
-    return exp
+    return axes
