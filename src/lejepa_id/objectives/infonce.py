@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import torch
+
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives.registry import Objective, register_objective
 from lejepa_id.objectives.terms import infonce
@@ -25,6 +27,12 @@ class InfoNCE(Objective):
             raise UsageError(f"sigma={self.sigma!r} must be a finite number > 0")
         return self
 
-    def loss(self, H, draw=None, generator=None, **per_run):
+    def loss(
+        self,
+        H: torch.Tensor,
+        draw: torch.Tensor | None = None,
+        generator: torch.Generator | None = None,
+        **per_run: torch.Tensor,
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         loss = infonce(H, self.sigma)
         return loss, {"infonce": loss.detach()}

@@ -47,7 +47,13 @@ class LeJEPA(Objective):
         """Directions for ``steps`` steps. Shape: -> (steps, m, num_directions)."""
         return random_directions(code_dim, self.num_directions, generator, (steps,))
 
-    def loss(self, H, draw=None, generator=None, **per_run):
+    def loss(
+        self,
+        H: torch.Tensor,
+        draw: torch.Tensor | None = None,
+        generator: torch.Generator | None = None,
+        **per_run: torch.Tensor,
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         lam = self.value("lam", per_run)
         align = alignment(H)
         reg = sigreg(H, draw, self.num_directions, self.knots, self.t_max, generator)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import torch
+
 from lejepa_id.objectives.lejepa import check_lam
 from lejepa_id.objectives.registry import Objective, register_objective
 from lejepa_id.objectives.terms import alignment, whitening
@@ -23,7 +25,13 @@ class Whiten(Objective):
         check_lam(self.lam)
         return self
 
-    def loss(self, H, draw=None, generator=None, **per_run):
+    def loss(
+        self,
+        H: torch.Tensor,
+        draw: torch.Tensor | None = None,
+        generator: torch.Generator | None = None,
+        **per_run: torch.Tensor,
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         lam = self.value("lam", per_run)
         align, reg = alignment(H), whitening(H)
         loss = lam * reg + (1.0 - lam) * align
