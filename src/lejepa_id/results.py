@@ -21,7 +21,14 @@ RESULT_FILE = "result.json"
 
 @dataclass
 class RunResult:
-    """What a run produced: config, final metrics and losses, curves and weights."""
+    """What a run produced: config, final metrics and losses, curves and weights.
+
+    One record for every kind of run: a synthetic run's ``config`` is a
+    :class:`~lejepa_id.config.RunConfig`, a Reacher run's a
+    :class:`~lejepa_id.reacher.training.TrainConfig` (anything with ``to_dict()`` and
+    ``seed``). ``curves`` holds column lists of equal length (one entry per evaluation
+    of a synthetic run, per epoch of a Reacher run).
+    """
 
     config: Any
     status: str = "finished"
@@ -41,6 +48,9 @@ class RunResult:
     name: str = ""
     mixing: str = ""
     """The mixing actually used: a named one, or ``custom:<name>`` for a user's callable."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Keys of one kind of run only, written at the top level of the result file (a
+    Reacher run: its ``data``, ``kind``, ``label``, ``steps`` and ``device_name``)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"config": self.config.to_dict()}
@@ -63,6 +73,7 @@ class RunResult:
         ):
             out[key] = getattr(self, key)
         out["seed"] = self.config.seed
+        out.update(self.extra)
         return out
 
     def save(self, directory: str | Path) -> Path:

@@ -110,7 +110,7 @@ def test_train_writes_every_metric(trained):
             assert np.isfinite(m[key])
         assert len(m["r2_hz_joint"]) == 2
         assert res["kind"] == label and res["steps"] == 5  # 160 pairs // 32
-        assert (run / "encoder.safetensors").is_file() and (run / "codes.safetensors").is_file()
+        assert (run / "weights.safetensors").is_file() and (run / "codes.safetensors").is_file()
         assert "r2_pixels_pca64_hz" in json.loads((trained / label / "baseline.json").read_text())
 
 
@@ -135,7 +135,7 @@ def test_same_seed_same_numbers_on_cpu(tiny_data, trained, tmp_path):
     assert rc == 0
     a = json.loads((trained / "ou" / "lam0.01_seed0" / "result.json").read_text())
     b = json.loads((tmp_path / "ou" / "lam0.01_seed0" / "result.json").read_text())
-    assert a["metrics"] == b["metrics"] and a["final_losses"]["loss"] == b["final_losses"]["loss"]
+    assert a["metrics"] == b["metrics"] and a["losses"]["loss"] == b["losses"]["loss"]
 
 
 def test_plan_and_figures(tiny_data, trained, tmp_path, capsys):

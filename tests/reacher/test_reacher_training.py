@@ -11,11 +11,12 @@ import pytest
 import torch
 
 import lejepa_id.reacher.training as rt
+from lejepa_id.config import RunConfig
 from lejepa_id.errors import UsageError
-from lejepa_id.io import read_json
+from lejepa_id.io import load_tensors, read_json
 from lejepa_id.reacher.datasets import FrameData
 from lejepa_id.reacher.grid import sweep
-from lejepa_id.results import RESULT_FILE
+from lejepa_id.results import RESULT_FILE, RunResult
 from lejepa_id.runtime import check_device, derive_seed, resolve_device
 
 SIZE = 16
@@ -41,7 +42,7 @@ def test_a_diverged_run_is_recorded_with_its_step(tmp_path):
     assert (res.status, res.diverged_step, res.metrics) == ("diverged", 1, {})
     stored = read_json(tmp_path / "run" / RESULT_FILE)
     assert stored["status"] == "diverged" and stored["diverged_step"] == 1
-    assert stored["steps"] == 1 and len(stored["history"]) == 1  # stopped at once
+    assert stored["steps"] == 1 and stored["curves"]["epoch"] == [1]  # stopped at once
     assert not (tmp_path / "run" / "codes.safetensors").exists()  # nothing to plan with
 
 
@@ -63,10 +64,31 @@ def test_a_finite_run_scores_and_records_the_plain_cosine_schedule(tmp_path):
     data, gallery = _frames(64, 2, 0.25, 0, "ou"), _frames(50, 1, 0.25, 1, "eval")
     res = rt.train_run(data, gallery, _cfg(), tmp_path / "run", False)
     assert res.status == "finished" and res.diverged_step is None
-    assert np.isfinite(res.metrics["r2_hz"]) and len(res.history) == 2
+    assert np.isfinite(res.metrics["r2_hz"]) and res.curves["epoch"] == [1, 2]
     stored = read_json(tmp_path / "run" / RESULT_FILE)
     assert stored["steps"] == 8 and stored["versions"]["lejepa_id"]  # 64 // 16 x 2 epochs
     assert set(stored["versions"]) >= {"torch", "numpy", "python"}
+    assert stored["curves"]["step"] == [4, 8] and stored["steps_per_s"] > 0
+
+
+def test_a_reacher_run_is_saved_as_the_shared_run_record(tmp_path):
+    data, gallery = _frames(64, 2, 0.25, 0, "ou"), _frames(50, 1, 0.25, 1, "eval")
+    res = rt.train_run(data, gallery, _cfg(), tmp_path / "ou" / "lam0.01_seed0", False)
+    assert isinstance(res, RunResult) and res.name == "ou/lam0.01_seed0"
+    stored = read_json(tmp_path / "ou" / "lam0.01_seed0" / RESULT_FILE)
+    synthetic = RunResult(config=RunConfig()).to_dict()
+    assert set(stored) - set(synthetic) == {"data", "kind", "label", "steps", "device_name"}
+    assert set(synthetic) <= set(stored)
+    assert stored["config"] == _cfg().to_dict() and stored["seed"] == 0
+    assert (stored["kind"], stored["label"]) == ("ou", "ou")
+    # The final losses are the last epoch's means; the history is columns of one length.
+    assert stored["losses"] == {k: stored["curves"][k][-1] for k in ("loss", "alignment", "sigreg")}
+    assert {len(v) for v in stored["curves"].values()} == {2}
+    assert set(stored["curves"]) == {"epoch", "step", "loss", "alignment", "sigreg", "images_per_s"}
+    weights = load_tensors(tmp_path / "ou" / "lam0.01_seed0" / "weights.safetensors")
+    assert set(weights) == set(res.weights) and set(weights) == set(
+        rt._model(_cfg(), torch.device("cpu"))[0].state_dict()
+    )
 
 
 def test_device_errors_are_the_shared_ones():

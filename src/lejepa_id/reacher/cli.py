@@ -166,7 +166,7 @@ def _register_train(sub) -> None:
         help="train cnn encoders: a sweep over datasets x --lams x --seeds",
         description="Train one cnn encoder per (dataset, lambda, seed) with the LeJEPA "
         "objective and evaluate it on the eval gallery. Runs go to OUT/LABEL/lam<lam>_seed"
-        "<seed>/ (encoder.safetensors, codes.safetensors, result.json); finished runs are "
+        "<seed>/ (weights.safetensors, codes.safetensors, result.json); finished runs are "
         "skipped, so an interrupted sweep resumes.",
     )
     train.add_argument("--data", nargs="+", required=True, type=Path, help="pair datasets")
@@ -357,9 +357,11 @@ def print_runs(runs: list[Path]) -> None:
         if res.get("status") == "diverged":
             print(f"{run}: diverged at step {res['diverged_step']}")
             continue
+        # Runs saved before the shared run record called the training time train_seconds.
+        secs = res.get("wall_time_s", res.get("train_seconds", float("nan")))
         print(
             f"{run}: r2_hz={m['r2_hz']:.4f} r2_zh={m['r2_zh']:.4f} "
-            f"orth_err_whitened={m['orth_err_whitened']:.3f} train_s={res['train_seconds']:.1f}"
+            f"orth_err_whitened={m['orth_err_whitened']:.3f} train_s={secs:.1f}"
         )
 
 

@@ -25,7 +25,7 @@ import contextlib
 import functools
 import itertools
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,8 @@ from lejepa_id.errors import UsageError
 from lejepa_id.experiments import parse_set
 from lejepa_id.limits import check_name
 from lejepa_id.reacher.grid import run_dir_name, write_baseline
-from lejepa_id.reacher.training import TRAIN_TYPES, TrainConfig, TrainedRun, train_run
+from lejepa_id.reacher.training import TRAIN_TYPES, TrainConfig, train_run
+from lejepa_id.results import RunResult
 from lejepa_id.runs import run_dir
 
 KIND = "reacher"
@@ -55,7 +56,7 @@ class ReacherRunConfig:
     effective_inits = 1
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self.train), "data": self.data, "eval": self.eval}
+        return {**self.train.to_dict(), "data": self.data, "eval": self.eval}
 
     @property
     def device(self) -> str:
@@ -91,7 +92,7 @@ class ReacherSpec:
         progress: bool = True,
         on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
         keep: Collection[str] = (),
-    ) -> list[TrainedRun | None]:
+    ) -> list[RunResult | None]:
         """Train each run alone (the sweep executors' entry point); also writes its
         dataset's pixel baseline once."""
         from lejepa_id.reacher.datasets import load_dataset

@@ -45,7 +45,7 @@ def stored_mismatch(run: Path, cfg: TrainConfig, data: FrameData, gallery: Frame
     old_data = stored.get("data") if isinstance(stored, dict) else None
     if not isinstance(old_cfg, dict) or not isinstance(old_data, dict):
         return "retrain"
-    want = {k: v for k, v in asdict(cfg).items() if k != "device" and k in old_cfg}
+    want = {k: v for k, v in cfg.to_dict().items() if k != "device" and k in old_cfg}
     for key, value in want.items():
         if old_cfg[key] != value:
             raise UsageError(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -23,18 +23,12 @@ from tqdm import tqdm
 from lejepa_id.encoders import CNNEncoder
 from lejepa_id.engine import DrawStream, Engine, Schedule
 from lejepa_id.errors import UsageError
-from lejepa_id.io import atomic_write_json, save_tensors
+from lejepa_id.io import save_tensors
 from lejepa_id.objectives import build_objective
 from lejepa_id.reacher.datasets import FrameData, check_same_size
 from lejepa_id.reacher.evaluation import encoder_scores
-from lejepa_id.results import RESULT_FILE
-from lejepa_id.runtime import (
-    check_device,
-    derive_seed,
-    generator,
-    resolve_device,
-    software_versions,
-)
+from lejepa_id.results import RunResult
+from lejepa_id.runtime import check_device, derive_seed, generator, resolve_device
 
 # Purposes of the seeds derived from a run's seed with lejepa_id.runtime.generator; fixed
 # forever for reproducibility, and the synthetic engine's numbers for the same roles:
@@ -91,6 +85,10 @@ class TrainConfig:
                 raise UsageError(f"{key}={value!r} is out of range: allowed {low} to {high}")
         check_device(self.device)
 
+    def to_dict(self) -> dict:
+        """Every setting by name (the ``config`` of the run's result file)."""
+        return asdict(self)
+
 
 TRAIN_TYPES = {
     "lam": float,
@@ -119,20 +117,6 @@ TRAIN_RANGES = {
     "num_directions": (1, 65_536),
     "fit_n": (3, 10_000_000),
 }
-
-
-@dataclass
-class TrainedRun:
-    """What a run returns (the same content is in its result file). ``status`` is
-    ``finished`` or ``diverged``; a diverged run has no metrics and records the 1-based
-    step at which its loss turned NaN or infinite."""
-
-    path: Path
-    metrics: dict
-    wall_s: float
-    history: list[dict] = field(default_factory=list)
-    status: str = "finished"
-    diverged_step: int | None = None
 
 
 class FrameNormalizer:
@@ -268,7 +252,7 @@ def _fit(
             if engine.sync_each_step and not engine.any_alive():
                 break
         rec = {k: float(v) / (step - first) for k, v in sums.items()}
-        rec["epoch"] = epoch + 1
+        rec["epoch"], rec["step"] = epoch + 1, step
         rec["images_per_s"] = 2 * engine.source.batch * (step - first)
         rec["images_per_s"] /= time.perf_counter() - t_epoch
         history.append(rec)
@@ -301,11 +285,12 @@ def train_run(
     out_dir: str | Path,
     progress: bool = True,
     on_epoch: Callable[[int], None] | None = None,
-) -> TrainedRun:
-    """Train one encoder, evaluate it, and write encoder.safetensors, codes.safetensors
-    and the result file (last, atomically) into out_dir. A run whose loss turns NaN or
-    infinite stops there and is recorded as diverged (no codes, no metrics). ``on_epoch``
-    is called with the number of epochs done after each one."""
+) -> RunResult:
+    """Train one encoder, evaluate it, and save it into out_dir: codes.safetensors, then
+    the run record (:class:`~lejepa_id.results.RunResult`: weights.safetensors, and the
+    result file last, atomically). A run whose loss turns NaN or infinite stops there and
+    is recorded as diverged (no codes, no metrics). ``on_epoch`` is called with the
+    number of epochs done after each one."""
     cfg.validate()
     check_same_size(train, gallery)
     device = resolve_device(cfg.device)
@@ -322,32 +307,42 @@ def train_run(
     engine = _engine(model, source, cfg, device)
     t0 = time.perf_counter()
     history, steps = _fit(engine, source.per_epoch, cfg, out_dir.name, progress, on_epoch)
-    train_s = time.perf_counter() - t0
-    (diverged,) = engine.diverged_steps()
-    metrics: dict = {}
-    if diverged is None:
-        metrics = _evaluate(model, train, gallery, normalize, cfg.fit_n, out_dir)
-    save_tensors(out_dir / "encoder.safetensors", model.state_dict())
     wall = time.perf_counter() - t0
-    result = {
-        "config": asdict(cfg),
-        "data": _data_record(train, gallery),
-        "kind": train.kind,
-        "label": out_dir.parent.name,
-        "status": "finished" if diverged is None else "diverged",
-        "diverged_step": diverged,
-        "metrics": metrics,
-        "final_losses": history[-1],
-        "history": history,
-        "steps": steps,
-        "train_seconds": train_s,
-        "wall_seconds": wall,
-        "device": str(device),
-        "device_name": torch.cuda.get_device_name(device) if device.type == "cuda" else None,
-        "versions": software_versions(),
-    }
-    atomic_write_json(out_dir / RESULT_FILE, result)
-    return TrainedRun(out_dir, metrics, wall, history, result["status"], diverged)
+    res = _record(cfg, history, steps, wall, device, engine.diverged_steps()[0])
+    res.name = f"{out_dir.parent.name}/{out_dir.name}"
+    res.extra.update(data=_data_record(train, gallery), kind=train.kind, label=out_dir.parent.name)
+    if res.status == "finished":
+        res.metrics = _evaluate(model, train, gallery, normalize, cfg.fit_n, out_dir)
+    res.weights = {k: v.detach().cpu() for k, v in model.state_dict().items()}
+    res.save(out_dir)
+    return res
+
+
+def _record(
+    cfg: TrainConfig,
+    history: list[dict],
+    steps: int,
+    wall: float,
+    device: torch.device,
+    diverged: int | None,
+) -> RunResult:
+    """The run record of a trained run, less its metrics, weights and data keys: the
+    last epoch's mean losses and the per-epoch history as columns."""
+    res = RunResult(
+        config=cfg,
+        status="finished" if diverged is None else "diverged",
+        diverged_step=diverged,
+        losses={k: history[-1][k] for k in ("loss", *_TERMS)},
+        curves={k: [rec[k] for rec in history] for k in history[0]},
+        wall_time_s=wall,
+        steps_per_s=steps / max(wall, 1e-9),
+        threads=torch.get_num_threads(),
+        device=str(device),
+    )
+    res.init_final_losses = [res.losses["loss"]]
+    name = torch.cuda.get_device_name(device) if device.type == "cuda" else None
+    res.extra.update(steps=steps, device_name=name)
+    return res
 
 
 def _data_record(train: FrameData, gallery: FrameData) -> dict:
