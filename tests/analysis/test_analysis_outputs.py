@@ -33,6 +33,31 @@ def test_table_has_one_row_per_run_and_skips_corrupt_files(results: Path, tmp_pa
     assert len(pd.read_csv(tmp_path / "runs.csv")) == len(frame)
 
 
+def test_a_reacher_grid_is_tabulated_one_level_deeper(tmp_path: Path) -> None:
+    # A Reacher grid OUT/<name>/<label>/lam<lam>_seed<seed>/: a finished run and a crashed one.
+    grid = tmp_path / "rgrid"
+    record = {
+        "config": {"lam": 0.01, "seed": 3, "epochs": 7},
+        "status": "finished",
+        "metrics": {"r2_hz": 0.5},
+        "losses": {"loss": 1.25},
+        "kind": "ou",
+        "label": "ou_short",
+    }
+    (grid / "ou_short" / "lam0.01_seed3").mkdir(parents=True)
+    (grid / "ou_short" / "lam0.01_seed3" / "result.json").write_text(json.dumps(record))
+    failed = {"run_id": "traj/lam0.1_seed0", "run": "traj", "status": "failed", "config": {}}
+    (grid / "traj" / "lam0.1_seed0").mkdir(parents=True)
+    (grid / "traj" / "lam0.1_seed0" / "error.json").write_text(json.dumps(failed))
+    frame = collect(grid).frame
+    assert list(frame["run_id"]) == ["ou_short/lam0.01_seed3", "traj/lam0.1_seed0"]
+    assert list(frame["run"]) == ["ou_short", "traj"] and set(frame["experiment"]) == {"rgrid"}
+    assert list(frame["status"]) == ["finished", "failed"]
+    row = frame.iloc[0]
+    assert (row["kind"], row["epochs"], row["seed"]) == ("ou", 7, 3)
+    assert (row["r2_hz"], row["final_loss"]) == (0.5, 1.25)
+
+
 def test_cli_aggregate_names_the_corrupt_file(results: Path, tmp_path: Path, capsys) -> None:
     assert main(["aggregate", str(results), "--out", str(tmp_path)]) == 0
     err = capsys.readouterr().err

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 
 from lejepa_id.cli import main
@@ -55,6 +56,13 @@ def test_sweep_trains_the_grid_in_the_reacher_layout_and_resumes(tiny_data, tmp_
     assert main([*argv, "--k", "5"]) == 0
     plan = json.loads((root / "plan.json").read_text())
     assert {r["kind"] for r in plan["runs"]} == {"ou", "traj"} and len(plan["runs"]) == 4
+    # `aggregate` tabulates the grid like any experiment: one row per run.
+    assert main(["aggregate", str(root), "--out", str(tmp_path / "table")]) == 0
+    frame = pd.read_csv(tmp_path / "table" / "runs.csv")
+    assert list(frame["run_id"]) == [f"{k}/lam0.01_seed{s}" for k in ("ou", "traj") for s in (0, 1)]
+    assert set(frame["experiment"]) == {"rgrid"} and list(frame["run"]) == list(frame["kind"])
+    assert set(frame["epochs"]) == {1} and frame["r2_hz"].notna().all()
+    assert frame["final_loss"].notna().all()
 
 
 def test_a_changed_setting_is_refused_and_an_axis_can_grow(tiny_data, tmp_path, capsys):

@@ -2,7 +2,11 @@
 
 The reader walks ``DIR/<experiment>/<run_id>/`` (or an experiment directory itself),
 taking each ``result.json`` (finished or diverged runs) and each ``error.json`` (runs
-that crashed, status ``failed``, no metrics). A result file that cannot be parsed, or
+that crashed, status ``failed``, no metrics). A Reacher grid is read when ``DIR`` is the
+grid's own directory (``OUT/<name>/``, runs in ``<label>/lam<lam>_seed<seed>/``): its rows
+have run ``<label>``, run id ``<label>/lam<lam>_seed<seed>``, the training settings and
+the training dataset's ``kind``. A results root leaves ``reacher/`` out (the Reacher
+commands' own outputs there are not synthetic runs). A result file that cannot be parsed, or
 lacks a config or status, is listed in :attr:`Table.skipped` and never counted.
 """
 
@@ -108,17 +112,25 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
         return None
     if status != "failed" and not isinstance(data.get("metrics"), dict):
         return None
-    exp_dir = path.parent.parent
+    reacher = _is_reacher(data)
+    # A Reacher grid's runs (and their error records, whose run id names the label) lie
+    # one level deeper: <experiment>/<label>/lam<lam>_seed<seed>/.
+    nested = reacher or "/" in str(data.get("run_id", ""))
+    exp_dir = path.parents[2] if nested else path.parent.parent
     manifest = manifests.setdefault(exp_dir, _manifest(exp_dir))
-    run_id = path.parent.name
+    label = path.parent.parent.name
+    run_id = f"{label}/{path.parent.name}" if nested else path.parent.name
     row: dict[str, Any] = {
         "experiment": manifest.get("experiment", exp_dir.name),
-        "run": _run_name(run_id, manifest),
+        "run": label if nested else _run_name(run_id, manifest),
         "run_id": run_id,
         "status": status,
         "diverged_step": data.get("diverged_step"),
     }
     row.update({k: data["config"].get(k) for k in CONFIG_COLUMNS})
+    if reacher:  # its own settings (epochs, clip, ...) and its training data's kind
+        row.update({k: v for k, v in data["config"].items() if not isinstance(v, dict | list)})
+        row["kind"] = data["kind"]
     row.update(_rho_columns(row.get("rho")))
     for key, value in (data.get("metrics") or {}).items():
         row[key] = _number(value)
@@ -129,6 +141,12 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
     row["error"] = data.get("error") if status == "failed" else None
     row["path"] = str(path.parent)
     return row
+
+
+def _is_reacher(data: dict[str, Any]) -> bool:
+    """Whether a run record is a Reacher run's (its run record carries the training
+    dataset's ``kind`` and the run's ``label``)."""
+    return isinstance(data.get("label"), str) and isinstance(data.get("kind"), str)
 
 
 def _rho_columns(rho: Any) -> dict[str, Any]:
