@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from lejepa_id.encoders import build_encoder
-from lejepa_id.engine import CHUNK, DrawStream, Engine, Schedule
+from lejepa_id.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
 from lejepa_id.objectives import build_objective
 from lejepa_id.runtime import generator
 
@@ -105,6 +105,29 @@ def test_a_lone_member_that_diverges_stops_everything():
     engine, _ = _engine(members=1, poison=0, clip=1.0)
     engine.step(0)
     assert engine.diverged_steps() == [1] and not engine.any_alive()
+
+
+@pytest.mark.parametrize(("sync", "stopped"), [(True, 3), (False, 5)])
+def test_run_loop_evaluates_on_time_and_stops_when_no_member_trains(sync, stopped):
+    # The lone member diverges at its 3rd step: a synced loop stops right there, the
+    # other at the next evaluation (after step 5), as a GPU run reads its flags then.
+    engine, _ = _engine(members=1, poison=2, steps=10)
+    engine.sync_each_step = sync
+    seen: list[tuple[str, int]] = []
+    done = run_loop(
+        engine,
+        10,
+        {1, 5, 10},
+        lambda n: seen.append(("eval", n)),
+        lambda step, loss, terms: seen.append(("step", step)),
+    )
+    assert done == stopped and engine.diverged_steps() == [3]
+    steps = [("step", s) for s in range(stopped)]
+    assert seen == [steps[0], ("eval", 1), *steps[1:]] + ([("eval", 5)] if not sync else [])
+    # A healthy run does every step and every evaluation, in order.
+    healthy, _ = _engine(members=1, steps=10)
+    evals: list[int] = []
+    assert run_loop(healthy, 10, {4, 10}, evals.append) == 10 and evals == [4, 10]
 
 
 def test_schedule_holds_then_decays_and_hold_zero_is_plain_cosine():

@@ -6,12 +6,13 @@ one stack; a single run is a stack of one), apply the objective with its per-ste
 randomness, record a member whose loss turns NaN or infinite as diverged at that step
 (never raise: a sweep goes on), set the learning rate from the schedule, and take an
 AdamW step with optional gradient-norm clipping. What differs between runs (how data
-is drawn, how inputs are shaped for the encoder, what is logged) stays with the caller.
+is drawn, how inputs are shaped for the encoder, what is logged) stays with the caller,
+which plugs it into the one outer loop, :func:`run_loop`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -148,3 +149,32 @@ class Engine:
     def diverged_steps(self) -> list[int | None]:
         """Per member: the 1-based step at which its loss turned non-finite, or None."""
         return [None if s < 0 else s for s in self.diverged_at.tolist()]
+
+
+def run_loop(
+    engine: Engine,
+    steps: int,
+    evaluate_at: Collection[int],
+    on_eval: Callable[[int], None],
+    on_step: Callable[[int, torch.Tensor, dict[str, torch.Tensor]], None] | None = None,
+) -> int:
+    """The outer loop of every run: ``steps`` steps of the engine.
+
+    After each step ``on_step(step, loss, terms)`` (0-based step); after the ``done``-th
+    step, for each ``done`` in ``evaluate_at``, ``on_eval(done)`` (a synthetic run scores
+    its encoder there, a Reacher run closes an epoch). Stops at the end of the step
+    (``engine.sync_each_step``, the CPU) or evaluation (a GPU, which reads the divergence
+    flags only then) at which no member trains any more. Returns the steps done.
+    """
+    done = 0
+    for step in range(steps):
+        loss, terms = engine.step(step)
+        done = step + 1
+        if on_step is not None:
+            on_step(step, loss, terms)
+        at_eval = done in evaluate_at
+        if at_eval:
+            on_eval(done)
+        if (engine.sync_each_step or at_eval) and not engine.any_alive():
+            break
+    return done

@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 
 from lejepa_id.config import RunConfig
 from lejepa_id.encoders import build_encoder
-from lejepa_id.engine import CHUNK, DrawStream, Engine, Schedule
+from lejepa_id.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
 from lejepa_id.errors import UsageError
 from lejepa_id.evaluation import EvalSet, Scorer
 from lejepa_id.metrics import grid_metrics
@@ -256,8 +256,8 @@ class _Trainer:
     def alive(self) -> torch.Tensor:
         return self.engine.alive
 
-    def step(self, step: int) -> None:
-        loss, terms = self.engine.step(step)
+    def record_step(self, step: int, loss: torch.Tensor, terms: dict[str, torch.Tensor]) -> None:
+        """Keep the last step's losses and the mean loss over the last 100 steps."""
         self.last_loss, self.last_terms = loss, terms
         if step >= self.c0.steps - 100:
             self.recent_loss += loss
@@ -294,7 +294,6 @@ class _Trainer:
 
     def run(self) -> list[RunResult]:
         c0 = self.c0
-        eval_steps = set(c0.eval_steps())
         start = time.perf_counter()
         last_rows: list[dict[str, float]] = []
         label = self.names[0] if len(self.cfgs) == 1 else f"{len(self.cfgs)} runs"
@@ -305,24 +304,27 @@ class _Trainer:
             unit="step",
             dynamic_ncols=True,
         )
+
+        def after_step(step: int, loss: torch.Tensor, terms: dict[str, torch.Tensor]) -> None:
+            self.record_step(step, loss, terms)
+            bar.update(1)
+
+        def at_eval(done: int) -> None:
+            nonlocal last_rows
+            last_rows = self.evaluate(done)
+            if self.on_eval is not None:
+                self.on_eval(done, last_rows)
+            live = [r for r, a in zip(last_rows, self.alive.tolist()) if a]
+            if live:
+                bar.set_postfix(
+                    loss=f"{np.mean([r['loss'] for r in live]):.4g}",
+                    r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
+                )
+
         with bar:
-            for step in range(c0.steps):
-                self.step(step)
-                bar.update(1)
-                if step + 1 in eval_steps:
-                    last_rows = self.evaluate(step + 1)
-                    if self.on_eval is not None:
-                        self.on_eval(step + 1, last_rows)
-                    live = [r for r, a in zip(last_rows, self.alive.tolist()) if a]
-                    if live:
-                        bar.set_postfix(
-                            loss=f"{np.mean([r['loss'] for r in live]):.4g}",
-                            r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
-                        )
-                if (self.sync_each_step or step + 1 in eval_steps) and not self.engine.any_alive():
-                    break
+            done = run_loop(self.engine, c0.steps, set(c0.eval_steps()), at_eval, after_step)
         wall = time.perf_counter() - start
-        return self._results(last_rows, wall, step + 1)
+        return self._results(last_rows, wall, done)
 
     def _results(self, rows, wall: float, steps_done: int) -> list[RunResult]:
         final_loss = (self.recent_loss / max(self.recent_count, 1)).tolist()

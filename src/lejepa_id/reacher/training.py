@@ -21,7 +21,7 @@ import torch
 from tqdm import tqdm
 
 from lejepa_id.encoders import CNNEncoder
-from lejepa_id.engine import DrawStream, Engine, Schedule
+from lejepa_id.engine import DrawStream, Engine, Schedule, run_loop
 from lejepa_id.errors import UsageError
 from lejepa_id.io import save_tensors
 from lejepa_id.objectives import build_objective
@@ -226,42 +226,58 @@ def _engine(
     )
 
 
+class _EpochLog:
+    """Per-epoch means of the loss and its terms, and images/s: the Reacher run's
+    ``on_step`` and ``on_eval`` (at each epoch's end) in :func:`run_loop`."""
+
+    def __init__(self, device: torch.device, batch: int, bar: tqdm, on_epoch) -> None:
+        self.device, self.batch, self.bar, self.on_epoch = device, batch, bar, on_epoch
+        self.history: list[dict] = []
+        self._reset(0)
+
+    def _reset(self, done: int) -> None:
+        # Sums stay on the device: a float() per step would synchronize the GPU each step.
+        self.sums = {k: torch.zeros((), device=self.device) for k in ("loss", *_TERMS)}
+        self.first, self.t0 = done, time.perf_counter()
+
+    def add(self, step: int, loss: torch.Tensor, terms: dict[str, torch.Tensor]) -> None:
+        self.sums["loss"] += loss[0]
+        for k in _TERMS:
+            self.sums[k] += terms[k][0]
+
+    def close(self, done: int) -> None:
+        """Record the epoch that ends after ``done`` steps (a partial one at divergence)."""
+        n = done - self.first
+        rec = {k: float(v) / n for k, v in self.sums.items()}
+        rec["epoch"], rec["step"] = len(self.history) + 1, done
+        rec["images_per_s"] = 2 * self.batch * n / (time.perf_counter() - self.t0)
+        self.history.append(rec)
+        self.bar.update(1)
+        self.bar.set_postfix(loss=f"{rec['loss']:.4f}", img_s=f"{rec['images_per_s']:.0f}")
+        if self.on_epoch is not None:
+            self.on_epoch(rec["epoch"])
+        self._reset(done)
+
+
 def _fit(
     engine: Engine,
-    per_epoch: int,
+    source: PairBatches,
     cfg: TrainConfig,
     name: str,
     progress: bool,
     on_epoch: Callable[[int], None] | None = None,
-):
-    """Epochs of the engine's steps; returns (per-epoch history, steps done). Stops at
-    the end of the step (CPU) or epoch (GPU) in which the loss turned non-finite."""
-    history: list[dict] = []
-    step = 0
-    bar = tqdm(range(cfg.epochs), desc=f"train {name}", disable=not progress)
-    for epoch in bar:
-        # Sums stay on the device: a float() per step would synchronize the GPU each step.
-        sums = {k: torch.zeros((), device=engine.alive.device) for k in ("loss", *_TERMS)}
-        t_epoch, first = time.perf_counter(), step
-        for _ in range(per_epoch):
-            loss, terms = engine.step(step)
-            step += 1
-            sums["loss"] += loss[0]
-            for k in _TERMS:
-                sums[k] += terms[k][0]
-            if engine.sync_each_step and not engine.any_alive():
-                break
-        rec = {k: float(v) / (step - first) for k, v in sums.items()}
-        rec["epoch"], rec["step"] = epoch + 1, step
-        rec["images_per_s"] = 2 * engine.source.batch * (step - first)
-        rec["images_per_s"] /= time.perf_counter() - t_epoch
-        history.append(rec)
-        bar.set_postfix(loss=f"{rec['loss']:.4f}", img_s=f"{rec['images_per_s']:.0f}")
-        if on_epoch is not None:
-            on_epoch(epoch + 1)
-        if not engine.any_alive():
-            break
-    return history, step
+) -> tuple[list[dict], int]:
+    """Epochs of the engine's steps in the shared loop; returns (per-epoch history, steps
+    done). Stops at the end of the step (CPU) or epoch (GPU) in which the loss turned
+    non-finite."""
+    bar = tqdm(total=cfg.epochs, desc=f"train {name}", disable=not progress)
+    log = _EpochLog(engine.alive.device, source.batch, bar, on_epoch)
+    ends = {source.per_epoch * (e + 1) for e in range(cfg.epochs)}
+    with bar:
+        done = run_loop(engine, cfg.epochs * source.per_epoch, ends, log.close, log.add)
+        if done != log.first:  # stopped inside an epoch: its means up to divergence
+            log.close(done)
+    return log.history, done
 
 
 _TERMS = ("alignment", "sigreg")
@@ -306,7 +322,7 @@ def train_run(
     source = PairBatches(frames, min(cfg.batch, len(frames)), normalize, order)
     engine = _engine(model, source, cfg, device)
     t0 = time.perf_counter()
-    history, steps = _fit(engine, source.per_epoch, cfg, out_dir.name, progress, on_epoch)
+    history, steps = _fit(engine, source, cfg, out_dir.name, progress, on_epoch)
     wall = time.perf_counter() - t0
     res = _record(cfg, history, steps, wall, device, engine.diverged_steps()[0])
     res.name = f"{out_dir.parent.name}/{out_dir.name}"
