@@ -56,12 +56,19 @@ class RunConfig:
     alpha: float = 2.0
     """Shape of the gennorm law (2 = Gaussian, 1 = Laplace); > 0."""
     transition: str = "ou"
-    """Transition that draws the views: ou (the only built-in one)."""
+    """Transition that draws the views: ou, or linear_action (an action-driven world:
+    z' = A z + B a + noise, trained with mode lejepa_action)."""
     rho: float | list[float] = 0.95
     """OU channel correlation in (0, 1): one for every coordinate, or a list of ``dim``
     (an anisotropic channel)."""
     views: int = 2
     """Views of each latent per step, all drawn by the transition."""
+    action_dim: int | None = None
+    """Action dimension k of the linear_action transition, in [1, dim] (None elsewhere):
+    B = action_gain x (dim x k matrix with orthonormal columns)."""
+    action_gain: float | None = None
+    """Action gain of the linear_action transition, > 0 with rho^2 + action_gain^2 <= 1
+    (so the noise covariance I - A A^T - B B^T is PSD); None elsewhere."""
     # --- encoder ---
     encoder: str = "mlp"
     """Encoder: mlp or matched (cnn is the Reacher experiment's)."""
@@ -176,6 +183,7 @@ class RunConfig:
             raise UsageError(f"device={self.device!r} is not one of auto, cpu, cuda")
         limits.check_finite(values, _float_keys(values))
         self._validate_rho()
+        self._validate_actions()
         if not self.alpha >= limits.ALPHA_MIN:
             raise UsageError(
                 f"alpha={self.alpha!r} must be >= {limits.ALPHA_MIN} (smaller shapes cannot "
@@ -206,6 +214,20 @@ class RunConfig:
                 f"rho={self.rho!r} lists {len(self.rho)} correlations; dim={self.dim} needs "
                 f"{self.dim} (or one number for all)"
             )
+
+    def _validate_actions(self) -> None:
+        acting = self.transition == "linear_action"
+        if not acting:
+            for key in ("action_dim", "action_gain"):
+                if getattr(self, key) is not None:
+                    raise UsageError(
+                        f"{key}={getattr(self, key)!r} is a key of transition linear_action "
+                        f"only, not {self.transition}"
+                    )
+            if self.mode == "lejepa_action":
+                raise UsageError("mode='lejepa_action' needs transition linear_action (actions)")
+            return
+        _check_action_world(self)
 
     def _validate_objectives(self) -> None:
         # Every objective checks its own keys, so a bad value is refused even on a run
@@ -255,6 +277,32 @@ class RunConfig:
         )
         late = range(self.eval_every, self.steps + 1, self.eval_every)
         return sorted(set(early) | set(late) | {self.steps})
+
+
+def _check_action_world(c: RunConfig) -> None:
+    """The linear_action transition's settings (docs/spectral.md, "Action worlds")."""
+    if c.mode != "lejepa_action":
+        raise UsageError(f"mode={c.mode!r}: transition linear_action trains with lejepa_action")
+    if c.law != "gaussian":
+        raise UsageError(f"law={c.law!r}: transition linear_action keeps only gaussian stationary")
+    if isinstance(c.rho, list):
+        raise UsageError(f"rho={c.rho!r}: transition linear_action takes one rho (A = rho O)")
+    if c.action_dim is None or not 1 <= c.action_dim <= c.dim:
+        raise UsageError(
+            f"action_dim={c.action_dim!r}: transition linear_action needs 1 <= action_dim <= "
+            f"dim={c.dim}"
+        )
+    gain = c.action_gain
+    if gain is None or not gain > 0 or c.rho**2 + gain**2 > 1.0:
+        raise UsageError(
+            f"action_gain={gain!r}: transition linear_action needs action_gain > 0 and "
+            f"rho^2 + action_gain^2 <= 1 (rho={c.rho}), else I - A A^T - B B^T is not PSD"
+        )
+    if c.code_size != c.dim:
+        raise UsageError(
+            f"code_dim={c.code_dim!r}: transition linear_action compares codes with z, so it "
+            f"needs code_dim = dim = {c.dim}"
+        )
 
 
 CORE_FIELDS = tuple(f.name for f in dataclasses.fields(RunConfig) if f.name != "params")

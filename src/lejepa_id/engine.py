@@ -27,9 +27,10 @@ never depend on the group it is trained in."""
 
 
 class DataSource(Protocol):
-    """Anything whose ``next()`` returns one step's encoder inputs."""
+    """Anything whose ``next()`` returns one step's encoder inputs, or the inputs and a
+    dict of extras the objective receives as keywords (an action world's ``actions``)."""
 
-    def next(self) -> torch.Tensor: ...
+    def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]: ...
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,8 @@ class Engine:
         draws: the objective's per-step randomness.
         clip: clip the gradient norm over all parameters to this value (None: never);
             it couples stacked members, so use it with a single member only.
+        module: the objective's own trainable parameters (stacked like the encoder's),
+            optimized with the encoder's and passed to the loss as ``module``.
         sync_each_step: read the divergence flags every step (free on the CPU); on a
             GPU they stay on the device and the caller reads them when it syncs anyway.
     """
@@ -102,21 +105,30 @@ class Engine:
         members: int,
         clip: float | None = None,
         sync_each_step: bool = True,
+        module: torch.nn.Module | None = None,
     ) -> None:
         self.encoder, self.encode, self.source = encoder, encode, source
         self.objective, self.draws, self.schedule = objective, draws, schedule
         self.per_run, self.clip, self.sync_each_step = per_run, clip, sync_each_step
+        self.owned = {} if module is None else {"module": module}
+        self.params = list(encoder.parameters())
+        if module is not None:
+            self.params += list(module.parameters())
         fused = device.type in ("cuda", "cpu")
         self.opt = torch.optim.AdamW(
-            encoder.parameters(), lr=schedule.lr, weight_decay=weight_decay, fused=fused
+            self.params, lr=schedule.lr, weight_decay=weight_decay, fused=fused
         )
         self.alive = torch.ones(members, dtype=torch.bool, device=device)
         self.diverged_at = torch.full((members,), -1, dtype=torch.long, device=device)
 
     def step(self, step: int) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         """One update at 0-based ``step``; returns the detached loss (R,) and terms."""
-        H = self.encode(self.source.next())
-        loss, terms = self.objective.loss(H, self.draws.next(), **self.per_run)
+        batch = self.source.next()
+        inputs, extras = batch if isinstance(batch, tuple) else (batch, {})
+        H = self.encode(inputs)
+        loss, terms = self.objective.loss(
+            H, self.draws.next(), **self.per_run, **extras, **self.owned
+        )
         finite = torch.isfinite(loss)
         self.diverged_at = torch.where(self.alive & ~finite, step + 1, self.diverged_at)
         self.alive = self.alive & finite
@@ -130,14 +142,14 @@ class Engine:
         if not self.sync_each_step or not bool(self.alive.all()):
             self._zero_dead_gradients()
         if self.clip is not None:
-            torch.nn.utils.clip_grad_norm_(self.encoder.parameters(), self.clip)
+            torch.nn.utils.clip_grad_norm_(self.params, self.clip)
         self.opt.step()
         return loss.detach(), terms
 
     def _zero_dead_gradients(self) -> None:
         # NaN flows into a diverged member's slices through the masked loss (0 * NaN);
         # zeroing them keeps its weights finite. Its result is already fixed as diverged.
-        for p in self.encoder.parameters():
+        for p in self.params:
             if p.grad is not None:
                 dead = ~self.alive.view(-1, *([1] * (p.dim() - 1)))
                 p.grad.masked_fill_(dead, 0.0)

@@ -19,6 +19,7 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
+from lejepa_id.action_metrics import action_scores
 from lejepa_id.config import RunConfig
 from lejepa_id.encoders import build_encoder
 from lejepa_id.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
@@ -29,11 +30,13 @@ from lejepa_id.objectives import build_objective, objective_class
 from lejepa_id.results import RunResult
 from lejepa_id.runtime import derive_seed, generator, resolve_device
 from lejepa_id.threads import encoder_work, resolve_threads, torch_threads
-from lejepa_id.worlds import World
+from lejepa_id.worlds import World, action_pairs
 from lejepa_id.worlds.build import check_world_matches, recorded_mixing, world_for
 
 # Purposes of the seeds derived from a run's seed; fixed forever for reproducibility.
 _DATA, _INIT, _EVAL, _DIRECTIONS, _SCATTER = 1, 2, 3, 4, 5
+# Saved weights of the objective's own parameters (an action predictor) carry this prefix.
+OBJECTIVE_PREFIX = "objective."
 # Keys that must agree for runs to share one stacked model and one optimizer, besides
 # the objective's hyperparameters that are not per run (see group_key).
 GROUP_KEYS = (
@@ -55,6 +58,7 @@ GROUP_KEYS = (
     "eval_every_early",
     "early_until",
     "device",
+    "action_dim",
 )
 
 
@@ -73,6 +77,9 @@ def group_key(config: RunConfig) -> tuple[Any, ...]:
 class DataStream:
     """Positive pairs of one world from its own generator, drawn ``CHUNK`` steps at a time.
 
+    In an action world the views are (z_t, z_{t+1}) and ``next()`` also returns the
+    actions taken, ``{"actions": (B, k)}``, which the engine hands to the objective.
+
     Shape:
         next() -> (V, B, D) observations of B latents in V views.
     """
@@ -82,12 +89,18 @@ class DataStream:
         self.gen = generator(device, config.seed, _DATA)
         self.buffer: list[torch.Tensor] = []
 
-    def next(self) -> torch.Tensor:
+    def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]:
         if not self.buffer:
             c = self.config
             z = self.world.sample_latents(CHUNK * c.batch, self.gen)
-            x = self.world.render(self.world.sample_views(z, c.views, self.gen))
-            self.buffer = list(x.reshape(c.views, CHUNK, c.batch, -1).unbind(1))[::-1]
+            if self.world.transition.action_size():
+                views, actions = action_pairs(self.world, z, self.gen)
+                x = self.world.render(views).reshape(c.views, CHUNK, c.batch, -1).unbind(1)
+                extras = [{"actions": a} for a in actions.reshape(CHUNK, c.batch, -1).unbind(0)]
+                self.buffer = list(zip(x, extras))[::-1]
+            else:
+                x = self.world.render(self.world.sample_views(z, c.views, self.gen))
+                self.buffer = list(x.reshape(c.views, CHUNK, c.batch, -1).unbind(1))[::-1]
         return self.buffer.pop()
 
 
@@ -190,6 +203,9 @@ class _Trainer:
             layers=c0.layers,
         ).to(self.device)
         self.objective = build_objective(c0.mode, **c0.objective_params)
+        self.module = self.objective.module(c0, R)
+        if self.module is not None:
+            self.module.to(self.device)
         self.per_run = {
             k: torch.tensor([getattr(cfgs[r], k) for r, _ in self.members], device=self.device)
             for k in self.objective.per_run
@@ -214,6 +230,7 @@ class _Trainer:
             device=self.device,
             members=R,
             sync_each_step=self.sync_each_step,
+            module=self.module,
         )
         # Theorem 3 is stated for one rho and m = n; elsewhere its bound is NaN (null).
         rho = torch.tensor(
@@ -231,7 +248,12 @@ class _Trainer:
             torch.stack([self.evalsets[r].z for r, _ in self.members]),
             rho.to(self.device),
             torch.stack([worlds[r].correlations() for r, _ in self.members]).to(self.device),
-            [worlds[r].law.is_gaussian for r, _ in self.members],
+            # The Hermite-product predictions are for coordinate-wise channels; an action
+            # world's A mixes the coordinates, so they do not apply there.
+            [
+                worlds[r].law.is_gaussian and not worlds[r].transition.action_size()
+                for r, _ in self.members
+            ],
         )
         self.x_eval = torch.stack([self.evalsets[r].x for r, _ in self.members])
         self.x_eval_prime = torch.stack([self.evalsets[r].x_prime for r, _ in self.members])
@@ -242,10 +264,15 @@ class _Trainer:
         self.last_terms: dict[str, torch.Tensor] = {}
         self.last_loss = torch.zeros(R, device=self.device)
 
-    def next(self) -> torch.Tensor:
-        """The data source of :attr:`engine`. Shape: -> (R, V, B, D)."""
+    def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        """The data source of :attr:`engine`. Shape: -> (R, V, B, D), and in an action
+        world the actions {"actions": (R, B, k)}."""
         per_run = [s.next() for s in self.streams]
-        return torch.stack([per_run[r] for r, _ in self.members])
+        if not isinstance(per_run[0], tuple):
+            return torch.stack([per_run[r] for r, _ in self.members])
+        x = torch.stack([per_run[r][0] for r, _ in self.members])
+        keys = per_run[0][1]
+        return x, {k: torch.stack([per_run[r][1][k] for r, _ in self.members]) for k in keys}
 
     def _encode(self, X: torch.Tensor) -> torch.Tensor:
         """Shape: (R, V, B, D) -> (R, V, B, m)."""
@@ -277,6 +304,8 @@ class _Trainer:
             zg = torch.stack([self.evalsets[r].z_grid for r, _ in self.members])
             xg = torch.stack([self.evalsets[r].x_grid for r, _ in self.members])
             scores.update(grid_metrics(zg, self.encoder(xg)))
+        if self.module is not None and step == self.c0.steps:
+            scores.update(self._action_scores(h))
         self.encoder.train()
         per_member = []
         for i in range(len(self.members)):
@@ -365,8 +394,24 @@ class _Trainer:
             results.append(res)
         return results
 
+    def _action_scores(self, h: torch.Tensor) -> dict[str, torch.Tensor]:
+        """``predictor_err`` and ``lqr_cost_ratio`` per member (:mod:`action_metrics`)."""
+        W = {k: v.detach().double().cpu().numpy() for k, v in self.module.state_dict().items()}
+        rows = []
+        for i, (r, _) in enumerate(self.members):
+            t = self.worlds[r].transition
+            z = self.evalsets[r].z.double().cpu().numpy()
+            rows.append(
+                action_scores(z, h[i].double().cpu().numpy(), W["W_A"][i], W["W_B"][i], t.A, t.B)
+            )
+        return {k: torch.tensor([row[k] for row in rows], dtype=torch.float64) for k in rows[0]}
+
     def _member_weights(self, i: int) -> dict[str, torch.Tensor]:
-        return {k: v[i].detach().cpu().clone() for k, v in self.encoder.state_dict().items()}
+        out = {k: v[i].detach().cpu().clone() for k, v in self.encoder.state_dict().items()}
+        if self.module is not None:
+            for k, v in self.module.state_dict().items():
+                out[OBJECTIVE_PREFIX + k] = v[i].detach().cpu().clone()
+        return out
 
     @torch.no_grad()
     def _scatter(self, r: int, i: int, cfg: RunConfig) -> dict[str, torch.Tensor]:
@@ -391,5 +436,7 @@ def load_encoder(config: RunConfig, weights: dict[str, torch.Tensor]) -> torch.n
         depth=config.depth,
         layers=config.layers,
     )
-    enc.load_state_dict({k: v.unsqueeze(0) for k, v in weights.items()})
+    enc.load_state_dict(
+        {k: v.unsqueeze(0) for k, v in weights.items() if not k.startswith(OBJECTIVE_PREFIX)}
+    )
     return enc

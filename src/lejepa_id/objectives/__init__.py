@@ -1,7 +1,7 @@
 """Objectives: pure loss terms and the registered objectives built from them.
 
-Built-in objectives (``mode``): ``lejepa``, ``whiten``, ``infonce``. A new objective is
-one file with a registered :class:`Objective` subclass (see README, "Extending").
+Built-in objectives (``mode``): ``lejepa``, ``whiten``, ``infonce``, ``lejepa_action``.
+A new objective is one file with a registered :class:`Objective` subclass (see README, "Extending").
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import torch
 
 from lejepa_id.objectives import infonce as _infonce
 from lejepa_id.objectives import lejepa as _lejepa
+from lejepa_id.objectives import lejepa_action as _lejepa_action
 from lejepa_id.objectives import whiten as _whiten
 from lejepa_id.objectives.registry import (
     Objective,
@@ -23,7 +24,7 @@ from lejepa_id.objectives.registry import (
 from lejepa_id.objectives.sigreg import random_directions, sigreg, sigreg_knots
 from lejepa_id.objectives.terms import alignment, infonce, whitening
 
-del _infonce, _lejepa, _whiten  # imported for their registrations
+del _infonce, _lejepa, _lejepa_action, _whiten  # imported for their registrations
 
 
 def objective(

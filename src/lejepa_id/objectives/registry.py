@@ -44,6 +44,12 @@ class Objective:
         """
         return None
 
+    def module(self, config: Any, members: int) -> torch.nn.Module | None:
+        """Trainable parameters the loss owns, stacked over ``members`` (None: it owns
+        none). The engine optimizes them with the encoder's, passes them to :meth:`loss`
+        as ``module``, and a run saves their weights under ``objective.``."""
+        return None
+
     def loss(
         self,
         H: torch.Tensor,
@@ -54,7 +60,9 @@ class Objective:
         """The loss and its named (detached) terms.
 
         ``draw`` is this step's slice of :meth:`draw`; an objective that needs randomness
-        and gets none draws it from ``generator``.
+        and gets none draws it from ``generator``. Besides the per-run hyperparameters,
+        the keywords hold what the data source hands over with a batch (``actions`` in an
+        action world) and, for an objective with one, its :meth:`module`.
 
         Shape:
             H: (..., V, B, m) -> loss (...), terms {name: (...)}

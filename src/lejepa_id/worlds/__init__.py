@@ -1,5 +1,6 @@
 """Worlds: latent laws, transitions and mixings, combined in a :class:`World`."""
 
+from lejepa_id.worlds.action import LinearAction, action_pairs
 from lejepa_id.worlds.laws import LAW_NAMES, LatentLaw
 from lejepa_id.worlds.mixings import (
     COUPLING_DRAWS,
@@ -33,11 +34,13 @@ __all__ = [
     "CallableMixing",
     "Coupling",
     "LatentLaw",
+    "LinearAction",
     "Linear",
     "Sinusoid",
     "Spiral",
     "Transition",
     "World",
+    "action_pairs",
     "as_mixing",
     "build_mixing",
     "coupling_weights",

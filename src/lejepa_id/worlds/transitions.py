@@ -49,6 +49,10 @@ class Transition(ABC):
     def check(self, dim: int) -> None:  # noqa: B027 (optional hook, no-op by default)
         """Raise ValueError when this transition cannot act on n = ``dim`` latents."""
 
+    def action_size(self) -> int:
+        """Dimension k of the actions that drive this transition (0: it takes none)."""
+        return 0
+
     def bound_rho(self, dim: int) -> float:
         """The single correlation Theorem 3 is stated for; NaN when the coordinates differ
         (the theorem, and the bound the metrics report, assume one rho for all of them)."""

@@ -1,0 +1,71 @@
+"""LeJEPA with a learned action-conditioned predictor (action worlds, docs/spectral.md).
+
+loss = lam * SIGReg(codes) + (1 - lam) * mean |P(h_t, a_t) - h_{t+1}|^2 / m, where the
+predictor P(h, a) = h W_A + a W_B is linear and trained with the encoder. View 0 of H is
+h_t, view 1 is h_{t+1}; the data source hands the actions a_t to the loss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import nn
+
+from lejepa_id.objectives.lejepa import LeJEPA
+from lejepa_id.objectives.registry import register_objective
+from lejepa_id.objectives.sigreg import sigreg
+
+
+class StackedPredictor(nn.Module):
+    """P(h, a) = h W_A + a W_B for R stacked members (row vectors, like the encoder).
+
+    It starts as the identity predictor (W_A = I, W_B = 0), the one plain LeJEPA's
+    alignment term fixes, so a run begins where LeJEPA would.
+
+    Shape:
+        W_A: (R, m, m), W_B: (R, k, m); forward: h (R, B, m), a (R, B, k) -> (R, B, m)
+    """
+
+    def __init__(self, members: int, code_dim: int, action_dim: int) -> None:
+        super().__init__()
+        eye = torch.eye(code_dim).expand(members, code_dim, code_dim)
+        self.W_A = nn.Parameter(eye.clone())
+        self.W_B = nn.Parameter(torch.zeros(members, action_dim, code_dim))
+
+    def forward(self, h: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
+        return h @ self.W_A + a @ self.W_B
+
+
+def prediction_error(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Mean over the batch and the code's coordinates of the squared error.
+
+    Shape:
+        pred, target: (..., B, m) -> (...)
+    """
+    return (pred - target).pow(2).mean(dim=(-2, -1))
+
+
+@register_objective("lejepa_action")
+@dataclass(frozen=True)
+class LeJEPAAction(LeJEPA):
+    """SIGReg plus the error of a learned linear predictor of h_{t+1} from (h_t, a_t).
+
+    Its hyperparameters are LeJEPA's (lam and SIGReg's); the predictor's weights are
+    trainable parameters the engine optimizes with the encoder's.
+    """
+
+    views = 2
+
+    def module(self, config: Any, members: int) -> nn.Module:
+        return StackedPredictor(members, config.code_size, config.action_dim)
+
+    def loss(self, H, draw=None, generator=None, actions=None, module=None, **per_run):
+        if actions is None or module is None:
+            raise ValueError("mode lejepa_action needs the actions and its predictor module")
+        lam = self.value("lam", per_run)
+        err = prediction_error(module(H[..., 0, :, :], actions), H[..., 1, :, :])
+        reg = sigreg(H, draw, self.num_directions, self.knots, self.t_max, generator)
+        loss = lam * reg + (1.0 - lam) * err
+        return loss, {"prediction": err.detach(), "sigreg": reg.detach()}

@@ -1,0 +1,133 @@
+"""An action-driven world: z_{t+1} = A z_t + B a_t + S^{1/2} eps (docs/spectral.md).
+
+Actions a_t ~ N(0, I_k) and noise eps ~ N(0, I_n) are independent of z_t, and the noise
+covariance is S = I - A A^T - B B^T, so N(0, I) is the stationary law (Gaussian latents
+only). A = rho O and B = gain U, with O a random orthogonal n x n matrix and U a random
+n x k matrix with orthonormal columns, both drawn from one seed derived from the run's
+mixing seed. Then S has eigenvalues 1 - rho^2 - gain^2 (on the span of U) and 1 - rho^2,
+so it is PSD exactly when rho^2 + gain^2 <= 1, and A is stable exactly when rho < 1.
+
+As a :class:`Transition`, :meth:`views` draws independent successors of z (each with its
+own action, drawn from the generator unless given), so Corr(z_i, z'_i) = A_ii. Training
+pairs are (z_t, z_{t+1}) with the action recorded: :func:`action_pairs`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from lejepa_id import lqr
+from lejepa_id.runtime import derive_seed
+from lejepa_id.worlds.laws import LatentLaw
+from lejepa_id.worlds.transitions import Transition, register_transition
+
+# Purpose of the seed derived from the mixing seed for (A, B); fixed for reproducibility.
+_ACTION_MATRICES = 11
+
+
+def orthonormal(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
+    """An n x k matrix with orthonormal columns, uniform (Haar) over such matrices."""
+    q, r = np.linalg.qr(rng.standard_normal((n, k)))
+    # Fixing the signs of R's diagonal makes the law of q the Haar measure.
+    return q * np.sign(np.diag(r))
+
+
+def action_matrices(dim: int, action_dim: int, rho: float, gain: float, seed: int):
+    """(A, B) = (rho O, gain U): O orthogonal (n, n), U (n, k) orthonormal columns."""
+    rng = np.random.default_rng(seed)
+    return rho * orthonormal(rng, dim, dim), gain * orthonormal(rng, dim, action_dim)
+
+
+@register_transition("linear_action")
+@dataclass(frozen=True)
+class LinearAction(Transition):
+    """z' = A z + B a + S^{1/2} eps with A = rho O, B = gain U (see the module docstring)."""
+
+    dim: int
+    action_dim: int
+    rho: float = 0.9
+    gain: float = 0.3
+    seed: int = 0
+    A: np.ndarray = field(init=False, repr=False, compare=False)
+    B: np.ndarray = field(init=False, repr=False, compare=False)
+    noise_root: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.rho, bool) or not 0.0 < float(self.rho) < 1.0:
+            raise ValueError(f"rho={self.rho!r} must lie in the open interval (0, 1)")
+        if not 1 <= self.action_dim <= self.dim:
+            raise ValueError(
+                f"action_dim={self.action_dim!r} must lie in [1, dim={self.dim}] "
+                "(B has orthonormal columns)"
+            )
+        if not float(self.gain) > 0.0:
+            raise ValueError(f"action_gain={self.gain!r} must be > 0")
+        A, B = action_matrices(self.dim, self.action_dim, self.rho, self.gain, self.seed)
+        S = lqr.identity_noise(A, B)  # ValueError when S is not PSD
+        # A symmetric square root; clipping removes round-off below 0 on the null space.
+        w, V = np.linalg.eigh(S)
+        object.__setattr__(self, "A", A)
+        object.__setattr__(self, "B", B)
+        object.__setattr__(self, "noise_root", (V * np.sqrt(np.clip(w, 0.0, None))) @ V.T)
+
+    @classmethod
+    def from_config(cls, config: Any) -> LinearAction:
+        seed = derive_seed(config.resolved_mixing_seed, _ACTION_MATRICES)
+        return cls(config.dim, config.action_dim, config.rho, config.action_gain, seed)
+
+    def action_size(self) -> int:
+        return self.action_dim
+
+    def check(self, dim: int) -> None:
+        if dim != self.dim:
+            raise ValueError(
+                f"the linear_action transition was built for dim={self.dim}, not {dim}"
+            )
+
+    def correlations(self, dim: int) -> torch.Tensor:
+        self.check(dim)
+        return torch.tensor(np.diag(self.A).copy(), dtype=torch.float64)
+
+    def views(
+        self,
+        z: torch.Tensor,
+        n_views: int,
+        law: LatentLaw,
+        generator: torch.Generator,
+        actions: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        if not law.is_gaussian:
+            raise ValueError("the linear_action transition keeps only a Gaussian law stationary")
+        shape = (n_views, z.shape[0])
+        if actions is None:
+            actions = torch.randn(
+                (*shape, self.action_dim), generator=generator, device=z.device, dtype=z.dtype
+            )
+        if tuple(actions.shape) != (*shape, self.action_dim):
+            raise ValueError(
+                f"actions have shape {tuple(actions.shape)}; expected {(*shape, self.action_dim)}"
+            )
+        eps = torch.randn((*shape, self.dim), generator=generator, device=z.device, dtype=z.dtype)
+        A, B, root = (
+            torch.as_tensor(M, dtype=z.dtype, device=z.device)
+            for M in (self.A, self.B, self.noise_root)
+        )
+        return z.unsqueeze(0) @ A.T + actions @ B.T + eps @ root.T
+
+
+def action_pairs(
+    world: Any, z: torch.Tensor, generator: torch.Generator
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The pairs (z_t, z_{t+1}) of an action world, with the actions a_t taken.
+
+    Shape:
+        z: (B, n) -> views (2, B, n), actions (B, k)
+    """
+    k = world.transition.action_size()
+    a = torch.randn((1, z.shape[0], k), generator=generator, device=z.device, dtype=z.dtype)
+    nxt = world.sample_views(z, 1, generator, a)[0]
+    return torch.stack([z, nxt]), a[0]
