@@ -14,8 +14,10 @@ least-squares affine fit h ~ M z + c on the evaluation latents.
   goal z = 0, u = -K_h (h - c) = -K_h M z. Its expected infinite-horizon cost on the
   true system (state cost I, control cost I, x0 ~ N(0, I)) divided by the optimal
   one; inf when the closed loop A - B K_h M is unstable (or no LQR solution exists).
+- ``lqr_value_err``: the learned-space value matrix P_h pulled back to z, M^T P_h M,
+  against the true value matrix P: ||M^T P_h M - P||_F / ||P||_F (inf without P_h).
 
-Both are 0 and 1 exactly when h = Q z and the predictor is (Q A Q^T, Q B) (tested).
+They are 0, 1 and 0 when h = Q z + c and the predictor is (Q A Q^T, Q B) (tested).
 """
 
 from __future__ import annotations
@@ -34,10 +36,20 @@ declare_metric(
     summary=True,
 )
 declare_metric(
+    "lqr_value_err",
+    "LQR value err.",
+    "relative error of the learned-space LQR value matrix pulled back to z",
+)
+declare_metric(
     "lqr_cost_ratio",
     "LQR cost ratio",
     "true-system cost of the learned-space LQR controller over the optimal cost",
     summary=True,
+)
+declare_metric(
+    "lqr_value_err",
+    "LQR value err.",
+    "relative error of the learned-space LQR value matrix pulled back to z",
 )
 
 
@@ -77,33 +89,37 @@ def policy_cost(A: np.ndarray, B: np.ndarray, K: np.ndarray) -> float:
     return float(np.trace(P))
 
 
-def lqr_cost_ratio(
+def lqr_scores(
     P_A: np.ndarray, P_B: np.ndarray, A: np.ndarray, B: np.ndarray, M: np.ndarray
-) -> float:
-    """Cost on the true system of the learned-space LQR controller over the optimal cost."""
-    eye_n, eye_k = np.eye(A.shape[0]), np.eye(B.shape[1])
-    K_true, P_true = lqr.lqr_gain(A, B, eye_n, eye_k)
+) -> dict[str, float]:
+    """``lqr_cost_ratio`` and ``lqr_value_err`` of the learned-space LQR design."""
+    eye_k = np.eye(B.shape[1])
+    _, P = lqr.lqr_gain(A, B, np.eye(A.shape[0]), eye_k)
     try:
-        K_h, _ = lqr.lqr_gain(P_A, P_B, np.eye(P_A.shape[0]), eye_k)
+        K_h, P_h = lqr.lqr_gain(P_A, P_B, np.eye(P_A.shape[0]), eye_k)
     except (ValueError, np.linalg.LinAlgError):
-        return float("inf")  # the learned system has no stabilizing LQR solution
-    return policy_cost(A, B, K_h @ M) / float(np.trace(P_true))
+        # The learned system has no stabilizing LQR solution.
+        return {"lqr_cost_ratio": float("inf"), "lqr_value_err": float("inf")}
+    return {
+        "lqr_cost_ratio": policy_cost(A, B, K_h @ M) / float(np.trace(P)),
+        "lqr_value_err": float(np.linalg.norm(M.T @ P_h @ M - P) / np.linalg.norm(P)),
+    }
 
 
 def action_scores(
     z: np.ndarray, h: np.ndarray, W_A: np.ndarray, W_B: np.ndarray, A: np.ndarray, B: np.ndarray
 ) -> dict[str, float]:
-    """``predictor_err`` and ``lqr_cost_ratio`` of one run (NaN if m != n or h is not
-    finite).
+    """``predictor_err``, ``lqr_cost_ratio`` and ``lqr_value_err`` of one run (NaN if
+    m != n or h is not finite).
 
     Shape:
         z: (N, n), h: (N, m), W_A: (m, m), W_B: (k, m), A: (n, n), B: (n, k)
     """
     if h.shape[1] != z.shape[1] or not np.all(np.isfinite(h)):
-        return {"predictor_err": float("nan"), "lqr_cost_ratio": float("nan")}
+        return dict.fromkeys(("predictor_err", "lqr_cost_ratio", "lqr_value_err"), float("nan"))
     M, _ = affine_fit(z, h)
     P_A, P_B = W_A.T, W_B.T
     return {
         "predictor_err": predictor_error(P_A, P_B, A, B, nearest_rotation(M)),
-        "lqr_cost_ratio": lqr_cost_ratio(P_A, P_B, A, B, M),
+        **lqr_scores(P_A, P_B, A, B, M),
     }

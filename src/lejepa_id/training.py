@@ -395,7 +395,7 @@ class _Trainer:
         return results
 
     def _action_scores(self, h: torch.Tensor) -> dict[str, torch.Tensor]:
-        """``predictor_err`` and ``lqr_cost_ratio`` per member (:mod:`action_metrics`)."""
+        """The action metrics per member (:mod:`lejepa_id.action_metrics`)."""
         W = {k: v.detach().double().cpu().numpy() for k, v in self.module.state_dict().items()}
         rows = []
         for i, (r, _) in enumerate(self.members):

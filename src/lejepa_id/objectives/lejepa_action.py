@@ -21,8 +21,10 @@ from lejepa_id.objectives.sigreg import sigreg
 class StackedPredictor(nn.Module):
     """P(h, a) = h W_A + a W_B for R stacked members (row vectors, like the encoder).
 
-    It starts as the identity predictor (W_A = I, W_B = 0), the one plain LeJEPA's
-    alignment term fixes, so a run begins where LeJEPA would.
+    It starts at zero (W_A = 0, W_B = 0): no guess about A. Starting at LeJEPA's identity
+    predictor traps runs whose A has a negative eigenvalue (A = rho O with det O = -1):
+    the identity punishes that direction so hard at first that the encoder drops it
+    (measured: R^2(h -> z) 0.50 at n = 2 with the identity start, 0.997 with zero).
 
     Shape:
         W_A: (R, m, m), W_B: (R, k, m); forward: h (R, B, m), a (R, B, k) -> (R, B, m)
@@ -30,8 +32,7 @@ class StackedPredictor(nn.Module):
 
     def __init__(self, members: int, code_dim: int, action_dim: int) -> None:
         super().__init__()
-        eye = torch.eye(code_dim).expand(members, code_dim, code_dim)
-        self.W_A = nn.Parameter(eye.clone())
+        self.W_A = nn.Parameter(torch.zeros(members, code_dim, code_dim))
         self.W_B = nn.Parameter(torch.zeros(members, action_dim, code_dim))
 
     def forward(self, h: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
