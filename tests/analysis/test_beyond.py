@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 from analysis_fakes import metrics, write_run
 
-from lejepa_id.analysis.beyond import claim_anisotropic, claim_anisotropic_boundary, claim_codedim
+from lejepa_id.analysis.beyond import (
+    claim_action,
+    claim_anisotropic,
+    claim_anisotropic_boundary,
+    claim_codedim,
+)
 from lejepa_id.analysis.figures import make_figures
 from lejepa_id.analysis.table import collect
 from lejepa_id.config import RunConfig
@@ -93,3 +98,37 @@ def test_code_size_claim_and_figures(tmp_path):
     assert {"codedim_r2_vs_m", "anisotropic_spiral"} <= names
     # The new worlds stay out of the paper's scaling analysis.
     assert not any(n.startswith("scaling") for n in names)
+
+
+def _write_action(root: Path, ratios: dict[str, tuple[float, ...]]) -> None:
+    for run, values in ratios.items():
+        for seed, ratio in enumerate(values):
+            cfg = RunConfig(
+                transition="linear_action",
+                mode="lejepa_action",
+                action_dim=2,
+                action_gain=0.3,
+                rho=0.9,
+                lam=0.05,
+                mixing="linear",
+                seed=seed,
+            )
+            extra = {"lqr_cost_ratio": ratio, "predictor_err": 0.01, "lqr_value_err": 0.05}
+            write_run(root, "action", run, f"{run}-seed{seed}", cfg, metrics(0.99) | extra)
+
+
+@pytest.mark.parametrize(
+    "ratios, verdict",
+    [
+        ({"n2_linear": (1.001, 1.003), "n8_linear": (1.01, 1.03)}, "pass"),
+        ({"n2_linear": (1.001, 1.003), "n8_linear": (1.01, 1.13)}, "not shown"),  # mean 1.07
+        ({"n2_linear": (1.001, 1.003), "n8_linear": (1.3, 1.25)}, "fail"),
+        ({"n2_linear": (1.001,), "n8_linear": (1.01,)}, "not shown"),  # one seed
+    ],
+)
+def test_action_claim_judges_the_largest_mean_cost_ratio(tmp_path, ratios, verdict):
+    _write_action(tmp_path, ratios)
+    frame = collect(tmp_path).frame
+    assert claim_action(frame).verdict == verdict
+    made = make_figures(tmp_path, tmp_path / "figures", formats=("png",))
+    assert "action_lqr" in {e["name"] for e in made.entries}

@@ -164,6 +164,7 @@ def test_claims_json_has_the_schema_and_reads_external_claims(tmp_path: Path) ->
         "anisotropic_boundary",
         "anisotropic_r2",
         "code_size",
+        "action_lqr",
         "reacher_planning",
     ]
     assert claims[-1].source == "reacher" and claims[-1].values == {"median": 1.02}

@@ -12,7 +12,7 @@ them (the paper's sweep gets the plain name, another experiment of the same shap
 - ``bound``, ``bound_decomposition``: every run with bound quantities (Theorem 3);
 - ``scaling_r2_vs_n``, ``tab_scaling_<objective>.tex``: experiments sweeping N;
 - ``scatter_losses_r2``: every finished run;
-- ``anisotropic_<run>``, ``codedim_r2_vs_m``: the beyond-the-paper worlds
+- ``anisotropic_<run>``, ``codedim_r2_vs_m``, ``action_lqr``: the beyond-the-paper worlds
   (:mod:`lejepa_id.analysis.beyond`).
 
 ``figures_index.json`` lists what was drawn, with captions, for the report.
@@ -29,7 +29,7 @@ from matplotlib.ticker import MaxNLocator
 from safetensors import SafetensorError
 
 from lejepa_id.analysis.ablation import ablation_runs, fig_ablation, write_ablation_table
-from lejepa_id.analysis.beyond import fig_anisotropic, fig_codedim
+from lejepa_id.analysis.beyond import fig_action, fig_anisotropic, fig_codedim
 from lejepa_id.analysis.bound import fig_bound, fig_bound_decomposition, fig_grid_heatmaps
 from lejepa_id.analysis.gennorm import fig_vs_alpha
 from lejepa_id.analysis.plotting import (
@@ -219,6 +219,7 @@ def make_figures(
         fig_losses(frame, out_dir, formats, made)
         fig_anisotropic(frame, out_dir, formats, made)
         fig_codedim(frame, out_dir, formats, made)
+        fig_action(frame, out_dir, formats, made)
     index = out_dir / "figures_index.json"
     atomic_write_json(index, {"figures": made.entries, "tables": made.tables})
     made.written.append(index)

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from lejepa_id.analysis.beyond import (
+    claim_action,
     claim_anisotropic,
     claim_anisotropic_boundary,
     claim_codedim,
@@ -281,4 +282,5 @@ PROVIDERS: list[ClaimProvider] = [
     claim_anisotropic_boundary,
     claim_anisotropic,
     claim_codedim,
+    claim_action,
 ]
