@@ -132,3 +132,13 @@ def test_action_claim_judges_the_largest_mean_cost_ratio(tmp_path, ratios, verdi
     assert claim_action(frame).verdict == verdict
     made = make_figures(tmp_path, tmp_path / "figures", formats=("png",))
     assert "action_lqr" in {e["name"] for e in made.entries}
+
+
+def test_a_run_that_never_reaches_the_linear_optimum_does_not_test_the_boundary(tmp_path):
+    def undertrained(first: float, rest: float) -> dict:
+        return {"r2_hz": 0.6, "r2_zh": 0.6}  # flat and low on both sides
+
+    _write_anisotropic(tmp_path, (0, 1), undertrained)
+    claim = claim_anisotropic_boundary(collect(tmp_path).frame)
+    assert claim.verdict == "not shown"
+    assert claim.values["linear_side_reached"] == {"spiral": False}

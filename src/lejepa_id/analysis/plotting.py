@@ -62,17 +62,21 @@ def finished(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def paper_worlds(frame: pd.DataFrame) -> pd.DataFrame:
-    """The runs in the paper's world family: one rho for every coordinate of an OU
-    channel, D = m = n. The beyond-the-paper worlds are analysed apart."""
+    """The runs of experiments that stay in the paper's world family (one rho for every
+    coordinate of an OU channel, D = m = n in every run). An experiment with any run
+    outside it (an anisotropic grid, a code-size sweep) is analysed apart, whole."""
     if frame.empty:
         return frame
-    keep = np.isfinite(pd.to_numeric(frame["rho"], errors="coerce"))
+    inside = np.isfinite(pd.to_numeric(frame["rho"], errors="coerce"))
+    if "rho_list" in frame.columns:
+        inside &= frame["rho_list"].isna()
     for key in ("code_dim", "obs_dim"):
         if key in frame.columns:
-            keep &= frame[key].isna()
+            inside &= frame[key].isna()
     if "transition" in frame.columns:
-        keep &= frame["transition"].isna() | (frame["transition"] == "ou")
-    return frame[keep]
+        inside &= frame["transition"].isna() | (frame["transition"] == "ou")
+    outside = set(frame.loc[~inside, "experiment"])
+    return frame[~frame["experiment"].isin(outside)]
 
 
 def sweeping(frame: pd.DataFrame, *columns: str) -> list[str]:
