@@ -30,7 +30,7 @@ def render_markdown(report: Report) -> str:
         f"Overall: {'PASS' if report.ok else 'FAIL'}. {verified} of {len(report.theorems)} main",
         f"theorems verified with no project assumption; {n_ax} project axioms (the published",
         f"Lean development used 13); {len(report.parameters)} primitive notions (`Parameter`),",
-        f"{sum(a.sort == 'Prop' for a in _project_assumptions(report))} of them of sort Prop.",
+        f"{_prop_parameters(report)} of them of sort Prop.",
         "",
         "| group | theorem | statement | status | project assumptions used |",
         "|---|---|---|---|---|",
@@ -69,6 +69,14 @@ def render_markdown(report: Report) -> str:
 
 def _project_assumptions(report: Report) -> list[Assumption]:
     return [a for a in report.assumptions.values() if a.qualified in policy.PROJECT_ASSUMPTIONS]
+
+
+def _prop_parameters(report: Report) -> int:
+    """Primitive notions whose type is a proposition (the checker refuses any)."""
+    return sum(
+        a.sort == "Prop" and policy.PROJECT_ASSUMPTIONS[a.qualified].kind == "parameter"
+        for a in _project_assumptions(report)
+    )
 
 
 def _md_cell(text: str) -> str:

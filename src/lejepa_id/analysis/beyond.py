@@ -78,7 +78,12 @@ def fig_anisotropic(frame: pd.DataFrame, out: Path, formats, made: Figures) -> N
     for (experiment, run), sel in rows.groupby(["experiment", "run"]):
         firsts = sorted(sel["rho_first"].unique())
         rests = sorted(sel["rho_rest"].unique())
-        fig, axes = plt.subplots(1, 2, figsize=(2 + 1.3 * len(firsts), 1.4 + 0.5 * len(rests)))
+        fig, axes = plt.subplots(
+            1,
+            2,
+            figsize=(3 + 2.2 * len(firsts), 1.6 + 0.6 * len(rests)),
+            constrained_layout=True,
+        )
         for ax, metric, label in (
             (axes[0], "r2_hz", "R²(h → z)"),
             (axes[1], "predicted_feature_r2", "R²(predicted features → h)"),
@@ -94,7 +99,8 @@ def fig_anisotropic(frame: pd.DataFrame, out: Path, formats, made: Figures) -> N
             ax.set_xticks(range(len(firsts)), [f"{v:g}" for v in firsts])
             ax.set_yticks(range(len(rests)), [f"{v:g}" for v in rests])
             ax.set_xlabel("ρ of z₁")
-            ax.set_ylabel("ρ of the other coordinates")
+            if ax is axes[0]:
+                ax.set_ylabel("ρ of the other coordinates")
             ax.set_title(label, fontsize=9)
             fig.colorbar(image, ax=ax, fraction=0.05)
         fig.suptitle(f"{experiment}: {run} (N = {int(sel['dim'].iloc[0])})", fontsize=9)
