@@ -10,5 +10,6 @@ S=(--set steps=2000 --set eval_size=4000 --set 'seeds=[0,1]')
 $L sweep configs/codedim.yaml --out results/beyond "${S[@]}"
 $L sweep configs/anisotropic.yaml --out results/beyond "${S[@]}" \
   --set 'rho_grid={first: [0.5, 0.9, 0.99], rest: [0.5, 0.9, 0.99]}'
+$L sweep configs/action.yaml --out results/beyond --set steps=1500 --set 'seeds=[0,1]'
 $L aggregate results/beyond
 $L report results/beyond --out results/beyond/report.html
