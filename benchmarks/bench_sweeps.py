@@ -20,7 +20,8 @@ from pathlib import Path
 import torch
 
 from lejepa_id.experiments import load_experiment
-from lejepa_id.training import resolve_device, train
+from lejepa_id.runtime import resolve_device
+from lejepa_id.training import train
 
 
 def _time_train(configs: list, device: torch.device, repeat: int = 1) -> float:

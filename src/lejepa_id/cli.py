@@ -48,7 +48,7 @@ def _print_metrics(status: str, diverged_step: int | None, metrics: dict[str, fl
         print(f"status: {status} at step {diverged_step}")
     for key, info in metric_infos().items():
         if info.summary and key in metrics:
-            print(f"  {key:20s} {metrics[key]:.6g}")
+            print(f"  {key:24s} {metrics[key]:.6g}")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

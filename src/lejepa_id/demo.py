@@ -11,7 +11,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import torch  # noqa: E402
 
 from lejepa_id.runs import ensure_writable  # noqa: E402
-from lejepa_id.training import RunResult, resolve_device, train  # noqa: E402
+from lejepa_id.runtime import resolve_device  # noqa: E402
+from lejepa_id.training import RunResult, train  # noqa: E402
 
 DEMO_STEPS = 3000
 """Short schedule: R^2(h -> z) >= 0.98 on the spiral in about a minute on 2 CPU cores."""

@@ -25,10 +25,6 @@ from lejepa_id.worlds import World
 del _builtin_metrics, _spectral_metrics  # imported for their registrations
 
 
-def trace(a: torch.Tensor) -> torch.Tensor:
-    return torch.diagonal(a, dim1=-2, dim2=-1).sum(-1)
-
-
 @dataclass
 class EvalSet:
     """A fixed evaluation set of one world: latents, one fresh view, observations.

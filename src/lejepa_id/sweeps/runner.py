@@ -21,6 +21,7 @@ from lejepa_id.errors import UsageError
 from lejepa_id.experiments import load_experiment
 from lejepa_id.results import RESULT_FILE
 from lejepa_id.runs import ensure_writable
+from lejepa_id.runtime import resolve_device
 from lejepa_id.sweeps.executors import (
     InlineExecutor,
     PoolExecutor,
@@ -38,7 +39,6 @@ from lejepa_id.sweeps.state import (
     sweep_lock,
     write_manifest,
 )
-from lejepa_id.training import resolve_device
 
 
 @dataclass
