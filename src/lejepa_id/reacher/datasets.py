@@ -15,19 +15,23 @@ and the normalization statistics are computed.
 
 from __future__ import annotations
 
-import io
-import multiprocessing as mp
 import os
 import sys
-import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from lejepa_id.errors import UsageError
+from lejepa_id.io import atomic_write_json
+from lejepa_id.reacher.shards import (
+    channel_stats,
+    pending_shards,
+    render_shards,
+    save_npy_atomic,
+    shard_path,
+)
 
 KINDS = ("eval", "ou", "traj", "trajmatch")
 TRAJ_KINDS = ("traj", "trajmatch")
@@ -125,21 +129,6 @@ def controller_config(kind: str):
     return ControllerConfig(goals=GOALS[kind])
 
 
-def _atomic_save_npy(path: Path, array: np.ndarray) -> None:
-    buf = io.BytesIO()
-    np.save(buf, array, allow_pickle=False)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(buf.getbuffer())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def read_meta(root: Path, complete: bool = False) -> dict:
     """dataset.json of ``root``, checked for the keys this module reads.
 
@@ -182,56 +171,6 @@ def _load_npy(path: Path, root: Path) -> np.ndarray:
         ) from None
 
 
-def _shard_path(root: Path, k: int) -> Path:
-    return root / "shards" / f"frames_{k:05d}.npy"
-
-
-def _shard_ok(path: Path, shape: tuple[int, ...]) -> bool:
-    try:
-        arr = np.load(path, mmap_mode="r", allow_pickle=False)
-    except (OSError, ValueError):
-        return False
-    return arr.shape == shape and arr.dtype == np.uint8
-
-
-_WORKER_RENDERER = None
-_PARENT: int | None = None
-
-
-def _init_worker(size: int, look: str, target: str, parent: int) -> None:
-    global _WORKER_RENDERER, _PARENT
-    from lejepa_id.reacher.render import ReacherRenderer
-
-    _PARENT = parent
-    die_with_parent(parent)
-    _WORKER_RENDERER = ReacherRenderer(size, look, target)
-
-
-def die_with_parent(parent: int) -> None:
-    """Make this worker die when the render that started it dies, even by SIGKILL.
-
-    On Linux the kernel sends SIGKILL to this process when its parent exits
-    (prctl PR_SET_PDEATHSIG); a parent that died before the call is caught by the pid
-    check. Elsewhere :func:`_render_shard` checks the parent before every shard.
-    """
-    if sys.platform.startswith("linux"):
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-def _render_shard(task: tuple[str, np.ndarray]) -> int:
-    path, angles = task
-    if _PARENT is not None and os.getppid() != _PARENT:
-        os._exit(1)  # orphaned: the render was killed; its rerun renders this shard
-    _atomic_save_npy(Path(path), _WORKER_RENDERER.render_batch(angles))
-    return angles.shape[0]
-
-
 def _progress(total: int, done: int, desc: str):
     from tqdm import tqdm
 
@@ -245,111 +184,92 @@ def render_dataset(spec: RenderSpec, out: str | os.PathLike, workers: int = 0) -
     Raises UsageError when ``out`` holds a different dataset or OpenGL is unusable; in
     both cases nothing has been written.
     """
-    from lejepa_id.io import atomic_write_json
     from lejepa_id.reacher.render import ReacherRenderer
-    from lejepa_id.runs import check_creatable
 
     spec.validate()
     root = Path(out)
-    meta_path = root / "dataset.json"
-    ident = spec.identity()
+    meta = _existing_meta(root, spec.identity())
+    if meta is not None and meta.get("complete"):
+        return meta
+    # Open the GL context before writing anything: a missing backend leaves no debris.
+    renderer = ReacherRenderer(spec.size, spec.look, spec.target)
+    t0 = time.perf_counter()
+    angles = _planned_angles(root, spec, resume=meta is not None)
+    (root / "shards").mkdir(parents=True, exist_ok=True)
+    n_shards, todo = pending_shards(root, angles, spec.shard_size, spec.views, spec.size)
+    total = spec.n * spec.views
+    done = total - sum(c.shape[0] * spec.views for _, c in todo)
+    with _progress(total, done, f"render {spec.kind}") as bar:
+        render_shards(
+            todo, renderer, workers or os.cpu_count() or 1, lambda m: bar.update(m * spec.views)
+        )
+    meta = {
+        "format": FORMAT_VERSION,
+        "identity": spec.identity(),
+        "complete": True,
+        "n_shards": n_shards,
+        "views": spec.views,
+        "frames": total,
+        "norm": channel_stats(root, n_shards),
+        "render_seconds_this_call": time.perf_counter() - t0,
+        "frames_rendered_this_call": total - done,
+        "mujoco_gl": os.environ.get("MUJOCO_GL"),
+        "versions": _versions(),
+        **_angle_reports(spec, angles),
+    }
+    atomic_write_json(root / "dataset.json", meta)
+    return meta
+
+
+def _existing_meta(root: Path, ident: dict) -> dict | None:
+    """The metadata of the same dataset already begun in ``root``, or None for a new one.
+
+    Refuses a file, an unwritable path, a different dataset and a foreign directory.
+    """
+    from lejepa_id.runs import check_creatable
+
     if root.exists() and not root.is_dir():
         raise UsageError(f"--out {str(root)!r} is a file; choose a directory")
     check_creatable(root)
-    if meta_path.exists():
+    if (root / "dataset.json").exists():
         meta = read_meta(root)
         if meta.get("identity") != ident:
             raise UsageError(
                 f"{root} already holds a different dataset ({meta.get('identity')}); "
                 f"choose another --out or delete it"
             )
-        if meta.get("complete"):
-            return meta
-    elif root.exists() and any(root.iterdir()):
+        return meta
+    if root.exists() and any(root.iterdir()):
         raise UsageError(f"--out {root} exists and is not a reacher dataset; choose another")
-    # Open the GL context before writing anything: a missing backend leaves no debris.
-    renderer = ReacherRenderer(spec.size, spec.look, spec.target)
-    t0 = time.perf_counter()
+    return None
+
+
+def _planned_angles(root: Path, spec: RenderSpec, resume: bool) -> np.ndarray:
+    """The dataset's angles: read back when resuming, else drawn and saved first."""
     angles_path = root / "angles.npy"
-    if meta_path.exists() and angles_path.exists():
-        angles = _load_npy(angles_path, root)
-    else:
-        angles = sample_angles(spec)
-        # The plan goes first: a crash before angles.npy exists still leaves a resumable
-        # directory, and the angles are redrawn identically from the seed.
-        atomic_write_json(
-            meta_path, {"format": FORMAT_VERSION, "identity": ident, "complete": False}
-        )
-        _atomic_save_npy(angles_path, angles)
-    (root / "shards").mkdir(parents=True, exist_ok=True)
-    n_shards = -(-spec.n // spec.shard_size)
-    todo = []
-    for k in range(n_shards):
-        chunk = angles[k * spec.shard_size : (k + 1) * spec.shard_size]
-        shape = (chunk.shape[0], spec.views, spec.size, spec.size, 3)
-        if not _shard_ok(_shard_path(root, k), shape):
-            todo.append((str(_shard_path(root, k)), chunk))
-    total = spec.n * spec.views
-    done = total - sum(c.shape[0] * spec.views for _, c in todo)
-    workers = workers or os.cpu_count() or 1
-    with _progress(total, done, f"render {spec.kind}") as bar:
-        if workers == 1 or len(todo) <= 1:
-            for path, chunk in todo:
-                _atomic_save_npy(Path(path), renderer.render_batch(chunk))
-                bar.update(chunk.shape[0] * spec.views)
-            renderer.close()
-        else:
-            renderer.close()
-            # spawn, not fork: a forked child would share the parent's GL state. An
-            # executor, not mp.Pool: a worker whose initializer fails breaks the pool
-            # (BrokenProcessPool) instead of being respawned forever.
-            with ProcessPoolExecutor(
-                min(workers, len(todo)),
-                mp_context=mp.get_context("spawn"),
-                initializer=_init_worker,
-                initargs=(spec.size, spec.look, spec.target, os.getpid()),
-            ) as pool:
-                for m in pool.map(_render_shard, todo):
-                    bar.update(m * spec.views)
-    render_s = time.perf_counter() - t0
-    meta = {
-        "format": FORMAT_VERSION,
-        "identity": ident,
-        "complete": True,
-        "n_shards": n_shards,
-        "views": spec.views,
-        "frames": total,
-        "norm": channel_stats(root, n_shards),
-        "render_seconds_this_call": render_s,
-        "frames_rendered_this_call": total - done,
-        "mujoco_gl": os.environ.get("MUJOCO_GL"),
-        "versions": _versions(),
-    }
+    if resume and angles_path.exists():
+        return _load_npy(angles_path, root)
+    angles = sample_angles(spec)
+    # The plan goes first: a crash before angles.npy exists still leaves a resumable
+    # directory, and the angles are redrawn identically from the seed.
+    atomic_write_json(
+        root / "dataset.json",
+        {"format": FORMAT_VERSION, "identity": spec.identity(), "complete": False},
+    )
+    save_npy_atomic(angles_path, angles)
+    return angles
+
+
+def _angle_reports(spec: RenderSpec, angles: np.ndarray) -> dict:
+    """Coverage of every dataset, pair diagnostics and the controller of the pair kinds."""
     from lejepa_id.reacher.controller import angle_coverage, controller_dict, pair_diagnostics
 
-    meta["coverage"] = angle_coverage(angles)
+    out = {"coverage": angle_coverage(angles)}
     if spec.kind != "eval":
-        meta["diagnostics"] = pair_diagnostics(angles)
+        out["diagnostics"] = pair_diagnostics(angles)
     if spec.kind in TRAJ_KINDS:
-        meta["controller"] = controller_dict(controller_config(spec.kind))
-    atomic_write_json(meta_path, meta)
-    return meta
-
-
-def channel_stats(root: Path, n_shards: int) -> dict:
-    """Per-channel mean and std of all frames, in [0, 1] intensity units (float64 sums)."""
-    s = np.zeros(3)
-    s2 = np.zeros(3)
-    count = 0
-    for k in range(n_shards):
-        x = np.load(_shard_path(root, k), allow_pickle=False).reshape(-1, 3).astype(np.float64)
-        x /= 255.0
-        s += x.sum(0)
-        s2 += (x * x).sum(0)
-        count += x.shape[0]
-    mean = s / count
-    std = np.sqrt(np.maximum(s2 / count - mean**2, 1e-12))
-    return {"mean": mean.tolist(), "std": std.tolist()}
+        out["controller"] = controller_dict(controller_config(spec.kind))
+    return out
 
 
 def _versions() -> dict:
@@ -414,7 +334,7 @@ def load_dataset(path: str | os.PathLike, expect_kind: str | None = None) -> Fra
         raise UsageError(f"{root} holds {ident.get('kind')} pairs; --eval needs an eval dataset")
     shards = []
     for k in range(int(meta["n_shards"])):
-        p = _shard_path(root, k)
+        p = shard_path(root, k)
         if not p.is_file():
             raise UsageError(f"{root} is missing shard {p.name}: rerun the render command")
         shards.append(_load_npy(p, root))
