@@ -116,6 +116,11 @@ def _existing_dir(value: str) -> Path:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the sweep and analysis subcommands to the main parser."""
+    _register_sweep(sub)
+    _register_analysis(sub)
+
+
+def _register_sweep(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sweep",
         help="train every run of an experiment (batched, resumable)",
@@ -160,6 +165,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(func=cmd_sweep)
 
+
+def _register_analysis(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "aggregate",
         help="collect every run's result into one table (CSV and Parquet)",
