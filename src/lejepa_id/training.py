@@ -191,11 +191,23 @@ class _Trainer:
         self.device = resolve_device(c0.device)
         # Members: (run index, init index).
         self.members = [(r, k) for r, c in enumerate(cfgs) for k in range(c.effective_inits)]
+        self._build_model()
+        self._build_engine()
+        self._build_evaluation()
         R = len(self.members)
+        self.curves: list[dict[str, list[float]]] = [{} for _ in range(R)]
+        self.recent_loss = torch.zeros(R, device=self.device)
+        self.recent_count = 0
+        self.last_terms: dict[str, torch.Tensor] = {}
+        self.last_loss = torch.zeros(R, device=self.device)
+
+    def _build_model(self) -> None:
+        """The stacked encoder (one member per run and init), the objective and its state."""
+        cfgs, c0 = self.cfgs, self.c0
         init_seeds = [derive_seed(cfgs[r].seed, _INIT, k) for r, k in self.members]
         self.encoder = build_encoder(
             c0.encoder,
-            worlds[0].obs_dim,
+            self.worlds[0].obs_dim,
             init_seeds,
             c0.code_size,
             hidden=c0.hidden,
@@ -203,13 +215,17 @@ class _Trainer:
             layers=c0.layers,
         ).to(self.device)
         self.objective = build_objective(c0.mode, **c0.objective_params)
-        self.module = self.objective.module(c0, R)
+        self.module = self.objective.module(c0, len(self.members))
         if self.module is not None:
             self.module.to(self.device)
         self.per_run = {
             k: torch.tensor([getattr(cfgs[r], k) for r, _ in self.members], device=self.device)
             for k in self.objective.per_run
         }
+
+    def _build_engine(self) -> None:
+        """Data streams, random directions, schedule and the shared training step."""
+        cfgs, worlds, c0 = self.cfgs, self.worlds, self.c0
         for w in worlds:
             w.mixing.to(self.device)
         self.streams = [DataStream(w, c, self.device) for w, c in zip(worlds, cfgs)]
@@ -228,10 +244,14 @@ class _Trainer:
             weight_decay=c0.weight_decay,
             per_run=self.per_run,
             device=self.device,
-            members=R,
+            members=len(self.members),
             sync_each_step=self.sync_each_step,
             module=self.module,
         )
+
+    def _build_evaluation(self) -> None:
+        """The fixed evaluation sets, stacked per member, and their scorer."""
+        cfgs, worlds, c0 = self.cfgs, self.worlds, self.c0
         # Theorem 3 is stated for one rho and m = n; elsewhere its bound is NaN (null).
         rho = torch.tensor(
             [
@@ -258,11 +278,6 @@ class _Trainer:
         self.x_eval = torch.stack([self.evalsets[r].x for r, _ in self.members])
         self.x_eval_prime = torch.stack([self.evalsets[r].x_prime for r, _ in self.members])
         self.baselines = [e.baseline() for e in self.evalsets]
-        self.curves: list[dict[str, list[float]]] = [{} for _ in range(R)]
-        self.recent_loss = torch.zeros(R, device=self.device)
-        self.recent_count = 0
-        self.last_terms: dict[str, torch.Tensor] = {}
-        self.last_loss = torch.zeros(R, device=self.device)
 
     def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]:
         """The data source of :attr:`engine`. Shape: -> (R, V, B, D), and in an action
