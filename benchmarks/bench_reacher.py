@@ -3,7 +3,7 @@
 Renders a small OU set and the eval gallery, trains short runs of the cnn encoder in
 three layouts (float32 NCHW, float32 channels-last, bfloat16 autocast + channels-last),
 checks that the faster layouts leave the results unchanged, and extrapolates the paper's
-full configuration (SPEC section 8: 10,000 + 2 x 100,000 pairs rendered; 2 datasets x
+full configuration (docs/model.md, section 8: 10,000 + 2 x 100,000 pairs rendered; 2 datasets x
 4 lambdas x 3 seeds x 100 epochs x 100,000 pairs trained). Prints one JSON summary.
 
     MUJOCO_GL=egl python benchmarks/bench_reacher.py --out /tmp/bench_reacher

@@ -1,4 +1,4 @@
-"""Training speed: steps/s of single runs against SPEC.md section 10's reference pace.
+"""Training speed: steps/s of single runs against the published pace (docs/model.md, section 10).
 
     python benchmarks/bench_train.py              # all cases, on CUDA when present
     python benchmarks/bench_train.py --steps 4000 --cases 2d
@@ -19,7 +19,7 @@ import torch
 
 from lejepa_id import RunConfig, train
 
-REFERENCE = {  # steps/s of the published code (SPEC.md section 10)
+REFERENCE = {  # steps/s of the published code (docs/model.md, section 10)
     ("2d", "cpu"): 33.0,
     ("N64", "cpu"): 36.0,
     ("N256", "cpu"): 36.0,

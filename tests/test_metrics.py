@@ -22,8 +22,8 @@ from lejepa_id.metrics import (
     theorem3_bound,
 )
 
-# The metrics of SPEC.md section 5 (the spectral ones are tested in test_spectral_metrics).
-SPEC_METRICS = {
+# The metrics of docs/model.md, section 5 (the spectral ones are tested in test_spectral_metrics).
+PAPER_METRICS = {
     k
     for k, info in metric_infos().items()
     if info.compute is not None and info.compute.__module__ == "lejepa_id.builtin_metrics"
@@ -40,7 +40,7 @@ def test_every_metric_matches_published_values(reference):
     got = identifiability_metrics(
         arrays["z"], arrays["x"], arrays["h"], arrays["h_prime"], values["rho"]
     )
-    assert set(got) == SPEC_METRICS | {"r2_xz", "r2_zx"}
+    assert set(got) == PAPER_METRICS | {"r2_xz", "r2_zx"}
     for name, want in values["metrics"].items():
         assert got[name].item() == pytest.approx(want, rel=1e-9, abs=1e-12), name
 
@@ -54,9 +54,9 @@ def test_fast_scorer_equals_reference_metrics(reference):
         if name in fast:
             assert fast[name].item() == pytest.approx(want, rel=1e-9, abs=1e-12), name
     slow = identifiability_metrics(z, z, h, hp, values["rho"])
-    assert set(slow) - {"r2_xz", "r2_zx"} == SPEC_METRICS
-    assert set(fast) >= SPEC_METRICS
-    for name in SPEC_METRICS:
+    assert set(slow) - {"r2_xz", "r2_zx"} == PAPER_METRICS
+    assert set(fast) >= PAPER_METRICS
+    for name in PAPER_METRICS:
         assert fast[name].item() == pytest.approx(slow[name].item(), rel=1e-9, abs=1e-12), name
 
 

@@ -1,4 +1,4 @@
-"""The metrics of SPEC.md section 5, registered as functions of the evaluation moments.
+"""The metrics of docs/model.md, section 5, registered as functions of the evaluation moments.
 
 Each function maps :class:`~lejepa_id.evaluation.CodeMoments` (R stacked runs) to a
 tensor of shape (R,). The readable one-array-at-a-time definitions are in

@@ -1,7 +1,8 @@
 """Run configuration: one training run's settings, their types and their validation.
 
 A :class:`RunConfig` is one training run: every field has a one-line docstring and a
-default from SPEC.md, and every registered objective adds its hyperparameters as keys.
+default from the paper (docs/model.md), and every registered objective adds its
+hyperparameters as keys.
 :func:`make_run_config` builds one from a mapping (a YAML file's values, ``--set``),
 coercing and checking every key and value and raising
 :class:`~lejepa_id.errors.UsageError` with one line that names the offending key or value.
@@ -29,7 +30,7 @@ TWO_D_MIXINGS = ("spiral", "banana", "sinusoid")
 
 @dataclass(init=False)
 class RunConfig:
-    """One training run (SPEC.md sections 2 to 6).
+    """One training run (docs/model.md, sections 2 to 6).
 
     Besides the fields below, every hyperparameter of a registered objective is a key
     (``lam``, ``sigma``, ``num_directions``, ``knots``, ``t_max`` for the built-in ones):

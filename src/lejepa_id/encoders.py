@@ -1,4 +1,4 @@
-"""Encoders f: observations -> codes (SPEC.md section 3).
+"""Encoders f: observations -> codes (docs/model.md, section 3).
 
 The synthetic encoders (``mlp``, ``matched``) hold the weights of R independent runs
 stacked along a leading dimension and map observations (R, ..., D) to codes

@@ -1,6 +1,6 @@
 """Scoring a code on a fixed evaluation set, fast enough to run every few hundred steps.
 
-Every metric of SPEC.md section 5 is a function of a few moments: the means and
+Every metric of docs/model.md, section 5, is a function of a few moments: the means and
 (cross-)covariances of z and h. The evaluation set is fixed, so everything about z is
 computed once; each evaluation then costs two (n x m) x (n x N) products for h. The
 metrics themselves are registered in :mod:`lejepa_id.builtin_metrics` (and any other

@@ -1,4 +1,6 @@
-"""Identifiability metrics: pure functions of arrays returning named scores (SPEC.md section 5).
+"""Identifiability metrics: pure functions of arrays returning named scores.
+
+The definitions are those of docs/model.md, section 5.
 
 All functions take NumPy arrays or tensors, compute in float64, and accept optional
 leading "run" dimensions: samples of shape (..., n_s, n) give scores of shape (...).
@@ -219,7 +221,7 @@ def identifiability_metrics(
     h_prime: ArrayLike,
     rho: float,
 ) -> dict[str, torch.Tensor]:
-    """Every metric of SPEC.md section 5 for codes h = f(x) of latents z.
+    """Every metric of docs/model.md, section 5, for codes h = f(x) of latents z.
 
     ``h_prime`` is the code of one fresh OU view z' of each z. The mixing-only baseline
     (r2_xz, r2_zx) is reported beside the learned code's scores.

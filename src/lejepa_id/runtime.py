@@ -46,7 +46,7 @@ def resolve_device(name: str) -> torch.device:
 def lr_factor(step: int, steps: int, hold: int | None = None) -> float:
     """Constant for the first ``hold`` steps (default: half of them), then cosine to 0.
 
-    The default is the synthetic runs' schedule (SPEC.md section 6); ``hold = 0`` is a
+    The default is the synthetic runs' schedule (docs/model.md, section 6); ``hold = 0`` is a
     plain cosine over the whole run, the Reacher runs' schedule (section 8).
     """
     start = steps // 2 if hold is None else hold

@@ -1,4 +1,4 @@
-"""Metrics of the spectral theory (docs/spectral.md), registered beside the SPEC metrics.
+"""Metrics of the spectral theory (docs/spectral.md), registered beside the paper's.
 
 - ``mcc``: mean |correlation| of latent and code coordinates after the optimal matching,
   the ICA literature's disentanglement score (1 only when the code fixes the rotation).

@@ -1,4 +1,4 @@
-"""The training engine (SPEC.md section 6): one loop for one run or a stack of runs.
+"""The training engine (docs/model.md, section 6): one loop for one run or a stack of runs.
 
 :func:`train` trains every run of a compatible group at once. Each run (and each of its
 ``inits`` initializations) is a *member* of a stacked encoder; members draw their data,

@@ -1,4 +1,4 @@
-"""InfoNCE with a Gaussian similarity, the contrastive baseline (SPEC.md section 4)."""
+"""InfoNCE with a Gaussian similarity, the contrastive baseline (docs/model.md, section 4)."""
 
 from __future__ import annotations
 

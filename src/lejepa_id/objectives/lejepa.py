@@ -1,4 +1,4 @@
-"""LeJEPA: lam * SIGReg + (1 - lam) * alignment (SPEC.md section 4)."""
+"""LeJEPA: lam * SIGReg + (1 - lam) * alignment (docs/model.md, section 4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Loss terms: pure functions of the view tensor (SPEC.md section 4).
+"""Loss terms: pure functions of the view tensor (docs/model.md, section 4).
 
 Every function accepts optional leading "run" dimensions, so R stacked runs are scored in
 one call: ``H`` of shape (..., V, B, m) gives a loss of shape (...). With no leading

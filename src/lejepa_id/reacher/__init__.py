@@ -1,4 +1,4 @@
-"""Pixels and planning: the DeepMind Control Suite Reacher experiment (SPEC.md section 8).
+"""Pixels and planning: the DeepMind Control Suite Reacher experiment (docs/model.md, section 8).
 
 Modules: ``render`` (headless MuJoCo frames of given joint angles), ``controller`` (a
 goal-directed reacher for trajectory data), ``datasets`` (sharded uint8 frame datasets),

@@ -16,7 +16,7 @@ from pathlib import Path
 from lejepa_id.errors import UsageError
 
 DESCRIPTION = """\
-The Reacher experiment (SPEC section 8): frames of the DeepMind Control Suite reacher
+The Reacher experiment (docs/model.md, section 8): frames of the DeepMind Control Suite reacher
 whose two joint angles are the latents; cnn encoders trained with LeJEPA on OU pairs and
 on pairs from a reaching controller's trajectories; straight-line planning in the learned
 latent space and the LQR value check (Theorem 4).
@@ -108,7 +108,7 @@ def register(subparsers) -> None:
     """Add the ``reacher`` command and its sub-commands to an argparse subparsers object."""
     top = subparsers.add_parser(
         "reacher",
-        help="pixels and planning: the Reacher experiment (SPEC section 8)",
+        help="pixels and planning: the Reacher experiment (docs/model.md, section 8)",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

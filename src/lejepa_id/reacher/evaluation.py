@@ -1,4 +1,4 @@
-"""Identifiability scores of a pixel encoder (SPEC.md section 8, evaluation).
+"""Identifiability scores of a pixel encoder (docs/model.md, section 8, evaluation).
 
 Every map is fitted on embeddings of training frames and scored on the held-out eval
 gallery, so a score measures how well one fixed read-out generalizes across the angle
@@ -52,7 +52,7 @@ def sincos(z) -> torch.Tensor:
 
 
 def encoder_scores(h_fit, z_fit, h_eval, z_eval) -> dict:
-    """All evaluation metrics of SPEC section 8 for codes h of angles z.
+    """All evaluation metrics of docs/model.md, section 8, for codes h of angles z.
 
     - r2_hz / r2_zh: affine R^2 in both directions; r2_hz_joint: per joint.
     - r2_h_sincos: affine R^2 from h to (sin, cos) of both angles (a code that is

@@ -41,7 +41,7 @@ LQR_B = 0.3 * np.eye(2)
 
 @dataclass
 class PlanConfig:
-    """Settings of the planning evaluation (defaults: SPEC section 8)."""
+    """Settings of the planning evaluation (defaults: docs/model.md, section 8)."""
 
     k_pairs: int = 100
     """Number of (start, goal) pairs drawn from the eval gallery."""

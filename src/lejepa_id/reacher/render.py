@@ -1,4 +1,4 @@
-"""Headless rendering of the DeepMind Control Suite Reacher (SPEC.md section 8).
+"""Headless rendering of the DeepMind Control Suite Reacher (docs/model.md, section 8).
 
 The two joint angles are the latents: a frame is a pure function of (shoulder, wrist)
 because the target is pinned at (0.1, 0.1) and velocities are zero. Rendering goes through

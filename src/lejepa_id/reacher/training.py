@@ -39,7 +39,7 @@ _ORDER, _INIT, _DIRECTIONS = 1, 2, 4
 
 @dataclass
 class TrainConfig:
-    """Hyper-parameters of one Reacher encoder run (defaults: SPEC section 8)."""
+    """Hyper-parameters of one Reacher encoder run (defaults: docs/model.md, section 8)."""
 
     lam: float = 1e-2
     """Weight of SIGReg in lam * SIGReg + (1 - lam) * alignment."""

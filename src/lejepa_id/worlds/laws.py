@@ -1,4 +1,4 @@
-"""Latent laws: i.i.d. coordinates with zero mean and unit variance (SPEC.md section 2).
+"""Latent laws: i.i.d. coordinates with zero mean and unit variance (docs/model.md, section 2).
 
 Every sampler takes an explicit ``torch.Generator`` so that a run's randomness is
 fully determined by its seed and never by global state.

@@ -1,7 +1,7 @@
 """Invertible mixings g: the world's "renderer" from latents z to observations x.
 
 A mixing is any callable mapping latents of shape (..., n) to observations of shape
-(..., D), D >= n. The named ones below follow SPEC.md section 2 (D = n), plus ``linear``,
+(..., D), D >= n. The named ones below follow docs/model.md, section 2 (D = n), plus ``linear``,
 an isometric embedding of R^n in R^D; :func:`as_mixing` also accepts any user-supplied
 torch callable.
 """

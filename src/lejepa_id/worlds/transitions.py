@@ -1,4 +1,4 @@
-"""Transitions: the channel that turns a latent z into its positive views (SPEC.md section 2).
+"""Transitions: the channel turning a latent z into its positive views (docs/model.md, section 2).
 
 A transition is a component of a :class:`~lejepa_id.worlds.World`. It samples views of a
 batch of latents and reports what the metrics and the Theorem-3 bound need to know about
@@ -93,7 +93,8 @@ class OU(Transition):
 
     ``rho`` is one correlation for every coordinate (the paper's isotropic channel) or a
     sequence with one per coordinate (an anisotropic channel). The noise follows the latent
-    law, so the channel is stationary for every law.
+    law, so z' keeps zero mean and unit variance for every law (and the law of z exactly
+    when it is Gaussian).
     """
 
     rho: float | Sequence[float] = 0.95
