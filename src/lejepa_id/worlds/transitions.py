@@ -23,7 +23,8 @@ _TRANSITIONS: dict[str, type[Transition]] = {}
 
 
 class Transition(ABC):
-    """Draws views z' of latents z with a stationary law: z' has the law of z."""
+    """Draws views z' of latents z: z' keeps the mean and covariance of z (for a Gaussian z,
+    its law)."""
 
     name: ClassVar[str]
 
