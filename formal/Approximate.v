@@ -1,4 +1,4 @@
-(** * Theorem 3: approximate identifiability (SPEC section 9, item 3).
+(** * Theorem 3: approximate identifiability (docs/model.md, section 9, group 3).
 
     The quantitative bound of the paper, stated over the reals.  With
     [rho] the OU correlation, [delta] the excess alignment loss

@@ -1,5 +1,5 @@
 (** * Theorem 2: the converse, Gaussian uniqueness by the Sturm-Liouville route
-    (SPEC section 9, item 2).
+    (docs/model.md, section 9, group 2).
 
     For a smooth positive density [p] on [R] with score [s = p' / p], the
     generator of the associated Langevin / OU-type diffusion is

@@ -1,4 +1,4 @@
-(** * Alternative forward proof via the Dirichlet energy (SPEC section 9, item 4).
+(** * Alternative forward proof via the Dirichlet energy (docs/model.md, section 9, group 4).
 
     The route: in the small-noise limit the alignment loss is the Dirichlet
     energy [E |J_h(z)|_F^2]; the Gaussian-preservation constraint fixes

@@ -1,4 +1,4 @@
-(** * Theorem 1: forward identifiability, Hermite route (SPEC section 9, item 1).
+(** * Theorem 1: forward identifiability, Hermite route (docs/model.md, section 9, group 1).
 
     Part A (fully proved): spectral weights [w_d >= 0], [w_0 = 0],
     [sum w_d = 1] (a Coquelicot series); for [0 < rho < 1] the Mehler series

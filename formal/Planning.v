@@ -1,5 +1,5 @@
 (** * Theorem 4: planning in an orthogonally identified latent space
-    (SPEC section 9, item 5).
+    (docs/model.md, section 9, group 5).
 
     Finite-horizon planning.  A world has states [S], actions [A], dynamics
     [f : S -> A -> S], a stage cost [c] and a terminal cost [cT].  An encoder
