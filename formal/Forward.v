@@ -15,14 +15,14 @@
     every optimum of the alignment loss among whitened encoders is [h = Q z]
     with [Q] orthogonal; the hypothesis [delta >= 2 rho (1 - rho) W_nl] of
     Theorem 3 ([pythagorean_delta_bound]); and, with the laws T1-T2 of
-    [PolarLaws] and the polar factor (axiom L1 of [Matrix.v]), the
-    assembled Theorem 3.  The laws are premises of these
+    [PolarLaws] and the polar factor ([PolarFactor.polar_factor], proved),
+    the assembled Theorem 3.  The laws are premises of these
     statements, not axioms; [HermiteModel.v] and [HermitePolar.v] prove
     all of them for a concrete class. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.
-From LejepaId Require Import Prelude Matrix Approximate.
+From LejepaId Require Import Prelude Matrix PolarFactor Approximate.
 Open Scope R_scope.
 
 (** ** Part A: spectral weights as a real series. *)
@@ -388,7 +388,7 @@ Proof.
 Qed.
 
 (** Theorem 3, assembled, for every interpretation satisfying laws F1-F2
-    and T1-T2 (and the polar factor, axiom L1): a centered encoder has an
+    and T1-T2 (with the polar factor, proved in [PolarFactor.v]): a centered encoder has an
     orthogonal [Q] with [E |h(z) - Q z|^2 <= D + (eps + D)^2],
     [D = delta / (2 rho (1 - rho))]; so its Procrustes error is at most that. *)
 Theorem approx_identifiability_assembled :

@@ -14,8 +14,9 @@
     [|C|_F <= tr C = W_nl] (Cauchy-Schwarz) and
     [|M M^T - I|_F <= |Cov(h) - I|_F + |C|_F]; and the square error is
     [|M - Q|_F^2 + W_nl] for a centered [h].  Theorem 3 for the class
-    ([approx_identifiability_model]) then rests only on the polar factor
-    (axiom L1 of [Matrix.v]). *)
+    ([approx_identifiability_model]) then follows with the polar factor
+    ([PolarFactor.polar_factor], proved there): no premise and no project
+    axiom. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.
@@ -165,8 +166,8 @@ Proof.
   - intros n h Q Hm. apply Req_le. exact (hermite_sqerr_split n h Q Hm).
 Qed.
 
-(** Theorem 3 for encoders that are finite Hermite expansions (only the
-    polar factor, axiom L1, is assumed): a centered encoder has an
+(** Theorem 3 for encoders that are finite Hermite expansions (no premise,
+    no project axiom): a centered encoder has an
     orthogonal [Q] with [E |h(z) - Q z|^2 <= D + (eps + D)^2], where
     [D = delta / (2 rho (1 - rho))], [delta] is the excess alignment loss
     and [eps = |Cov(h) - I|_F]. *)

@@ -87,7 +87,8 @@ Proof.
   intros n A HA. split; [apply (rows_orthonormal_cols n A HA) | exact HA].
 Qed.
 
-(** ** Frobenius norm, Cauchy-Schwarz, the polar factor. *)
+(** ** Frobenius norm, Cauchy-Schwarz, the triangle inequality.  The polar
+    factor is proved in [PolarFactor.v]. *)
 
 (** [|X|_F] of an [n x n] matrix. *)
 Definition frob (n : nat) (X : mat) : R := sqrt (fsum n (fun i => fsum n (fun j => X i j ^ 2))).
@@ -177,15 +178,3 @@ Proof.
   apply fsum_ext. intros i _. rewrite <- (fsum_scal n 2), <- fsum_minus, <- fsum_plus.
   apply fsum_ext. intros j _. unfold mat_sub. ring.
 Qed.
-
-(** Axiom L1, the polar factor: every real square matrix [M] has an
-    orthogonal [Q] with [|M - Q|_F <= |M M^T - I|_F].  True: write the
-    singular value decomposition [M = U S V^T] ([U], [V] orthogonal, [S]
-    diagonal with entries [s_i >= 0]) and take the polar factor [Q = U V^T];
-    then [|M - Q|_F^2 = sum_i (s_i - 1)^2] and [|M M^T - I|_F^2 =
-    sum_i (s_i^2 - 1)^2], and [|s - 1| <= |s - 1| (s + 1) = |s^2 - 1|] for
-    [s >= 0].  Not proved here: it needs the singular value decomposition
-    (the spectral theorem for the real symmetric matrix [M M^T]), which
-    neither Coq's standard library nor Coquelicot provides. *)
-Axiom polar_factor :
-  forall n (M : mat), exists Q, orthogonal n Q /\ frob n (mat_sub M Q) <= frob n (gram_defect n M).

@@ -94,7 +94,6 @@ STANDARD_AXIOMS: dict[str, Allowed] = {
 
 PROJECT_ASSUMPTIONS: dict[str, Allowed] = {
     "LejepaId.Converse.hermite_spectrum": Allowed("axiom", "3788403653c17e2a", ""),
-    "LejepaId.Matrix.polar_factor": Allowed("axiom", "f2543b094650fd7b", ""),
 }
 
 #: Records whose fields are laws: a statement with one of them among its premises
@@ -141,6 +140,9 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.Forward.approx_identifiability_assembled",
     "LejepaId.HermitePolar.hermite_polar_laws",
     "LejepaId.HermitePolar.approx_identifiability_model",
+    "LejepaId.Compact.compact_max",
+    "LejepaId.Polar.max_polar",
+    "LejepaId.PolarFactor.polar_factor",
     "LejepaId.Dirichlet.am_gm",
     "LejepaId.Dirichlet.am_gm_equality",
     "LejepaId.Dirichlet.jensen_exp",
