@@ -15,7 +15,7 @@
       [tr (S^4 - 3 S^2 + 2 S) = sum_i (|S x_i|^2 + 2 x_i^T S x_i) >= 0], where
       [x_i] is the [i]-th column of [S - I] (the scalar identity
       [s^4 - 3 s^2 + 2 s = (s^2 - s)^2 + 2 s (s - 1)^2]).
-    Finite sums only; no axiom. *)
+    Finite sums only; no project axiom. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.

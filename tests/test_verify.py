@@ -121,7 +121,8 @@ def test_no_prop_parameter_and_axiom_budget(real_report: verify.Report) -> None:
         if a.qualified in kinds:
             assert (a.sort == "Prop") == (kinds[a.qualified] == "axiom"), a.printed
     assert all(d.doc for d in real_report.axioms)
-    assert len(real_report.axioms) <= 4
+    # The polar factor is proved (PolarFactor.v): only the spectral gap C1 is left.
+    assert len(real_report.axioms) <= 1
 
 
 def test_concrete_results_need_no_project_assumption(real_report: verify.Report) -> None:
@@ -140,6 +141,10 @@ def test_concrete_results_need_no_project_assumption(real_report: verify.Report)
         "HermiteModel.hermite_laws",
         "Matrix.rows_orthonormal_orthogonal",
         "HermitePolar.hermite_polar_laws",
+        "HermitePolar.approx_identifiability_model",
+        "Compact.compact_max",
+        "Polar.max_polar",
+        "PolarFactor.polar_factor",
         "Dirichlet.jensen_exp",
         "Dirichlet.dirichlet_identifiability",
         "Planning.planning_orthogonal_values",
@@ -161,10 +166,11 @@ def test_general_theorems_are_law_relative(real_report: verify.Report) -> None:
     assert by_name["forward_identifiability"].status == "law-relative"
     assert by_name["forward_identifiability"].laws == ["L2Laws"]
     assert by_name["approx_identifiability_assembled"].laws == ["L2Laws", "PolarLaws"]
-    # Theorem 3 for the model: no premise, only the polar factor.
-    assert by_name["approx_identifiability_assembled"].axioms == ["polar_factor"]
+    # Theorem 3: the polar factor is proved, so no project axiom; for the model
+    # no premise either.
+    assert by_name["approx_identifiability_assembled"].axioms == []
     assert by_name["approx_identifiability_model"].laws == []
-    assert by_name["approx_identifiability_model"].axioms == ["polar_factor"]
+    assert by_name["approx_identifiability_model"].axioms == []
     assert by_name["hermite_laws"].laws == []
     assert "premise `L2Laws`" in verify.render_markdown(real_report)
 

@@ -28,7 +28,8 @@ def render_markdown(report: Report) -> str:
         "premises (it holds for every interpretation satisfying them; see the laws below).",
         "",
         f"Overall: {'PASS' if report.ok else 'FAIL'}. {verified} of {len(report.theorems)} main",
-        f"theorems verified with no project assumption; {n_ax} project axioms (the published",
+        f"theorems verified with no project assumption; {n_ax} project axiom{_s(n_ax)} (the"
+        " published",
         f"Lean development used 13); {len(report.parameters)} primitive notions (`Parameter`),",
         f"{_prop_parameters(report)} of them of sort Prop.",
         "",
@@ -79,6 +80,11 @@ def _prop_parameters(report: Report) -> int:
     )
 
 
+def _s(count: int) -> str:
+    """Plural ending for a count."""
+    return "" if count == 1 else "s"
+
+
 def _md_cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
@@ -98,7 +104,8 @@ def summary(report: Report) -> str:
             extra += (" " if extra else "") + t.error
         lines.append(f"  [{t.status:>14}] {t.name}" + (f"  ({extra})" if extra else ""))
     lines.append(
-        f"{len(report.axioms)} project axioms, {len(report.parameters)} primitive notions, "
+        f"{len(report.axioms)} project axiom{_s(len(report.axioms))}, "
+        f"{len(report.parameters)} primitive notions, "
         f"{sum(t.status == 'verified' for t in report.theorems)}/{len(report.theorems)} "
         "theorems verified with no project assumption"
     )
