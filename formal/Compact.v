@@ -1,4 +1,6 @@
-(** * A continuous function on a closed subset of the cube [[-1, 1]^N] attains its maximum.
+(** * A function bounded above and upper semicontinuous (in particular, a
+    continuous one) on a nonempty closed subset of the cube [[-1, 1]^N]
+    attains its maximum.
 
     The proof is by bisection: a box is "good" when it holds points of the set
     whose value is within any [e > 0] of the supremum.  Halving one coordinate
@@ -92,7 +94,9 @@ Section Compact.
   Lemma halve_side : forall c b, snd (halve c b) = upd (snd b) c (snd b c / 2).
   Proof. intros c b. unfold halve. destruct (sig_not_dec _); reflexivity. Qed.
 
-  (** Halving shrinks the box: lower corners go up, upper corners down. *)
+  (** Halving shrinks the box: lower corners go up, upper corners down.
+      ([unfold vec] below: the components of a box show up at type [vec] or
+      [nat -> R], and [lra] only identifies syntactically equal atoms.) *)
   Lemma halve_nested : forall c b d, 0 <= snd b d ->
     fst b d <= fst (halve c b) d /\ fst (halve c b) d + snd (halve c b) d <= fst b d + snd b d /\
     0 <= snd (halve c b) d.
