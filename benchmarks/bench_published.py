@@ -9,8 +9,9 @@ imported. For each round and each case the script runs (a) the published ``run.p
 (b) this code's ``lejepa-id run`` with the same number of steps, each as a fresh Python
 process, one after the other (A, B, A, B, ... so that drifting background load hits both
 alike), and prints each process's wall time (imports, evaluation and writing the results
-included), steps per second of wall time, the 1-minute load average before it started,
-and per round the ratio published / ours (above 1: this code is faster).
+included) and CPU time (user + system, from the child's resource usage; less moved by
+other load than wall time), steps per second of each, the 1-minute load average before
+it started, and per round the ratio published / ours (above 1: this code is faster).
 
 Cases (the published configs' own evaluation schedules: every 100 steps up to 1,000,
 then every 500): ``2d`` the 2d spiral lejepa run (seed 1337, with its 100,000-point
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -95,29 +97,36 @@ def ours_cmd(case: str, steps: int, threads: str, work: Path) -> list[str]:
     ]
 
 
-def timed(cmd: list[str], env: dict[str, str], cwd: Path) -> float:
-    """Wall time of one whole process; exits with its output if it failed."""
-    start = time.perf_counter()
+def cpu_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of one whole process; exits if it failed."""
+    cpu, start = cpu_children(), time.perf_counter()
     proc = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-2000:]}")
-    return wall
+    return wall, cpu_children() - cpu
 
 
 def summarise(rows: list[dict]) -> None:
-    print("\ncase    code        median wall s  steps/s   ratio published/ours per round")
-    for case in dict.fromkeys(r["case"] for r in rows):
-        walls = {
-            code: [r["wall_s"] for r in rows if r["case"] == case and r["code"] == code]
-            for code in ("published", "ours")
-        }
-        ratios = [p / o for p, o in zip(walls["published"], walls["ours"], strict=True)]
-        steps = next(r["steps"] for r in rows if r["case"] == case)
-        for code, w in walls.items():
-            med = statistics.median(w)
-            extra = " ".join(f"{x:.2f}" for x in ratios) if code == "ours" else ""
-            print(f"{case:7s} {code:10s} {med:13.1f}  {steps / med:7.1f}   {extra}")
+    """Per case and code: medians over rounds, and each round's ratio published / ours."""
+    for key in ("wall_s", "cpu_s"):
+        print(f"\n{key:6s}  code       median s  steps/s   ratio published/ours per round")
+        for case in dict.fromkeys(r["case"] for r in rows):
+            times = {
+                code: [r[key] for r in rows if r["case"] == case and r["code"] == code]
+                for code in ("published", "ours")
+            }
+            ratios = [p / o for p, o in zip(times["published"], times["ours"], strict=True)]
+            steps = next(r["steps"] for r in rows if r["case"] == case)
+            for code, t in times.items():
+                med = statistics.median(t)
+                extra = " ".join(f"{x:.2f}" for x in ratios) if code == "ours" else ""
+                print(f"{case:7s} {code:10s} {med:8.1f}  {steps / med:7.1f}   {extra}")
 
 
 def main() -> None:
@@ -147,11 +156,14 @@ def main() -> None:
                 }
                 for code, cmd in cmds.items():
                     load = os.getloadavg()[0]
-                    wall = timed(cmd, env, run_dir)
-                    rows.append(dict(round=rnd, case=case, code=code, steps=steps, wall_s=wall))
+                    wall, cpu = timed(cmd, env, run_dir)
+                    rows.append(
+                        dict(round=rnd, case=case, code=code, steps=steps, wall_s=wall, cpu_s=cpu)
+                    )
                     print(
-                        f"round {rnd} {case:6s} {code:10s} steps {steps:6d}  wall {wall:7.1f} s  "
-                        f"{steps / wall:7.1f} steps/s  load before {load:5.2f}",
+                        f"round {rnd} {case:6s} {code:10s} steps {steps:6d}  wall {wall:7.1f} s "
+                        f"({steps / wall:6.1f} steps/s)  cpu {cpu:7.1f} s "
+                        f"({steps / cpu:6.1f} steps/s)  load before {load:5.2f}",
                         flush=True,
                     )
     summarise(rows)
