@@ -106,3 +106,135 @@ Qed.
 Theorem hermite_orthogonality : forall a b,
   is_RInt_gen (fun x => He a x * He b x * gauss x) mI pI (Z * INR (fact a) * kron a b).
 Proof. intros a b. rewrite <- hermite_orth_gint. apply gint_correct, poly_mul; apply He_poly. Qed.
+
+(** ** The model for [n = 1]: its mean and covariance are Gaussian integrals. *)
+
+(** The Gaussian expectation [E f = (1 / Z) int f gauss]. *)
+Definition gexp (f : R -> R) : R := gint f / Z.
+
+Lemma psi1 : forall alpha x, psi 1 alpha (fun _ => x) = / sqrt (INR (fact (alpha 0%nat))) * He (alpha 0%nat) x.
+Proof. intros alpha x. unfold psi. cbn [fprod]. unfold Rdiv. ring. Qed.
+
+Lemma psi1_poly : forall alpha, IsPoly (fun x => psi 1 alpha (fun _ => x)).
+Proof.
+  intros alpha. apply (poly_ext (fun x => / sqrt (INR (fact (alpha 0%nat))) * He (alpha 0%nat) x));
+    [apply poly_scal, He_poly | intros; rewrite psi1; reflexivity].
+Qed.
+
+Lemma psi1_zero : forall x, psi 1 (fun _ => 0%nat) (fun _ => x) = 1.
+Proof. intros x. rewrite psi1. simpl. rewrite sqrt_1. field. Qed.
+
+(** The normalized [psi] are orthonormal: [int psi_a psi_b gauss = Z [a = b]]. *)
+Lemma gint_psi1 : forall alpha beta,
+  gint (fun x => psi 1 alpha (fun _ => x) * psi 1 beta (fun _ => x)) = Z * kron (alpha 0%nat) (beta 0%nat).
+Proof.
+  intros alpha beta. set (a := alpha 0%nat). set (b := beta 0%nat).
+  rewrite (gint_ext _ (fun x => (/ sqrt (INR (fact a)) * / sqrt (INR (fact b))) * (He a x * He b x)))
+    by (try (apply poly_mul; apply psi1_poly); intros; rewrite !psi1; unfold a, b; ring).
+  rewrite gint_scal, hermite_orth_gint by (apply poly_mul; apply He_poly).
+  unfold kron. destruct (Nat.eq_dec a b) as [<-|]; [|ring].
+  assert (Hs : 0 < sqrt (INR (fact a))) by (apply sqrt_lt_R0, lt_0_INR, lt_O_fact).
+  pose proof (sqrt_sqrt (INR (fact a)) (pos_INR _)) as Hss.
+  set (s := sqrt (INR (fact a))) in *. rewrite <- Hss. field. lra.
+Qed.
+
+Lemma poly_fsum : forall N (F : nat -> R -> R), (forall k, IsPoly (F k)) -> IsPoly (fun x => fsum N (fun k => F k x)).
+Proof.
+  induction N as [|N IH]; intros F HF; cbn [fsum]; [apply poly_const|].
+  apply poly_plus; [apply IH, HF | apply HF].
+Qed.
+
+Lemma gint_fsum : forall N (F : nat -> R -> R), (forall k, IsPoly (F k)) ->
+  gint (fun x => fsum N (fun k => F k x)) = fsum N (fun k => gint (F k)).
+Proof.
+  induction N as [|N IH]; intros F HF; cbn [fsum].
+  - apply gint_zero. intros; reflexivity.
+  - rewrite (gint_ext (fun x => fsum N (fun k => F k x) + F N x) (fun x => 1 * fsum N (fun k => F k x) + 1 * F N x))
+      by (try (apply poly_plus; [apply poly_fsum|]); auto; intros; ring).
+    rewrite gint_lin, IH by (try apply poly_fsum; auto). ring.
+Qed.
+
+Lemma kron_diag : forall k, kron k k = 1.
+Proof. intros k. unfold kron. destruct (Nat.eq_dec k k); congruence. Qed.
+
+(** A double sum whose weights vanish off the diagonal. *)
+Lemma diag_collapse : forall N (w a : nat -> nat -> R),
+  (forall k k', (k < N)%nat -> (k' < N)%nat -> w k k' = kron k k' * w k k) ->
+  fsum N (fun k => fsum N (fun k' => w k k' * a k k')) = fsum N (fun k => w k k * a k k).
+Proof.
+  intros N w a Hw. apply fsum_ext. intros k Hk.
+  rewrite (fsum_ext N _ (fun k' => kron k k' * (w k k * a k k'))) by (intros k' Hk'; rewrite (Hw k k' Hk Hk'); ring).
+  exact (fsum_kron N k (fun k' => w k k * a k k') Hk).
+Qed.
+
+Lemma basis1_inj : forall (h : HEncoder 1) k k', (k < size h)%nat -> (k' < size h)%nat ->
+  basis h k 0%nat = basis h k' 0%nat -> k = k'.
+Proof.
+  intros h k k' Hk Hk' E. destruct (Nat.eq_dec k k') as [|Hne]; [assumption|].
+  destruct (distinct 1 h k k' Hk Hk' Hne) as [j [Hj Hd]]. replace j with 0%nat in Hd by lia. congruence.
+Qed.
+
+Lemma heval_poly : forall (h : HEncoder 1) i, IsPoly (fun x => heval h (fun _ => x) i).
+Proof. intros h i. unfold heval. apply poly_fsum. intros k. apply poly_scal, psi1_poly. Qed.
+
+Lemma gint_heval : forall (h : HEncoder 1) i, gint (fun x => heval h (fun _ => x) i) = Z * hmean h i.
+Proof.
+  intros h i. unfold heval. rewrite gint_fsum by (intros; apply poly_scal, psi1_poly).
+  unfold hmean. rewrite <- fsum_scal. apply fsum_ext. intros k _.
+  rewrite gint_scal by apply psi1_poly.
+  rewrite (gint_ext (fun x => psi 1 (basis h k) (fun _ => x))
+             (fun x => psi 1 (basis h k) (fun _ => x) * psi 1 (fun _ => 0%nat) (fun _ => x)))
+    by (try apply psi1_poly; intros; rewrite psi1_zero; ring).
+  rewrite gint_psi1. change (hdeg h k) with (basis h k 0%nat). ring.
+Qed.
+
+Lemma gint_heval2 : forall (h : HEncoder 1) i l,
+  gint (fun x => heval h (fun _ => x) i * heval h (fun _ => x) l) = Z * fsum (size h) (fun k => coef h i k * coef h l k).
+Proof.
+  intros h i l. set (p := fun k x => psi 1 (basis h k) (fun _ : nat => x)).
+  assert (Hp : forall k, IsPoly (p k)) by (intros k; apply psi1_poly).
+  rewrite (gint_ext _ (fun x => fsum (size h) (fun k => fsum (size h) (fun k' => (coef h i k * coef h l k') * (p k x * p k' x)))))
+    by (try (apply poly_mul; apply heval_poly); intros x; unfold heval; rewrite fsum_mul_fsum;
+        apply fsum_ext; intros; apply fsum_ext; intros; unfold p; ring).
+  rewrite gint_fsum by (intros k; apply poly_fsum; intros k'; apply poly_scal, poly_mul; apply Hp).
+  rewrite (fsum_ext _ _ (fun k => fsum (size h) (fun k' => kron (basis h k 0%nat) (basis h k' 0%nat) * (Z * (coef h i k * coef h l k'))))).
+  - rewrite diag_collapse.
+    + rewrite <- fsum_scal. apply fsum_ext. intros k _. unfold kron. destruct (Nat.eq_dec _ _); [ring | congruence].
+    + intros k k' Hk Hk'. destruct (Nat.eq_dec k k') as [<-|Hne]; [rewrite !kron_diag; ring|].
+      unfold kron. destruct (Nat.eq_dec k k'); [congruence|].
+      destruct (Nat.eq_dec (basis h k 0%nat) (basis h k' 0%nat)) as [E|]; [|ring].
+      exfalso. exact (Hne (basis1_inj h k k' Hk Hk' E)).
+  - intros k _. rewrite gint_fsum by (intros k'; apply poly_scal, poly_mul; apply Hp).
+    apply fsum_ext. intros k' _. rewrite gint_scal by (apply poly_mul; apply Hp).
+    unfold p. rewrite gint_psi1. ring.
+Qed.
+
+(** The product of two means keeps only the (unique) degree-0 term. *)
+Lemma hmean_prod : forall n (h : HEncoder n) i l,
+  hmean h i * hmean h l = fsum (size h) (fun k => kron (hdeg h k) 0 * (coef h i k * coef h l k)).
+Proof.
+  intros n h i l. unfold hmean. rewrite fsum_mul_fsum.
+  rewrite (fsum_ext _ _ (fun k => fsum (size h) (fun k' => (kron (hdeg h k) 0 * kron (hdeg h k') 0) * (coef h i k * coef h l k'))))
+    by (intros; apply fsum_ext; intros; ring).
+  rewrite diag_collapse.
+  - apply fsum_ext. intros k _. unfold kron. destruct (Nat.eq_dec (hdeg h k) 0); ring.
+  - intros k k' Hk Hk'. destruct (Nat.eq_dec k k') as [<-|Hne]; [rewrite !kron_diag; ring|].
+    unfold kron. destruct (Nat.eq_dec k k'); [congruence|].
+    destruct (Nat.eq_dec (hdeg h k) 0) as [H0|]; [|ring]. destruct (Nat.eq_dec (hdeg h k') 0) as [H0'|]; [|ring].
+    exfalso. exact (Hne (deg0_unique n h k k' Hk Hk' H0 H0')).
+Qed.
+
+(** For [n = 1] the model's mean is the Gaussian expectation of the encoder. *)
+Theorem model_mean_1d : forall (h : HEncoder 1) i, gexp (fun x => heval h (fun _ => x) i) = hmean h i.
+Proof. intros h i. unfold gexp. rewrite gint_heval. field. apply Rgt_not_eq, Z_pos. Qed.
+
+(** For [n = 1] the model's covariance is the Gaussian covariance of the encoder. *)
+Theorem model_cov_1d : forall (h : HEncoder 1) i l,
+  gexp (fun x => heval h (fun _ => x) i * heval h (fun _ => x) l) -
+  gexp (fun x => heval h (fun _ => x) i) * gexp (fun x => heval h (fun _ => x) l) = hcov h i l.
+Proof.
+  intros h i l. rewrite !model_mean_1d, hmean_prod. unfold gexp. rewrite gint_heval2.
+  unfold hcov. replace (Z * fsum (size h) (fun k => coef h i k * coef h l k) / Z)
+    with (fsum (size h) (fun k => coef h i k * coef h l k)) by (field; apply Rgt_not_eq, Z_pos).
+  rewrite <- fsum_minus. apply fsum_ext. intros; ring.
+Qed.
