@@ -238,3 +238,46 @@ Proof.
     with (fsum (size h) (fun k => coef h i k * coef h l k)) by (field; apply Rgt_not_eq, Z_pos).
   rewrite <- fsum_minus. apply fsum_ext. intros; ring.
 Qed.
+
+Lemma He_psi1 : forall d x, He d x = sqrt (INR (fact d)) * psi 1 (fun _ => d) (fun _ => x).
+Proof. intros d x. rewrite psi1. field. apply Rgt_not_eq, sqrt_lt_R0, lt_0_INR, lt_O_fact. Qed.
+
+Lemma gint_heval_He : forall (h : HEncoder 1) i d,
+  gint (fun x => heval h (fun _ => x) i * He d x) =
+  Z * sqrt (INR (fact d)) * fsum (size h) (fun k => kron (basis h k 0%nat) d * coef h i k).
+Proof.
+  intros h i d.
+  rewrite (gint_ext _ (fun x => fsum (size h) (fun k => (coef h i k * sqrt (INR (fact d))) *
+                                   (psi 1 (basis h k) (fun _ => x) * psi 1 (fun _ => d) (fun _ => x)))))
+    by (try (apply poly_mul; [apply heval_poly | apply He_poly]); intros x; unfold heval;
+        rewrite (He_psi1 d x), (Rmult_comm (fsum _ _)), <- fsum_scal; apply fsum_ext; intros; ring).
+  rewrite gint_fsum by (intros k; apply poly_scal, poly_mul; apply psi1_poly).
+  rewrite <- fsum_scal. apply fsum_ext. intros k _.
+  rewrite gint_scal by (apply poly_mul; apply psi1_poly). rewrite gint_psi1. ring.
+Qed.
+
+(** For [n = 1] the model's degree-[d] energy is [E[h_i He_d]^2 / d!], the
+    squared coefficient of [h_i] on the normalized [He_d]. *)
+Theorem model_energy_1d : forall (h : HEncoder 1) i d,
+  henergy h i d = gexp (fun x => heval h (fun _ => x) i * He d x) ^ 2 / INR (fact d).
+Proof.
+  intros h i d. unfold gexp. rewrite gint_heval_He.
+  assert (HZ : Z <> 0) by (apply Rgt_not_eq, Z_pos).
+  pose proof (sqrt_sqrt (INR (fact d)) (pos_INR _)) as Hss.
+  assert (Hs : 0 < sqrt (INR (fact d))) by (apply sqrt_lt_R0, lt_0_INR, lt_O_fact).
+  set (S := fsum (size h) (fun k => kron (basis h k 0%nat) d * coef h i k)).
+  replace ((Z * sqrt (INR (fact d)) * S / Z) ^ 2 / INR (fact d)) with (S * S).
+  2: { set (s := sqrt (INR (fact d))) in *. rewrite <- Hss. field. lra. }
+  unfold S, henergy. symmetry. rewrite fsum_mul_fsum.
+  rewrite (fsum_ext _ _ (fun k => fsum (size h) (fun k' =>
+             (kron (basis h k 0%nat) d * kron (basis h k' 0%nat) d) * (coef h i k * coef h i k'))))
+    by (intros; apply fsum_ext; intros; ring).
+  rewrite diag_collapse.
+  - apply fsum_ext. intros k _. change (hdeg h k) with (basis h k 0%nat).
+    unfold kron. destruct (Nat.eq_dec (basis h k 0%nat) d); ring.
+  - intros k k' Hk Hk'. destruct (Nat.eq_dec k k') as [<-|Hne]; [rewrite !kron_diag; ring|].
+    unfold kron. destruct (Nat.eq_dec k k'); [congruence|].
+    destruct (Nat.eq_dec (basis h k 0%nat) d) as [E|]; [|ring].
+    destruct (Nat.eq_dec (basis h k' 0%nat) d) as [E'|]; [|ring].
+    exfalso. apply Hne, (basis1_inj h k k' Hk Hk'). congruence.
+Qed.
