@@ -19,8 +19,10 @@
     hence the class is a model of the laws ([hermite_laws]), and Theorem 1
     holds for it with no premise: a whitened encoder attaining
     [2 (1 - rho) n] is [Q z] with [Q] orthogonal.  The class is not empty (the
-    identity encoder is in it, whitened).  Not formalized: the Gaussian
-    integrals themselves. *)
+    identity encoder is in it, whitened).  For [n = 1] the mean, covariance
+    and energies are proved equal to the Gaussian integrals in
+    [HermiteGauss]; for [n > 1] and for the alignment loss the Gaussian
+    integrals are not formalized. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.
