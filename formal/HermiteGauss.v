@@ -225,15 +225,27 @@ Proof.
 Qed.
 
 (** For [n = 1] the model's mean is the Gaussian expectation of the encoder. *)
-Theorem model_mean_1d : forall (h : HEncoder 1) i, gexp (fun x => heval h (fun _ => x) i) = hmean h i.
+Lemma gexp_heval : forall (h : HEncoder 1) i, gexp (fun x => heval h (fun _ => x) i) = hmean h i.
 Proof. intros h i. unfold gexp. rewrite gint_heval. field. apply Rgt_not_eq, Z_pos. Qed.
+
+Theorem model_mean_1d : forall (h : HEncoder 1) i,
+  ex_RInt_gen (fun x => heval h (fun _ => x) i * gauss x) mI pI /\
+  gexp (fun x => heval h (fun _ => x) i) = hmean h i.
+Proof.
+  intros h i. split; [|apply gexp_heval].
+  exists (gint (fun x => heval h (fun _ => x) i)). exact (gint_correct _ (heval_poly h i)).
+Qed.
 
 (** For [n = 1] the model's covariance is the Gaussian covariance of the encoder. *)
 Theorem model_cov_1d : forall (h : HEncoder 1) i l,
+  ex_RInt_gen (fun x => heval h (fun _ => x) i * heval h (fun _ => x) l * gauss x) mI pI /\
   gexp (fun x => heval h (fun _ => x) i * heval h (fun _ => x) l) -
   gexp (fun x => heval h (fun _ => x) i) * gexp (fun x => heval h (fun _ => x) l) = hcov h i l.
 Proof.
-  intros h i l. rewrite !model_mean_1d, hmean_prod. unfold gexp. rewrite gint_heval2.
+  intros h i l. split.
+  { exists (gint (fun x => heval h (fun _ => x) i * heval h (fun _ => x) l)).
+    exact (gint_correct _ (poly_mul _ _ (heval_poly h i) (heval_poly h l))). }
+  rewrite !gexp_heval, hmean_prod. unfold gexp. rewrite gint_heval2.
   unfold hcov. replace (Z * fsum (size h) (fun k => coef h i k * coef h l k) / Z)
     with (fsum (size h) (fun k => coef h i k * coef h l k)) by (field; apply Rgt_not_eq, Z_pos).
   rewrite <- fsum_minus. apply fsum_ext. intros; ring.
@@ -259,9 +271,13 @@ Qed.
 (** For [n = 1] the model's degree-[d] energy is [E[h_i He_d]^2 / d!], the
     squared coefficient of [h_i] on the normalized [He_d]. *)
 Theorem model_energy_1d : forall (h : HEncoder 1) i d,
+  ex_RInt_gen (fun x => heval h (fun _ => x) i * He d x * gauss x) mI pI /\
   henergy h i d = gexp (fun x => heval h (fun _ => x) i * He d x) ^ 2 / INR (fact d).
 Proof.
-  intros h i d. unfold gexp. rewrite gint_heval_He.
+  intros h i d. split.
+  { exists (gint (fun x => heval h (fun _ => x) i * He d x)).
+    exact (gint_correct _ (poly_mul _ _ (heval_poly h i) (He_poly d))). }
+  unfold gexp. rewrite gint_heval_He.
   assert (HZ : Z <> 0) by (apply Rgt_not_eq, Z_pos).
   pose proof (sqrt_sqrt (INR (fact d)) (pos_INR _)) as Hss.
   assert (Hs : 0 < sqrt (INR (fact d))) by (apply sqrt_lt_R0, lt_0_INR, lt_O_fact).
