@@ -12,27 +12,19 @@ import io
 import multiprocessing as mp
 import os
 import sys
-import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+
+from lejepa_id.io import atomic_write_bytes
 
 
 def save_npy_atomic(path: Path, array: np.ndarray) -> None:
     """Write ``array`` to ``path`` through a temporary file and a rename."""
     buf = io.BytesIO()
     np.save(buf, array, allow_pickle=False)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(buf.getbuffer())
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_bytes(path, buf.getvalue())
 
 
 def shard_path(root: Path, k: int) -> Path:
