@@ -11,6 +11,8 @@
 # Prints a summary and, when $OUT is set, writes gpu_suite.json and the logs there.
 #
 # Usage (from the repository root, venv active):  bash benchmarks/gpu_suite.sh
+# LIM_N1024, LIM_SCALING, LIM_2D, LIM_GENNORM, LIM_GRID and LIM_BENCH override each phase's
+# time limit in seconds (a phase cut short projects from the runs it finished).
 # SMOKE=1 runs the same script on a CPU in about a minute with tiny sweeps (its numbers
 # mean nothing; it checks the script itself).
 # Targets: scaling sweep <= 30 min, all four synthetic sweeps <= 60 min on one H200.
@@ -58,23 +60,23 @@ fi
 SW="lejepa-id sweep --no-progress --device $DEVICE --jobs $JOBS"
 
 # 1. Whole N = 1024 SIGReg group, full length (one group of 5 stacked encoders).
-phase n1024_lejepa_full 170 1 $SW configs/scaling.yaml --out "$WORK/p1" \
+phase n1024_lejepa_full "${LIM_N1024:-170}" 1 $SW configs/scaling.yaml --out "$WORK/p1" \
   --set 'dims=[1024]' --set 'runs=[lejepa]' ${SMOKE_ON:+"${SMOKE_SCALING[@]}"}
 # 2. The whole scaling sweep at 1/10 of the steps (same evaluation count per step range).
-phase scaling_tenth 200 10 $SW configs/scaling.yaml --out "$WORK/p2" --set steps=2000 \
+phase scaling_tenth "${LIM_SCALING:-200}" 10 $SW configs/scaling.yaml --out "$WORK/p2" --set steps=2000 \
   ${SMOKE_ON:+"${SMOKE_SCALING[@]}"}
 # 3. The other synthetic sweeps at 1/20 of the steps.
-phase twod_twentieth 40 20 $SW configs/2d.yaml --out "$WORK/p3" --set steps=1000 \
+phase twod_twentieth "${LIM_2D:-40}" 20 $SW configs/2d.yaml --out "$WORK/p3" --set steps=1000 \
   ${SMOKE_ON:+"${SMOKE_SETS[@]}"}
-phase gennorm_twentieth 60 20 $SW configs/gennorm.yaml --out "$WORK/p3" --set steps=1000 \
+phase gennorm_twentieth "${LIM_GENNORM:-60}" 20 $SW configs/gennorm.yaml --out "$WORK/p3" --set steps=1000 \
   ${SMOKE_ON:+"${SMOKE_SETS[@]}"}
-phase grid_twentieth 40 20 $SW configs/grid.yaml --out "$WORK/p3" --set steps=1000 \
+phase grid_twentieth "${LIM_GRID:-40}" 20 $SW configs/grid.yaml --out "$WORK/p3" --set steps=1000 \
   ${SMOKE_ON:+"${SMOKE_SETS[@]}"}
 # 4. Batched vs one-by-one (stacked groups of seeds), short.
-timeout 60 python benchmarks/bench_sweeps.py --config configs/scaling.yaml --run lejepa \
+timeout "${LIM_BENCH:-60}" python benchmarks/bench_sweeps.py --config configs/scaling.yaml --run lejepa \
   --set dim=2 --set inits=1 --steps $BSTEPS --sizes 1 16 --repeat 2 --device $DEVICE \
   --json "$RES/bench_n2.json" >> "$LOG" 2>&1
-timeout 60 python benchmarks/bench_sweeps.py --config configs/scaling.yaml --run lejepa \
+timeout "${LIM_BENCH:-60}" python benchmarks/bench_sweeps.py --config configs/scaling.yaml --run lejepa \
   --set dim=1024 --steps $BSTEPS --sizes 1 5 --repeat 1 --device $DEVICE \
   --json "$RES/bench_n1024.json" >> "$LOG" 2>&1
 
@@ -100,7 +102,16 @@ def encoders(root):
         n += c["inits"] if c["dim"] <= c["inits_max_dim"] else 1
     return n
 
-summary = {"phases": phases}
+def runs(root):
+    out = {}
+    for p in sorted(glob.glob(f"{root}/*/*/result.json")):
+        r = json.load(open(p))
+        out[p.split("/")[-2]] = {"status": r["status"], "r2_hz": r["metrics"].get("r2_hz"),
+                                 "wall_time_s": r.get("wall_time_s")}
+    return out
+
+summary = {"phases": phases, "n1024_full_runs": runs(f"{work}/p1"),
+           "scaling_tenth_runs": runs(f"{work}/p2")}
 if "scaling_tenth" in phases:
     enc = encoders(f"{work}/p2")
     ph = phases["scaling_tenth"]

@@ -88,7 +88,10 @@ def test_set_overrides_run_keys_experiment_keys_and_dotted_paths():
         (["runs.nvp_lejepa.dim=3"], "dim=3 must be even"),
         (["alpha=0"], "alpha=0.0 must be >= 0.1"),
         (["law=cauchy"], "law='cauchy' is not one of"),
-        (["coupling_draw=cuda"], "coupling_draw='cuda' is not one of float64, published"),
+        (
+            ["coupling_draw=cuda"],
+            "coupling_draw='cuda' is not one of float64, published, published_",
+        ),
         (["steps=ten"], "steps='ten' must be a integer"),
         (["runs=[spiral_lejepx]"], "run 'spiral_lejepx' is not one of"),
         (["seeds=[]"], "sweep axis 'seeds' is empty"),

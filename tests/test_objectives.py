@@ -147,3 +147,13 @@ def test_stacked_runs_score_like_separate_calls(gen):
         assert stacked[r].item() == pytest.approx(single.item(), rel=1e-12)
     for fn in (alignment, whitening, infonce):
         assert torch.allclose(fn(H), torch.stack([fn(h) for h in H]))
+
+
+@pytest.mark.parametrize("loss", [whitening, lambda H: infonce(H, 0.7), alignment])
+def test_shift_invariant_terms_give_no_gradient_along_a_common_shift(loss, gen):
+    # Why an encoder's output bias only random-walks under these objectives (tests/test_cuda.py).
+    H = torch.randn(2, 64, 3, dtype=torch.float64, generator=gen).requires_grad_()
+    (grad,) = torch.autograd.grad(loss(H), H)
+    assert grad.sum(dim=(0, 1)).abs().max() < 1e-12 * grad.abs().max() + 1e-15
+    (sig,) = torch.autograd.grad(sigreg(H, num_directions=16, generator=gen), H)
+    assert sig.sum(dim=(0, 1)).abs().max() > 1e-3 * sig.abs().max()  # SIGReg is not

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import torch
 from scipy import stats
 
 from lejepa_id.config import RunConfig
+from lejepa_id.errors import UsageError
 from lejepa_id.worlds import (
     OU,
     Banana,
@@ -20,6 +22,7 @@ from lejepa_id.worlds import (
     Spiral,
     World,
     coupling_weights,
+    cuda_worlds,
 )
 from lejepa_id.worlds.build import world_for as make_world
 
@@ -203,5 +206,41 @@ def test_the_config_chooses_the_draw_and_the_device():
 
 
 def test_unknown_draw_is_refused():
-    with pytest.raises(ValueError, match="coupling_draw='cuda' is not one of float64, published"):
+    match = "coupling_draw='cuda' is not one of float64, published, published_cuda"
+    with pytest.raises(ValueError, match=match):
         coupling_weights(4, 4, 0, draw="cuda")
+
+
+def test_recorded_cuda_worlds_are_the_listed_bytes():
+    info = cuda_worlds.manifest()
+    assert len(info["sha256"]) == 50 and info["layers"] == 4
+    dims = (2, 4, 8, 16, 32, 64, 128, 256)
+    assert info["shipped"] == [cuda_worlds.world_key(n, s) for n in dims for s in range(5)]
+    for n in dims:
+        for seed in range(5):
+            w = cuda_worlds.recorded_world(n, 4, seed).numpy()
+            assert w.dtype == np.float32 and w.shape == (4, n // 2, n // 2)
+            key = cuda_worlds.world_key(n, seed)
+            assert hashlib.sha256(w.tobytes()).hexdigest() == info["sha256"][key], key
+
+
+@pytest.mark.parametrize("dim", [2, 4, 64, 256])
+def test_published_cuda_draw_on_a_cpu_reads_the_recorded_world(dim):
+    w = coupling_weights(dim, 4, 3, draw="published_cuda", device="cpu")
+    torch.testing.assert_close(w, cuda_worlds.recorded_world(dim, 4, 3), rtol=0, atol=0)
+    q = w.double() / 2  # each layer is 2 x an orthogonal matrix
+    eye = torch.eye(dim // 2, dtype=torch.float64).expand_as(q)
+    torch.testing.assert_close(q @ q.transpose(-1, -2), eye, rtol=0, atol=1e-5)
+    if dim > 2:  # CUDA's stream differs from the CPU's: another world than the CPU draw
+        assert (w - coupling_weights(dim, 4, 3, draw="published", device="cpu")).abs().max() > 0.1
+
+
+def test_published_cuda_without_a_recorded_world_is_refused():
+    with pytest.raises(ValueError, match="no recorded CUDA coupling world for dim=512"):
+        coupling_weights(512, 4, 0, draw="published_cuda", device="cpu")
+    with pytest.raises(ValueError, match="layers=8"):
+        coupling_weights(8, 8, 0, draw="published_cuda", device="cpu")
+    cfg = dict(mixing="coupling", dim=8, coupling_draw="published_cuda", device="cpu")
+    assert RunConfig(**cfg, seed=4).validate()
+    with pytest.raises(UsageError, match="no recorded world for dim=8, layers=4, seed=5"):
+        RunConfig(**cfg, seed=5).validate()

@@ -19,11 +19,14 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
+import torch
+
 from lejepa_id import limits
 from lejepa_id.encoders import encoder_names
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import build_objective, objective_class, objective_names, param_fields
 from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES, transition_names
+from lejepa_id.worlds.cuda_worlds import has_recorded_world
 
 TWO_D_MIXINGS = ("spiral", "banana", "sinusoid")
 
@@ -50,8 +53,10 @@ class RunConfig:
     mixing_seed: int | None = None
     """Seed of the coupling mixing's weights; None uses the run's seed."""
     coupling_draw: str = "float64"
-    """Coupling weights: float64 (one CPU float64 draw, the same world on every device) or
-    published (the published code's float32 per-layer draw on the run's device)."""
+    """Coupling weights: float64 (one CPU float64 draw, the same world on every device),
+    published (the published code's float32 per-layer draw on the run's device) or
+    published_cuda (the worlds that draw gives on CUDA, the paper's own; on a CPU read from
+    the recorded ones: layers = 4, dim 2 to 256, seeds 0 to 4)."""
     law: str = "gaussian"
     """Latent law: gaussian, laplace or gennorm."""
     alpha: float = 2.0
@@ -244,10 +249,24 @@ class RunConfig:
             raise UsageError(f"dim={self.dim!r}: mixing {self.mixing} is defined for dim = 2 only")
         if self.mixing == "coupling" and self.dim % 2:
             raise UsageError(f"dim={self.dim!r} must be even for the coupling mixing")
+        if self.mixing == "coupling" and self.coupling_draw == "published_cuda":
+            self._validate_recorded_world()
         if self.obs_size != self.dim and self.mixing != "linear":
             raise UsageError(
                 f"obs_dim={self.obs_dim!r}: mixing {self.mixing} keeps D = dim = {self.dim}; "
                 "only the linear mixing embeds in a larger space"
+            )
+
+    def _validate_recorded_world(self) -> None:
+        on_cuda = self.device.startswith("cuda") or (
+            self.device == "auto" and torch.cuda.is_available()
+        )
+        seed = self.resolved_mixing_seed
+        if not on_cuda and not has_recorded_world(self.dim, self.layers, seed):
+            raise UsageError(
+                f"coupling_draw='published_cuda' without CUDA has no recorded world for "
+                f"dim={self.dim}, layers={self.layers}, seed={seed}: recorded are layers = 4, "
+                "dim 2 to 256, seeds 0 to 4 (use a CUDA device, or coupling_draw='published')"
             )
 
     def _validate_sizes(self) -> None:

@@ -64,10 +64,8 @@ def _predictions(m: CodeMoments) -> list[tuple[torch.Tensor, float] | None]:
     final_only=True,
 )
 def predicted_feature_r2(m: CodeMoments) -> torch.Tensor:
-    values = [
-        r2(p[0], m.h[r]) if p is not None else torch.tensor(float("nan"), dtype=torch.float64)
-        for r, p in enumerate(_predictions(m))
-    ]
+    nan = torch.tensor(float("nan"), dtype=torch.float64, device=m.h.device)
+    values = [r2(p[0], m.h[r]) if p is not None else nan for r, p in enumerate(_predictions(m))]
     return torch.stack(values)
 
 

@@ -291,6 +291,9 @@ def _model(cfg: TrainConfig, device: torch.device) -> tuple[torch.nn.Module, boo
         model = model.to(memory_format=torch.channels_last)
     if device.type == "cuda":
         torch.backends.cudnn.benchmark = True  # fixed shapes: pick the fastest kernels once
+        # cuDNN would run float32 convolutions in TF32 (10-bit mantissa) by default, so
+        # float32 results would depend on the layout's kernels; bf16 is the explicit fast path.
+        torch.backends.cudnn.allow_tf32 = False
     return model, channels_last
 
 

@@ -14,8 +14,10 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from lejepa_id.worlds.cuda_worlds import recorded_world
+
 MIXING_NAMES = ("spiral", "banana", "sinusoid", "coupling", "linear")
-COUPLING_DRAWS = ("float64", "published")
+COUPLING_DRAWS = ("float64", "published", "published_cuda")
 
 
 class Spiral(nn.Module):
@@ -62,6 +64,9 @@ def coupling_weights(
       one float32 ``randn(N/2, N/2)`` on that device and its QR factor. These are the paper's
       worlds only on the device they were drawn on: CUDA's random stream differs from the
       CPU's, so a CPU run gets the published procedure's CPU worlds, not the paper's.
+    - ``published_cuda``: the worlds the published procedure gives on CUDA, the paper's
+      own, on any device: drawn afresh on a CUDA device, read from the weights recorded on
+      CUDA (:mod:`lejepa_id.worlds.cuda_worlds`) elsewhere.
 
     Q is deliberately not sign-corrected to a Haar draw: for N = 2 the 1 x 1 factor is
     then always +1 (every W_i = 2), the world of the paper's "nvp" runs. With Haar signs
@@ -78,8 +83,11 @@ def coupling_weights(
     if draw not in COUPLING_DRAWS:
         raise ValueError(f"coupling_draw={draw!r} is not one of {', '.join(COUPLING_DRAWS)}")
     half = dim // 2
-    if draw == "published":
-        return _published_weights(half, layers, seed, torch.device(device or "cpu"))
+    device = torch.device(device or "cpu")
+    if draw == "published" or (draw == "published_cuda" and device.type == "cuda"):
+        return _published_weights(half, layers, seed, device)
+    if draw == "published_cuda":
+        return recorded_world(dim, layers, seed).to(device)
     gen = torch.Generator().manual_seed(int(seed))
     gauss = torch.randn((layers, half, half), generator=gen, dtype=torch.float64)
     q, _ = torch.linalg.qr(gauss)
