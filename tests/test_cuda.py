@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from test_training import TINY as CPU_TINY
+from test_training import _BreaksAfter
 
 from lejepa_id import RunConfig, World, train
 from lejepa_id.cli import main
@@ -22,17 +24,7 @@ from lejepa_id.worlds.mixings import coupling_weights
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 
-TINY = dict(
-    steps=40,
-    batch=64,
-    eval_size=500,
-    eval_every=20,
-    eval_every_early=10,
-    early_until=20,
-    hidden=32,
-    num_directions=32,
-    device="cuda",
-)
+TINY = {**CPU_TINY, "device": "cuda"}
 
 
 def test_published_loss_values_on_cuda(reference):
@@ -91,17 +83,6 @@ def test_batched_group_on_cuda_equals_runs_trained_one_by_one(mode):
         if mode == "lejepa":  # some metrics (uncentered Procrustes) follow the bias
             for k, v in alone.metrics.items():
                 assert res.metrics[k] == pytest.approx(v, rel=1e-4, abs=1e-5, nan_ok=True), k
-
-
-class _BreaksAfter:
-    """A mixing that starts returning NaN after a number of calls."""
-
-    def __init__(self, calls: int) -> None:
-        self.left = calls
-
-    def __call__(self, z: torch.Tensor) -> torch.Tensor:
-        self.left -= 1
-        return z * float("nan") if self.left < 0 else z
 
 
 def test_divergence_on_cuda_is_recorded_with_its_step_and_spares_the_group():
