@@ -26,7 +26,7 @@ from lejepa_id.encoders import encoder_names
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import build_objective, objective_class, objective_names, param_fields
 from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES, transition_names
-from lejepa_id.worlds.cuda_worlds import has_recorded_world
+from lejepa_id.worlds.cuda_worlds import RECORDED, has_recorded_world
 
 TWO_D_MIXINGS = ("spiral", "banana", "sinusoid")
 
@@ -265,8 +265,8 @@ class RunConfig:
         if not on_cuda and not has_recorded_world(self.dim, self.layers, seed):
             raise UsageError(
                 f"coupling_draw='published_cuda' without CUDA has no recorded world for "
-                f"dim={self.dim}, layers={self.layers}, seed={seed}: recorded are layers = 4, "
-                "dim 2 to 256, seeds 0 to 4 (use a CUDA device, or coupling_draw='published')"
+                f"dim={self.dim}, layers={self.layers}, seed={seed}: recorded are {RECORDED} "
+                "(use a CUDA device, or coupling_draw='published')"
             )
 
     def _validate_sizes(self) -> None:

@@ -19,6 +19,8 @@ import numpy as np
 import torch
 
 _DATA = Path(__file__).parent / "data" / "cuda_coupling_worlds"
+RECORDED = "layers = 4, dim 2 to 256, seeds 0 to 4"
+"""Which worlds ship, for error messages."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -50,7 +52,7 @@ def recorded_world(dim: int, layers: int, seed: int) -> torch.Tensor:
     if not has_recorded_world(dim, layers, seed):
         raise ValueError(
             f"no recorded CUDA coupling world for dim={dim}, layers={layers}, seed={seed} "
-            f"(recorded: layers={manifest()['layers']}, dim 2 to 256, seeds 0 to 4); "
+            f"(recorded: {RECORDED}); "
             "run on a CUDA device or use coupling_draw='published'"
         )
     return torch.from_numpy(_arrays()[world_key(dim, seed)].copy())
