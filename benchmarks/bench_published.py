@@ -42,7 +42,7 @@ from pathlib import Path
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-OURS = "import sys; from lejepa_id.cli import main; sys.exit(main())"
+OURS = "import sys; from lejepa_id.cli.main import main; sys.exit(main())"
 THREAD_VARS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "LEJEPA_ID_THREADS")
 
 # case -> (published config, published args, our config, our args, default steps)

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import torch
 
-from lejepa_id.experiments import load_experiment
-from lejepa_id.runtime import resolve_device
-from lejepa_id.training import train
+from lejepa_id.config.experiments import load_experiment
+from lejepa_id.training.runtime import resolve_device
+from lejepa_id.training.trainer import train
 
 
 def _time_train(configs: list, device: torch.device, repeat: int = 1) -> float:

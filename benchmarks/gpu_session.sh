@@ -26,7 +26,7 @@ if compgen -G ".whl/*.whl" > /dev/null; then
 fi
 export PYTHONPATH=$PWD/src:/tmp/site PYTHONUNBUFFERED=1 PATH=/tmp/bin:$PATH
 command -v python > /dev/null || ln -sf "$(command -v python3)" /tmp/bin/python
-printf '#!/bin/sh\nexec python3 -c "import sys; from lejepa_id.cli import main; sys.exit(main())" "$@"\n' \
+printf '#!/bin/sh\nexec python3 -c "import sys; from lejepa_id.cli.main import main; sys.exit(main())" "$@"\n' \
   > /tmp/bin/lejepa-id
 chmod +x /tmp/bin/lejepa-id
 

@@ -17,8 +17,8 @@ import math
 import sys
 from pathlib import Path
 
-from lejepa_id.experiments import load_experiment
-from lejepa_id.training import train
+from lejepa_id.config.experiments import load_experiment
+from lejepa_id.training.trainer import train
 
 SHORT = ["steps=120", "eval_size=2000", "eval_every_early=40", "early_until=120", "scatter=0"]
 CASES = {

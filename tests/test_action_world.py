@@ -10,14 +10,15 @@ import numpy as np
 import pytest
 import torch
 
-from lejepa_id import RunConfig, lqr, train
-from lejepa_id.action_metrics import action_scores, affine_fit, policy_cost
-from lejepa_id.cli import main
-from lejepa_id.config import make_run_config
+from lejepa_id import RunConfig, train
+from lejepa_id.cli.main import main
+from lejepa_id.config.run import make_run_config
 from lejepa_id.errors import UsageError
+from lejepa_id.metrics.action import action_scores, affine_fit, policy_cost
 from lejepa_id.objectives import build_objective, random_directions, sigreg
 from lejepa_id.objectives.lejepa_action import StackedPredictor
-from lejepa_id.training import load_encoder
+from lejepa_id.theory import lqr as lqr
+from lejepa_id.training.trainer import load_encoder
 from lejepa_id.worlds import LatentLaw, LinearAction, World, action_pairs
 
 CONFIG = str(Path(__file__).parents[1] / "configs" / "action.yaml")

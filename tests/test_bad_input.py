@@ -1,6 +1,6 @@
 """Malformed input through the real command line, many cases at once.
 
-Every case runs ``lejepa_id.cli.main`` in a fresh directory and must end with exit
+Every case runs ``lejepa_id.cli.main.main`` in a fresh directory and must end with exit
 status 2, exactly one line on stderr that names the offending key or value, no
 traceback, and the directory exactly as it was (nothing written, nothing removed).
 Besides the hand-written classes (malformed files, paths escaping --out, absurd sizes,
@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lejepa_id.cli import main
-from lejepa_id.config import _allowed_types, run_keys
+from lejepa_id.cli.main import main
+from lejepa_id.config.run import _allowed_types, run_keys
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 TINY = ["--set", "steps=4", "--set", "hidden=16", "--set", "num_directions=16"]
@@ -494,7 +494,7 @@ def test_the_installed_entry_point_prints_one_line(tmp_path: Path) -> None:
         (["figures", str(tmp_path), "--formats", "xyz"], "xyz"),
     ):
         proc = subprocess.run(
-            [sys.executable, "-m", "lejepa_id.cli", *argv],
+            [sys.executable, "-m", "lejepa_id.cli.main", *argv],
             capture_output=True,
             text=True,
             cwd=tmp_path,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lejepa_id.experiments import load_experiment
+from lejepa_id.config.experiments import load_experiment
 
 ROOT = Path(__file__).parents[1]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from lejepa_id.cli import main
+from lejepa_id.cli.main import main
 
 CONFIG = str(Path(__file__).parents[1] / "configs" / "2d.yaml")
 FAST = [
@@ -120,7 +120,7 @@ def test_console_script_entry_point(tmp_path):
         [
             sys.executable,
             "-m",
-            "lejepa_id.cli",
+            "lejepa_id.cli.main",
             "run",
             CONFIG,
             "--run",

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from lejepa_id.config import CORE_FIELDS, RunConfig, make_run_config
+from lejepa_id.config.experiments import load_experiment
+from lejepa_id.config.run import CORE_FIELDS, RunConfig, make_run_config
 from lejepa_id.errors import UsageError
-from lejepa_id.experiments import load_experiment
 
 CONFIGS = Path(__file__).parents[1] / "configs"
 
@@ -211,7 +211,7 @@ def test_wrong_shapes_and_escaping_names_in_files(tmp_path, text, message):
 
 
 def test_python_api_misuse_raises_clear_errors():
-    from lejepa_id.training import train
+    from lejepa_id.training.trainer import train
     from lejepa_id.worlds import World
 
     with pytest.raises(UsageError, match="steps='100' must be a integer"):

@@ -17,7 +17,7 @@ from test_training import TINY as CPU_TINY
 from test_training import _BreaksAfter
 
 from lejepa_id import RunConfig, World, train
-from lejepa_id.cli import main
+from lejepa_id.cli.main import main
 from lejepa_id.objectives import alignment, infonce, sigreg, whitening
 from lejepa_id.worlds import cuda_worlds
 from lejepa_id.worlds.mixings import coupling_weights

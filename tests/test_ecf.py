@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from lejepa_id import ecf
+from lejepa_id.objectives import ecf as ecf
 
 
 @pytest.fixture(params=["numba", "torch"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from lejepa_id.encoders import CNNEncoder, StackedMatched, StackedMLP, build_encoder
+from lejepa_id.encoders.stacked import CNNEncoder, StackedMatched, StackedMLP, build_encoder
 from lejepa_id.worlds import Coupling
 
 

@@ -8,10 +8,10 @@ import math
 import pytest
 import torch
 
-from lejepa_id.encoders import build_encoder
-from lejepa_id.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
+from lejepa_id.encoders.stacked import build_encoder
 from lejepa_id.objectives import build_objective
-from lejepa_id.runtime import generator
+from lejepa_id.training.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
+from lejepa_id.training.runtime import generator
 
 CPU = torch.device("cpu")
 R, V, B, D = 2, 2, 32, 3

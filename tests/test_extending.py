@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from lejepa_id import RunConfig, train
-from lejepa_id.config import make_run_config
+from lejepa_id.config.run import make_run_config
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import objective, registry
 from lejepa_id.worlds import LatentLaw, World, transitions
@@ -22,7 +22,7 @@ TINY = dict(
 @pytest.fixture
 def toys(monkeypatch):
     """Register the toys into copies of the registries, restored after the test."""
-    from lejepa_id import metric_registry
+    from lejepa_id.metrics import registry as metric_registry
 
     monkeypatch.setattr(registry, "_OBJECTIVES", dict(registry._OBJECTIVES))
     monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))

@@ -8,7 +8,7 @@ import os
 import pytest
 import torch
 
-from lejepa_id.io import atomic_write_json, load_tensors, read_json, save_tensors
+from lejepa_id.records.io import atomic_write_json, load_tensors, read_json, save_tensors
 
 
 def test_json_round_trip_with_non_finite_numbers(tmp_path):
@@ -48,7 +48,7 @@ def test_tensors_round_trip_without_pickle(tmp_path):
 )
 def test_input_json_that_is_not_an_object_is_a_one_line_usage_error(tmp_path, text, reason):
     from lejepa_id.errors import UsageError
-    from lejepa_id.io import read_json_mapping
+    from lejepa_id.records.io import read_json_mapping
 
     path = tmp_path / "plan.json"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.stats import ortho_group
 
-from lejepa_id.lqr import (
+from lejepa_id.theory.lqr import (
     check_stable,
     identity_noise,
     lqr_gain,

@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from lejepa_id.mcc import abs_correlation, mcc
+from lejepa_id.metrics.mcc import abs_correlation, mcc
 
 
 def _latents(n: int, dim: int, seed: int) -> torch.Tensor:

@@ -7,9 +7,8 @@ import math
 import pytest
 import torch
 
-from lejepa_id.evaluation import Scorer
-from lejepa_id.metric_registry import metric_infos
-from lejepa_id.metrics import (
+from lejepa_id.metrics.evaluation import Scorer
+from lejepa_id.metrics.reference import (
     affine_fit,
     bound_quantities,
     grid_latents,
@@ -21,12 +20,13 @@ from lejepa_id.metrics import (
     scale_free_orthogonality_error,
     theorem3_bound,
 )
+from lejepa_id.metrics.registry import metric_infos
 
 # The metrics of docs/model.md, section 5 (the spectral ones are tested in test_spectral_metrics).
 PAPER_METRICS = {
     k
     for k, info in metric_infos().items()
-    if info.compute is not None and info.compute.__module__ == "lejepa_id.builtin_metrics"
+    if info.compute is not None and info.compute.__module__ == "lejepa_id.metrics.builtin"
 }
 
 

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from lejepa_id.objectives import alignment
-from lejepa_id.spectral import (
+from lejepa_id.theory.spectral import (
     hermite_features,
     linear_identifiability_predicted,
     predicted_feature_r2,

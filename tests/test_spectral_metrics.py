@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from lejepa_id.evaluation import Scorer
+from lejepa_id.metrics.evaluation import Scorer
 from lejepa_id.worlds import OU, LatentLaw
 
 RHOS = (0.99, 0.5)

@@ -9,9 +9,9 @@ import pytest
 import torch
 
 from lejepa_id import RunConfig, train
-from lejepa_id.cli import main
+from lejepa_id.cli.main import main
 from lejepa_id.errors import UsageError
-from lejepa_id.threads import (
+from lejepa_id.training.threads import (
     ENV_VAR,
     MULTI_THREAD_WORK,
     auto_threads,

@@ -8,8 +8,8 @@ import pytest
 import torch
 
 from lejepa_id import RunConfig, World, load_encoder, train
-from lejepa_id.io import load_tensors, read_json
-from lejepa_id.runtime import lr_factor
+from lejepa_id.records.io import load_tensors, read_json
+from lejepa_id.training.runtime import lr_factor
 
 TINY = dict(
     steps=40,

@@ -1,4 +1,4 @@
-"""Tests of the Coq development in ``formal/`` and of its checker ``lejepa_id.verify``.
+"""Tests of the Coq development in ``formal/`` and of its checker ``lejepa_id.proofs.checker``.
 
 The planted-cheat tests work on a copy of ``formal/`` reduced to ``Approximate.v``
 (fast to compile), after a control run shows the unmodified copy passes; each cheat
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from lejepa_id import verify
-from lejepa_id import verify_policy as policy
+from lejepa_id.proofs import checker as verify
+from lejepa_id.proofs import policy as policy
 
 FORMAL = Path(__file__).resolve().parents[1] / "formal"
 SMALL = (
@@ -176,7 +176,7 @@ def test_general_theorems_are_law_relative(real_report: verify.Report) -> None:
 
 
 def test_law_premises_parser() -> None:
-    from lejepa_id.verify_coq import law_premises
+    from lejepa_id.proofs.coq import law_premises
 
     head = "LejepaId.Forward.L2Laws LejepaId.HermiteModel.hermite_notions"
     assert law_premises(head) == []

@@ -11,7 +11,7 @@ import pytest
 import torch
 from scipy import stats
 
-from lejepa_id.config import RunConfig
+from lejepa_id.config.run import RunConfig
 from lejepa_id.errors import UsageError
 from lejepa_id.worlds import (
     OU,

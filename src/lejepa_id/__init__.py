@@ -9,9 +9,9 @@ Three lines in a notebook::
 
 __version__ = "0.1.0"
 
-from lejepa_id.config import RunConfig  # noqa: E402
-from lejepa_id.experiments import load_experiment  # noqa: E402
-from lejepa_id.training import RunResult, load_encoder, train  # noqa: E402
+from lejepa_id.config.experiments import load_experiment  # noqa: E402
+from lejepa_id.config.run import RunConfig  # noqa: E402
+from lejepa_id.training.trainer import RunResult, load_encoder, train  # noqa: E402
 from lejepa_id.worlds import World  # noqa: E402
 
 __all__ = ["RunConfig", "RunResult", "World", "load_encoder", "load_experiment", "train"]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from lejepa_id.config import RunConfig
-from lejepa_id.io import atomic_write_json
+from lejepa_id.config.run import RunConfig
+from lejepa_id.records.io import atomic_write_json
 
 
 def metrics(

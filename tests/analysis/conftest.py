@@ -9,7 +9,7 @@ import pytest
 from analysis_fakes import metrics as _metrics
 from analysis_fakes import write_run as _write
 
-from lejepa_id.config import RunConfig
+from lejepa_id.config.run import RunConfig
 
 
 @pytest.fixture(scope="session")

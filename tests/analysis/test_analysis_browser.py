@@ -14,7 +14,7 @@ import matplotlib.image as mpimg
 import numpy as np
 import pytest
 
-from lejepa_id.cli import main
+from lejepa_id.cli.main import main
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 CHROMIUM = "/usr/bin/chromium"

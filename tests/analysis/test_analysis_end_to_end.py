@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lejepa_id.cli import main
+from lejepa_id.cli.main import main
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TINY = [

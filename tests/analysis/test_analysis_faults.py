@@ -9,12 +9,12 @@ from analysis_fakes import metrics, write_run
 
 from lejepa_id.analysis.figures import make_figures
 from lejepa_id.analysis.table import write_table
-from lejepa_id.config import RunConfig
+from lejepa_id.config.run import RunConfig
 
 
 def test_aggregate_replaces_the_table_whole_or_not_at_all(results, tmp_path, monkeypatch):
     """A kill while the tables are written leaves the previous tables, never a cut one."""
-    import lejepa_id.io as io_module
+    import lejepa_id.records.io as io_module
 
     out = tmp_path / "tables"
     out.mkdir()
@@ -36,7 +36,7 @@ def test_aggregate_replaces_the_table_whole_or_not_at_all(results, tmp_path, mon
 def test_a_corrupt_scatter_file_is_skipped_with_a_note(tmp_path):
     import torch
 
-    from lejepa_id.io import save_tensors
+    from lejepa_id.records.io import save_tensors
 
     for seed in (0, 1):
         cfg = RunConfig(scatter=100, seed=seed)

@@ -14,8 +14,8 @@ from lejepa_id.analysis.figures import make_figures
 from lejepa_id.analysis.report import write_report
 from lejepa_id.analysis.scaling import paper_table, scaling_table
 from lejepa_id.analysis.table import collect, write_table
-from lejepa_id.cli import main
-from lejepa_id.config import RunConfig
+from lejepa_id.cli.main import main
+from lejepa_id.config.run import RunConfig
 
 
 def test_table_has_one_row_per_run_and_skips_corrupt_files(results: Path, tmp_path: Path) -> None:

@@ -16,8 +16,8 @@ from lejepa_id.analysis.beyond import (
 )
 from lejepa_id.analysis.figures import make_figures
 from lejepa_id.analysis.table import collect
-from lejepa_id.config import RunConfig
-from lejepa_id.spectral import predicted_r2
+from lejepa_id.config.run import RunConfig
+from lejepa_id.theory.spectral import predicted_r2
 
 GRID = (0.5, 0.9, 0.99)
 

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from lejepa_id.reacher.cli import main
+from lejepa_id.cli.reacher import main
 
 TINY_TRAIN = ["--epochs", "1", "--batch", "32", "--fit-n", "100", "--device", "cpu", "--quiet"]
 
@@ -265,8 +265,8 @@ def test_finished_runs_are_skipped(tiny_data, trained):
 def test_config_file_sets_train_defaults(tmp_path):
     from pathlib import Path
 
+    from lejepa_id.cli.reacher import _train_defaults
     from lejepa_id.errors import UsageError
-    from lejepa_id.reacher.cli import _train_defaults
     from lejepa_id.reacher.training import TrainConfig
 
     root = Path(__file__).resolve().parents[2]

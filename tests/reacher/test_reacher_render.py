@@ -104,7 +104,7 @@ def test_unusable_gl_backend_is_one_line_exit_2(needs_rendering, tmp_path, backe
     cmd = [
         sys.executable,
         "-m",
-        "lejepa_id.reacher.cli",
+        "lejepa_id.cli.reacher",
         "reacher",
         "render",
         "eval",

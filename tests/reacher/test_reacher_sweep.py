@@ -9,9 +9,9 @@ import json
 import pandas as pd
 import pytest
 
-from lejepa_id.cli import main
+from lejepa_id.cli.main import main
 from lejepa_id.reacher.experiment import ReacherSpec, load_reacher_experiment
-from lejepa_id.results import RESULT_FILE
+from lejepa_id.records.result import RESULT_FILE
 
 TINY = {"epochs": 1, "batch": 32, "fit_n": 100, "device": "cpu"}
 

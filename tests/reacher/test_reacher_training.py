@@ -11,13 +11,13 @@ import pytest
 import torch
 
 import lejepa_id.reacher.training as rt
-from lejepa_id.config import RunConfig
+from lejepa_id.config.run import RunConfig
 from lejepa_id.errors import UsageError
-from lejepa_id.io import load_tensors, read_json
 from lejepa_id.reacher.datasets import FrameData
 from lejepa_id.reacher.grid import sweep
-from lejepa_id.results import RESULT_FILE, RunResult
-from lejepa_id.runtime import check_device, derive_seed, resolve_device
+from lejepa_id.records.io import load_tensors, read_json
+from lejepa_id.records.result import RESULT_FILE, RunResult
+from lejepa_id.training.runtime import check_device, derive_seed, resolve_device
 
 SIZE = 16
 
@@ -47,7 +47,7 @@ def test_a_diverged_run_is_recorded_with_its_step(tmp_path):
 
 
 def test_a_sweep_records_diverged_runs_and_skips_them_on_resume(tmp_path, capsys):
-    from lejepa_id.reacher.cli import print_runs
+    from lejepa_id.cli.reacher import print_runs
 
     data, gallery = _frames(64, 2, 0.0, 0, "ou"), _frames(50, 1, 0.25, 1, "eval")
     runs = sweep([data], gallery, _cfg(), [0.01, 0.1], [0], tmp_path, ["ou"], progress=False)
@@ -108,7 +108,7 @@ def test_device_errors_are_the_shared_ones():
 
 
 def test_the_initialization_draws_from_the_derived_init_seed():
-    from lejepa_id.encoders import CNNEncoder
+    from lejepa_id.encoders.stacked import CNNEncoder
 
     model, _ = rt._model(_cfg(seed=3), torch.device("cpu"))
     want = CNNEncoder(d_latent=2, seed=derive_seed(3, 2)).state_dict()

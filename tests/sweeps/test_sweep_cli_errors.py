@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lejepa_id.cli import main
+from lejepa_id.cli.main import main
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TINY = [

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from lejepa_id import runs
-from lejepa_id.io import load_tensors
+from lejepa_id.records import layout as runs
+from lejepa_id.records.io import load_tensors
 from lejepa_id.sweeps.executors import PoolExecutor, SubmititExecutor
 from lejepa_id.sweeps.runner import ExecutorOptions, run_sweep
 

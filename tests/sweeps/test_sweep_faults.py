@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from test_sweep_executor import TINY as EXECUTOR_TINY
 
-from lejepa_id.cli import main
-from lejepa_id.experiments import load_experiment
+from lejepa_id.cli.main import main
+from lejepa_id.config.experiments import load_experiment
 from lejepa_id.sweeps.plan import resume_groups
 from lejepa_id.sweeps.runner import ExecutorOptions, run_sweep
-from lejepa_id.training import RunResult
+from lejepa_id.training.trainer import RunResult
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TINY = [*EXECUTOR_TINY, "runs=[spiral_lejepa]", "seeds=[1, 2, 3]"]
@@ -26,7 +26,7 @@ def _sweep_cmd(out: Path, steps: int) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "lejepa_id.cli",
+        "lejepa_id.cli.main",
         "sweep",
         str(CONFIGS / "2d.yaml"),
         "--out",
@@ -150,7 +150,7 @@ def test_resume_groups_replays_a_recorded_group_whole() -> None:
 
 
 def test_failed_runs_make_the_sweep_exit_1_and_are_named(tmp_path: Path, capsys, monkeypatch):
-    from lejepa_id import runs
+    from lejepa_id.records import layout as runs
 
     def broken(*args, **kwargs):
         raise RuntimeError("simulated crash")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from lejepa_id.experiments import load_experiment
+from lejepa_id.config.experiments import load_experiment
 from lejepa_id.sweeps.plan import group_key, member_bytes, member_cap, plan_groups
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from lejepa_id.experiments import load_experiment
+from lejepa_id.config.experiments import load_experiment
 
 CONFIG = """
 name: resume
@@ -29,7 +29,7 @@ def _sweep(cfg: Path, out: Path) -> subprocess.Popen:
     cmd = [
         sys.executable,
         "-m",
-        "lejepa_id.cli",
+        "lejepa_id.cli.main",
         "sweep",
         str(cfg),
         "--out",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lejepa_id.metric_registry import register_metric
+from lejepa_id.metrics.registry import register_metric
 
 
 @register_metric("code_energy", "E|h|²", "mean squared norm of the code", summary=True)

@@ -26,7 +26,7 @@ from lejepa_id.analysis.plotting import (
     with_labels,
 )
 from lejepa_id.analysis.stats import fmt_mean_std, fmt_p, welch
-from lejepa_id.io import atomic_write_bytes
+from lejepa_id.records.io import atomic_write_bytes
 
 METRIC = "grid_r2_hz"
 CLASSES = ("gaussian", "laplace", "gennorm")

@@ -20,7 +20,7 @@ import pandas as pd
 
 from lejepa_id.analysis.claims import Claim
 from lejepa_id.analysis.plotting import Figures, save
-from lejepa_id.spectral import linear_identifiability_predicted, predicted_r2
+from lejepa_id.theory.spectral import linear_identifiability_predicted, predicted_r2
 
 MARGIN = 0.1  # |measured - predicted| R^2 counted as agreement
 PASS_SHARE, FAIL_SHARE = 0.9, 0.5  # share of settings in agreement: pass above, fail below

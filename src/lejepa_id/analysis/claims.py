@@ -22,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from lejepa_id.io import atomic_write_json
+from lejepa_id.records.io import atomic_write_json
 
 VERDICTS = ("pass", "fail", "not shown", "not measured")
 REQUIRED = ("id", "text", "metric", "filter", "statistic", "values", "verdict")

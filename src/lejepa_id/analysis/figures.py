@@ -44,8 +44,8 @@ from lejepa_id.analysis.plotting import (
 from lejepa_id.analysis.scaling import fig_scaling, write_scaling_tables
 from lejepa_id.analysis.table import collect
 from lejepa_id.errors import UsageError
-from lejepa_id.io import atomic_write_json, load_tensors
-from lejepa_id.runs import ensure_writable
+from lejepa_id.records.io import atomic_write_json, load_tensors
+from lejepa_id.records.layout import ensure_writable
 
 SCATTER_POINTS = 6000  # points drawn per panel (of the 100,000 saved): enough to see shape
 

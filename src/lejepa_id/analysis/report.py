@@ -24,9 +24,9 @@ from lejepa_id.analysis.scaling import scaling_table
 from lejepa_id.analysis.synthetic_claims import PROVIDERS
 from lejepa_id.analysis.table import collect
 from lejepa_id.errors import UsageError
-from lejepa_id.evaluation import metric_infos
-from lejepa_id.io import atomic_write_bytes
-from lejepa_id.runs import ensure_writable
+from lejepa_id.metrics.evaluation import metric_infos
+from lejepa_id.records.io import atomic_write_bytes
+from lejepa_id.records.layout import ensure_writable
 
 # Hyperparameters and the runs they apply to (blank elsewhere).
 APPLIES = {

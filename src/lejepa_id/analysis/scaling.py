@@ -22,7 +22,7 @@ from lejepa_id.analysis.plotting import (
     sweeping,
 )
 from lejepa_id.analysis.stats import fmt_mean_std
-from lejepa_id.io import atomic_write_bytes
+from lejepa_id.records.io import atomic_write_bytes
 
 # Paper table columns per objective mode.
 PAPER_COLUMNS = {"lejepa": "sigreg", "whiten": "vicreg", "infonce": "infonce"}

@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from lejepa_id.config import run_keys
-from lejepa_id.evaluation import metric_infos
-from lejepa_id.experiments import AXES
-from lejepa_id.io import atomic_write_bytes
-from lejepa_id.runs import ensure_writable
+from lejepa_id.config.experiments import AXES
+from lejepa_id.config.run import run_keys
+from lejepa_id.metrics.evaluation import metric_infos
+from lejepa_id.records.io import atomic_write_bytes
+from lejepa_id.records.layout import ensure_writable
 
 # Final metrics on the fixed 2D grid (N = 2 runs only; NaN for the others).
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import torch
 
+from lejepa_id.config.limits import check_int_range
 from lejepa_id.errors import UsageError
-from lejepa_id.limits import check_int_range
 from lejepa_id.objectives.registry import Objective, register_objective
 from lejepa_id.objectives.sigreg import random_directions, sigreg
 from lejepa_id.objectives.terms import alignment

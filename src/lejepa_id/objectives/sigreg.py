@@ -10,7 +10,7 @@ import functools
 
 import torch
 
-from lejepa_id.ecf import ecf_means, ecf_series
+from lejepa_id.objectives.ecf import ecf_means, ecf_series
 
 
 def random_directions(
@@ -67,7 +67,7 @@ def _knot_multiples(n: int, dt: float, dtype: torch.dtype, device: torch.device)
 class _SlicedECFError(torch.autograd.Function):
     """Integrated squared distance between empirical and Gaussian characteristic functions.
 
-    The knots are equally spaced, t_k = k dt, so :mod:`lejepa_id.ecf` computes every
+    The knots are equally spaced, t_k = k dt, so :mod:`lejepa_id.objectives.ecf` computes every
     knot's cos(t_k u) and sin(t_k u) from one cosine and one sine per projection. The
     gradient is written out by hand and evaluated by the same recurrence, instead of
     autograd replaying (and storing) every knot's values.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from lejepa_id.io import atomic_write_bytes
+from lejepa_id.records.io import atomic_write_bytes
 
 NAMES = {
     "ou": "OU pairs",
@@ -215,7 +215,7 @@ def reacher_claims(plan: dict) -> list[dict]:
 
 def write_claims(plan: dict, path: Path) -> None:
     """claims.json in the report's schema (the report reads DIR/reacher/claims.json)."""
-    from lejepa_id.io import atomic_write_json
+    from lejepa_id.records.io import atomic_write_json
 
     atomic_write_json(path, {"schema": SCHEMA_VERSION, "claims": reacher_claims(plan)})
 

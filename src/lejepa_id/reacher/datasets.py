@@ -24,7 +24,6 @@ from pathlib import Path
 import numpy as np
 
 from lejepa_id.errors import UsageError
-from lejepa_id.io import atomic_write_json
 from lejepa_id.reacher.shards import (
     channel_stats,
     pending_shards,
@@ -32,6 +31,7 @@ from lejepa_id.reacher.shards import (
     save_npy_atomic,
     shard_path,
 )
+from lejepa_id.records.io import atomic_write_json
 
 KINDS = ("eval", "ou", "traj", "trajmatch")
 TRAJ_KINDS = ("traj", "trajmatch")
@@ -135,7 +135,7 @@ def read_meta(root: Path, complete: bool = False) -> dict:
     A garbage, truncated or hand-edited file is a one-line UsageError naming it, never a
     traceback. ``complete``: also check what a finished dataset holds.
     """
-    from lejepa_id.io import read_json_mapping
+    from lejepa_id.records.io import read_json_mapping
 
     path = root / "dataset.json"
     meta = read_json_mapping(path, "dataset metadata")
@@ -226,7 +226,7 @@ def _existing_meta(root: Path, ident: dict) -> dict | None:
 
     Refuses a file, an unwritable path, a different dataset and a foreign directory.
     """
-    from lejepa_id.runs import check_creatable
+    from lejepa_id.records.layout import check_creatable
 
     if root.exists() and not root.is_dir():
         raise UsageError(f"--out {str(root)!r} is a file; choose a directory")

@@ -18,7 +18,7 @@ SWEEP_KEYS = ("rhos", "deltas", "traj_kinds")
 
 def register_sweep(sub) -> None:
     """Add the ``sweep`` sub-command."""
-    from lejepa_id.reacher.cli import add_frame_options, add_train_options
+    from lejepa_id.cli.reacher import add_frame_options, add_train_options
 
     p = sub.add_parser(
         "sweep",
@@ -86,7 +86,7 @@ def sweep_specs(args: argparse.Namespace) -> list[tuple[str, object]]:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from lejepa_id.reacher.cli import print_runs, train_setup
+    from lejepa_id.cli.reacher import print_runs, train_setup
     from lejepa_id.reacher.datasets import load_dataset, render_dataset
     from lejepa_id.reacher.grid import sweep
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from lejepa_id.metrics import affine_fit, orthogonality_error
+from lejepa_id.metrics.reference import affine_fit, orthogonality_error
 
 
 def _f64(a) -> torch.Tensor:

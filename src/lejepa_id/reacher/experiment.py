@@ -31,13 +31,13 @@ from typing import Any
 
 import yaml
 
+from lejepa_id.config.experiments import parse_set
+from lejepa_id.config.limits import check_name
 from lejepa_id.errors import UsageError
-from lejepa_id.experiments import parse_set
-from lejepa_id.limits import check_name
 from lejepa_id.reacher.grid import run_dir_name, write_baseline
 from lejepa_id.reacher.training import TRAIN_TYPES, TrainConfig, train_run
-from lejepa_id.results import RunResult
-from lejepa_id.runs import run_dir
+from lejepa_id.records.layout import run_dir
+from lejepa_id.records.result import RunResult
 
 KIND = "reacher"
 AXES = {"lambs": "lam", "seeds": "seed"}

@@ -16,7 +16,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from lejepa_id.io import atomic_write_json, load_tensors  # noqa: E402
 from lejepa_id.reacher import figures_stats as fs  # noqa: E402
 from lejepa_id.reacher.claims import write_table  # noqa: E402
 from lejepa_id.reacher.datasets import FrameData  # noqa: E402
@@ -28,6 +27,7 @@ from lejepa_id.reacher.planning import (  # noqa: E402
     straight_line,
 )
 from lejepa_id.reacher.render import TARGET_XY, arm_points, world_to_pixel  # noqa: E402
+from lejepa_id.records.io import atomic_write_json, load_tensors  # noqa: E402
 
 KIND_COLORS = fs.KIND_COLORS
 KIND_NAMES = fs.KIND_NAMES

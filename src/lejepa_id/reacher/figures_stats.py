@@ -15,11 +15,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from lejepa_id.io import read_json  # noqa: E402
 from lejepa_id.reacher.controller import angle_coverage, wrap_angle  # noqa: E402
 from lejepa_id.reacher.datasets import load_angles  # noqa: E402
 from lejepa_id.reacher.plan_summary import KIND_ORDER  # noqa: E402
-from lejepa_id.results import RESULT_FILE  # noqa: E402
+from lejepa_id.records.io import read_json  # noqa: E402
+from lejepa_id.records.result import RESULT_FILE  # noqa: E402
 
 KIND_COLORS = {"ou": "tab:blue", "traj": "tab:orange", "trajmatch": "tab:green", "eval": "0.4"}
 KIND_NAMES = {

@@ -1,7 +1,7 @@
 """The Reacher grid: every (training dataset, lambda, seed), one directory per run.
 
 Each run goes to ``OUT/<label>/lam<lam>_seed<seed>/`` (built by
-:func:`lejepa_id.runs.run_dir`); a finished run (its result file exists and its stored
+:func:`lejepa_id.records.layout.run_dir`); a finished run (its result file exists and its stored
 settings match) is skipped, so an interrupted sweep resumes. A diverged run is a finished
 run too: it is recorded, not retrained.
 """
@@ -13,15 +13,15 @@ from pathlib import Path
 
 import numpy as np
 
+from lejepa_id.config.experiments import fmt_value
+from lejepa_id.config.limits import check_name
 from lejepa_id.errors import UsageError
-from lejepa_id.experiments import fmt_value
-from lejepa_id.io import atomic_write_json, read_json
-from lejepa_id.limits import check_name
 from lejepa_id.reacher.datasets import FrameData, check_same_size
 from lejepa_id.reacher.evaluation import pixel_baseline
 from lejepa_id.reacher.training import TrainConfig, fit_indices, train_run
-from lejepa_id.results import RESULT_FILE
-from lejepa_id.runs import run_dir
+from lejepa_id.records.io import atomic_write_json, read_json
+from lejepa_id.records.layout import run_dir
+from lejepa_id.records.result import RESULT_FILE
 
 
 def run_dir_name(lam: float, seed: int) -> str:

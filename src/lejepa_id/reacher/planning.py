@@ -30,10 +30,10 @@ from safetensors import SafetensorError
 from scipy import linalg
 
 from lejepa_id.errors import UsageError
-from lejepa_id.io import load_tensors, read_json_mapping
-from lejepa_id.metrics import affine_fit
+from lejepa_id.metrics.reference import affine_fit
 from lejepa_id.reacher import statistics as st
-from lejepa_id.results import RESULT_FILE
+from lejepa_id.records.io import load_tensors, read_json_mapping
+from lejepa_id.records.result import RESULT_FILE
 
 LQR_A = np.array([[0.95, 0.05], [-0.03, 0.92]])
 LQR_B = 0.3 * np.eye(2)

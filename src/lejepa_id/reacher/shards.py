@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lejepa_id.io import atomic_write_bytes
+from lejepa_id.records.io import atomic_write_bytes
 
 
 def save_npy_atomic(path: Path, array: np.ndarray) -> None:

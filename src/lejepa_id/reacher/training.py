@@ -1,8 +1,8 @@
 """Training the cnn encoder on Reacher frame pairs with the LeJEPA objective.
 
 One run = one (training dataset, lambda, seed), trained by the shared step of
-:mod:`lejepa_id.engine` (a stack of one member) with the shared device, schedule and seed
-helpers of :mod:`lejepa_id.runtime`. Frames stay uint8 until they reach the device, where
+:mod:`lejepa_id.training.engine` (a stack of one member) with the shared device, schedule and seed
+helpers of :mod:`lejepa_id.training.runtime`. Frames stay uint8 until they reach the device, where
 they are scaled and normalized with the training set's per-channel mean and std: a batch
 of 256 pairs moves 6 MB at 64 x 64 instead of 25 MB of float32. The grid of runs is
 :mod:`lejepa_id.reacher.grid`.
@@ -20,17 +20,17 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from lejepa_id.encoders import CNNEncoder
-from lejepa_id.engine import DrawStream, Engine, Schedule, run_loop
+from lejepa_id.encoders.stacked import CNNEncoder
 from lejepa_id.errors import UsageError
-from lejepa_id.io import save_tensors
 from lejepa_id.objectives import build_objective
 from lejepa_id.reacher.datasets import FrameData, check_same_size
 from lejepa_id.reacher.evaluation import encoder_scores
-from lejepa_id.results import RunResult
-from lejepa_id.runtime import check_device, derive_seed, generator, resolve_device
+from lejepa_id.records.io import save_tensors
+from lejepa_id.records.result import RunResult
+from lejepa_id.training.engine import DrawStream, Engine, Schedule, run_loop
+from lejepa_id.training.runtime import check_device, derive_seed, generator, resolve_device
 
-# Purposes of the seeds derived from a run's seed with lejepa_id.runtime.generator; fixed
+# Purposes of the seeds derived from a run's seed with lejepa_id.training.runtime.generator; fixed
 # forever for reproducibility, and the synthetic engine's numbers for the same roles:
 # batch order 1 (the synthetic data stream), initialization 2, SIGReg directions 4 (with
 # init index 0, as the synthetic engine's first initialization).
@@ -306,7 +306,7 @@ def train_run(
     on_epoch: Callable[[int], None] | None = None,
 ) -> RunResult:
     """Train one encoder, evaluate it, and save it into out_dir: codes.safetensors, then
-    the run record (:class:`~lejepa_id.results.RunResult`: weights.safetensors, and the
+    the run record (:class:`~lejepa_id.records.result.RunResult`: weights.safetensors, and the
     result file last, atomically). A run whose loss turns NaN or infinite stops there and
     is recorded as diverged (no codes, no metrics). ``on_epoch`` is called with the
     number of epochs done after each one."""

@@ -18,7 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Protocol
 
-from lejepa_id.experiments import RunSpec
+from lejepa_id.config.experiments import RunSpec
 from lejepa_id.sweeps.plan import Group
 from lejepa_id.sweeps.state import RESULT, clear_error, read_result, write_error
 
@@ -67,7 +67,7 @@ def run_group(
     keep = {s.run_id for s in specs if read_result(root / s.run_id / RESULT) is not None}
     new = [s for s in specs if s.run_id not in keep]
     try:
-        from lejepa_id.runs import train_and_save
+        from lejepa_id.records.layout import train_and_save
 
         # A spec of another kind (a Reacher pixel run) brings its own trainer.
         train = getattr(type(specs[0]), "train_and_save", train_and_save)

@@ -1,6 +1,6 @@
 """Planning a sweep: expand an experiment into runs and pack compatible runs into groups.
 
-Runs whose configs agree on :func:`lejepa_id.training.group_key` can share one stacked
+Runs whose configs agree on :func:`lejepa_id.training.trainer.group_key` can share one stacked
 model and one AdamW (``training.train`` of a list), which reproduces each run's solo
 trajectory. Packing them is the main speed-up on a GPU, where a small model is bound by
 kernel-launch latency and R stacked runs cost little more than one. On a CPU the gain is
@@ -16,9 +16,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lejepa_id.config import RunConfig
-from lejepa_id.experiments import RunSpec
-from lejepa_id.training import group_key
+from lejepa_id.config.experiments import RunSpec
+from lejepa_id.config.run import RunConfig
+from lejepa_id.training.trainer import group_key
 
 # Largest group on a CPU, by encoder. Measured on 2 cores (benchmarks/bench_sweeps.py):
 # stacking 8 runs gains 1.25x run-steps/s for the mlp and 1.29x for the matched encoder

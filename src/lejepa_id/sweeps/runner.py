@@ -17,11 +17,10 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from lejepa_id.config.experiments import load_experiment
 from lejepa_id.errors import UsageError
-from lejepa_id.experiments import load_experiment
-from lejepa_id.results import RESULT_FILE
-from lejepa_id.runs import ensure_writable
-from lejepa_id.runtime import resolve_device
+from lejepa_id.records.layout import ensure_writable
+from lejepa_id.records.result import RESULT_FILE
 from lejepa_id.sweeps.executors import (
     InlineExecutor,
     PoolExecutor,
@@ -39,6 +38,7 @@ from lejepa_id.sweeps.state import (
     sweep_lock,
     write_manifest,
 )
+from lejepa_id.training.runtime import resolve_device
 
 
 @dataclass

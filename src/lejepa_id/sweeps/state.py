@@ -29,9 +29,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from lejepa_id.config.experiments import AXES, Experiment, RunSpec
 from lejepa_id.errors import UsageError
-from lejepa_id.experiments import AXES, Experiment, RunSpec
-from lejepa_id.io import atomic_write_json, read_json, read_json_mapping
+from lejepa_id.records.io import atomic_write_json, read_json, read_json_mapping
 
 MANIFEST = "sweep.json"
 RESULT = "result.json"

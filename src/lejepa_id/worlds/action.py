@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from lejepa_id import lqr
-from lejepa_id.runtime import derive_seed
+from lejepa_id.theory import lqr as lqr
+from lejepa_id.training.runtime import derive_seed
 from lejepa_id.worlds.laws import LatentLaw
 from lejepa_id.worlds.transitions import Transition, register_transition
 

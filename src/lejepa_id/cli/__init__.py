@@ -1,0 +1,1 @@
+"""The lejepa-id command line."""

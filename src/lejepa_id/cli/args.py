@@ -1,0 +1,64 @@
+"""Command-line arguments shared by the commands that train, and the parser class."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+THREADS_HELP = (
+    "CPU threads for torch: a number, or auto (default) to choose by model size: one "
+    "thread for small models, which keeps a run fast on a busy machine. Also settable "
+    "by the LEJEPA_ID_THREADS environment variable; OMP_NUM_THREADS is respected."
+)
+
+
+def add_threads_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--threads", default=None, metavar="N|auto", help=THREADS_HELP)
+
+
+def apply_threads_argument(args: argparse.Namespace) -> None:
+    """Validate --threads and pass it on through the environment, which sweep workers
+    inherit; training reads it (lejepa_id.training.threads). Bad values raise UsageError."""
+    from lejepa_id.training.threads import ENV_VAR, parse_threads
+
+    value = getattr(args, "threads", None)
+    if value is None:
+        return
+    n = parse_threads(value, "--threads")
+    os.environ[ENV_VAR] = "auto" if n is None else str(n)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (``PROG: error: ...``), exit status 2.
+
+    argparse's default prints the usage first; every bad input of this command line
+    ends with exactly one line instead, and ``--help`` still shows the usage.
+    """
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        sys.exit(2)
+
+
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """--set, --device, --threads and --no-progress, shared by the commands that train."""
+    p.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config key; VALUE is YAML (a number, string or list). "
+        "A run key (e.g. steps=2000) applies to every run, an experiment "
+        "key (seeds, runs, ...) replaces it, a dotted path (runs.NAME.lam) "
+        "sets one leaf; sweep axes too, e.g. --set 'dims=[2,4]'. Repeatable.",
+    )
+    p.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda"],
+        default=None,
+        help="device to train on (default: the config's, normally auto)",
+    )
+    add_threads_argument(p)
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")

@@ -1,0 +1,437 @@
+"""The ``lejepa-id reacher`` command: render, train, plan, figures.
+
+``register(subparsers)`` adds the command to the main parser; every handler takes the
+parsed arguments and returns an exit status. Bad input raises UsageError, which the main
+command prints as one line with exit status 2 (``main`` here does the same, standalone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+
+from lejepa_id.errors import UsageError
+
+DESCRIPTION = """\
+The Reacher experiment (docs/model.md, section 8): frames of the DeepMind Control Suite reacher
+whose two joint angles are the latents; cnn encoders trained with LeJEPA on OU pairs and
+on pairs from a reaching controller's trajectories; straight-line planning in the learned
+latent space and the LQR value check (Theorem 4).
+
+Typical order:
+  lejepa-id reacher render eval --out data/reacher/eval
+  lejepa-id reacher render ou   --out data/reacher/ou
+  lejepa-id reacher render traj --out data/reacher/traj
+  lejepa-id reacher train --data data/reacher/ou data/reacher/traj \\
+      --eval data/reacher/eval --out runs/reacher
+  lejepa-id reacher plan --runs runs/reacher --eval data/reacher/eval
+  lejepa-id reacher figures --runs runs/reacher --eval data/reacher/eval
+  lejepa-id reacher sweep --eval data/reacher/eval --data-root data/reacher \
+      --out runs/reacher_sweep --rhos 0.5 0.8 0.95 --deltas 4 16 64
+
+Rendering is headless through MUJOCO_GL (default egl; osmesa also works) and needs
+mujoco==3.17.0 and dm-control==1.0.50 (the [reacher] extra).
+"""
+
+RENDER_HELP = {
+    "eval": "the evaluation gallery: --n Gaussian angle vectors (one frame each, fixed seed)",
+    "ou": "OU pairs (z, z'), z ~ N(0, I), z' = rho z + sqrt(1 - rho^2) eta",
+    "traj": "pairs (q_t, q_{t+delta}) from episodes of a goal-directed controller",
+    "trajmatch": "controller pairs within the OU data's angle range (Gaussian goals, no "
+    "wrap): the coverage-matched control",
+}
+RENDER_N = {"eval": 10_000, "ou": 100_000, "traj": 100_000, "trajmatch": 100_000}
+
+
+def _add_device(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda"],
+        default="auto",
+        help="where to run the encoder (auto: cuda when available; default %(default)s)",
+    )
+
+
+def add_frame_options(p: argparse.ArgumentParser) -> None:
+    """--size, --look, --target and --workers of every command that renders."""
+    p.add_argument("--size", type=int, default=64, help="frame side in pixels (default 64)")
+    p.add_argument(
+        "--look",
+        choices=["paper", "fast"],
+        default="paper",
+        help="paper: MuJoCo's default shadows, reflections and multisampling (the "
+        "paper's images, ~70-100 frames/s per CPU process); fast: all three off "
+        "(~500-1500 frames/s)",
+    )
+    p.add_argument(
+        "--target",
+        choices=["big", "small"],
+        default="big",
+        help="big (default): the target at the model's default radius 0.05, as in the "
+        "published frames, whose renderer never calls env.reset(); small: radius 0.015, "
+        "the hard task's size after env.reset() (this project's earlier frames)",
+    )
+    p.add_argument("--workers", type=int, default=0, help="render processes (0: one per core)")
+
+
+def add_train_options(p: argparse.ArgumentParser) -> None:
+    """The options of `train` and `sweep` that set the TrainConfig."""
+    p.add_argument(
+        "--config", type=Path, help="YAML file whose 'train' section sets the defaults below"
+    )
+    p.add_argument(
+        "--lams", nargs="+", type=float, help="SIGReg weights (default 1e-3 5e-3 1e-2 5e-2)"
+    )
+    p.add_argument("--seeds", nargs="+", type=int, help="seeds (default 0 1 2)")
+    p.add_argument("--epochs", type=int, help="epochs (default 100)")
+    p.add_argument("--batch", type=int, help="pairs per step (default 256)")
+    p.add_argument("--lr", type=float, help="peak learning rate (default 3e-3)")
+    p.add_argument("--weight-decay", type=float, help="AdamW weight decay (default 1e-4)")
+    p.add_argument("--clip", type=float, help="gradient-norm clip (default 1.0)")
+    p.add_argument("--fit-n", type=int, help="training frames for the read-out fits (10000)")
+    p.add_argument(
+        "--bf16", action="store_true", default=None, help="bfloat16 autocast (CUDA only)"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument(
+        "--threads",
+        type=int,
+        help="CPU threads for torch (default: torch's choice; 1 is fastest on a busy machine)",
+    )
+    _add_device(p)
+
+
+def register(subparsers) -> None:
+    """Add the ``reacher`` command and its sub-commands to an argparse subparsers object."""
+    top = subparsers.add_parser(
+        "reacher",
+        help="pixels and planning: the Reacher experiment (docs/model.md, section 8)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = top.add_subparsers(dest="reacher_command", metavar="COMMAND", required=True)
+    _register_render(sub)
+    _register_train(sub)
+    _register_plan(sub)
+    _register_figures(sub)
+    from lejepa_id.reacher.datasweep import register_sweep
+
+    register_sweep(sub)
+
+
+def _register_render(sub) -> None:
+    render = sub.add_parser(
+        "render",
+        help="render a frame dataset (eval, ou, traj or trajmatch)",
+        description="Render a dataset of uint8 frames with their joint angles into --out. "
+        "An interrupted render resumes: rerun the same command.",
+    )
+    rsub = render.add_subparsers(dest="render_kind", metavar="KIND", required=True)
+    for kind in RENDER_HELP:
+        p = rsub.add_parser(kind, help=RENDER_HELP[kind], description=RENDER_HELP[kind] + ".")
+        p.add_argument("--out", required=True, type=Path, help="dataset directory to create")
+        p.add_argument(
+            "--n",
+            type=int,
+            default=RENDER_N[kind],
+            help=("frames" if kind == "eval" else "pairs") + " to render (default %(default)s)",
+        )
+        add_frame_options(p)
+        p.add_argument(
+            "--seed",
+            type=int,
+            default=0,
+            help="seed of the angles (eval, ou) or of the controller's episodes (traj)",
+        )
+        p.add_argument("--shard-size", type=int, default=1000, help="items per shard file")
+        if kind == "ou":
+            p.add_argument("--rho", type=float, default=0.95, help="OU correlation (0.95)")
+        if kind in ("traj", "trajmatch"):
+            p.add_argument("--delta", type=int, default=16, help="lag in control steps (16)")
+            p.add_argument(
+                "--stride", type=int, default=4, help="steps between pair start times (4)"
+            )
+            p.add_argument(
+                "--episode-steps", type=int, default=1000, help="steps per episode (1000)"
+            )
+        p.set_defaults(func=cmd_render)
+
+
+def _register_train(sub) -> None:
+    train = sub.add_parser(
+        "train",
+        help="train cnn encoders: a sweep over datasets x --lams x --seeds",
+        description="Train one cnn encoder per (dataset, lambda, seed) with the LeJEPA "
+        "objective and evaluate it on the eval gallery. Runs go to OUT/LABEL/lam<lam>_seed"
+        "<seed>/ (weights.safetensors, codes.safetensors, result.json); finished runs are "
+        "skipped, so an interrupted sweep resumes.",
+    )
+    train.add_argument("--data", nargs="+", required=True, type=Path, help="pair datasets")
+    train.add_argument("--labels", nargs="+", help="one run-group name per --data (dir names)")
+    train.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
+    train.add_argument("--out", required=True, type=Path, help="runs directory")
+    add_train_options(train)
+    train.set_defaults(func=cmd_train)
+
+
+def _register_plan(sub) -> None:
+    plan = sub.add_parser(
+        "plan",
+        help="planning evaluation, LQR check and statistical tests over all runs",
+        description="Straight-line planning in each encoder's latent space on --k start/"
+        "goal pairs of the eval gallery, cost relative to the oracle straight line in angle "
+        "space and regret against the exact J-optimal path, the LQR value check, and tests: "
+        "per run (pairs as replicates) Wilcoxon with bootstrap intervals; across seeds (one "
+        "value per run) TOST equivalence with --equiv-margin, t-tests, Welch and Mann-"
+        "Whitney between kinds, two-level bootstrap intervals. Writes plan.json and, beside "
+        "it, claims.json (the report reads DIR/reacher/claims.json).",
+    )
+    plan.add_argument("--runs", required=True, type=Path, help="runs directory of `train`")
+    plan.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
+    plan.add_argument("--out", type=Path, help="output JSON (default RUNS/plan.json)")
+    plan.add_argument("--k", type=int, default=100, help="start/goal pairs (default 100)")
+    plan.add_argument("--points", type=int, default=8, help="waypoints per plan (default 8)")
+    plan.add_argument("--knn", type=int, default=5, help="neighbours of the read-out (5)")
+    plan.add_argument("--margin", type=float, default=0.25, help="angle margin from +-pi")
+    plan.add_argument("--seed", type=int, default=0, help="seed of the pair draw")
+    plan.add_argument(
+        "--equiv-margin",
+        type=float,
+        default=0.05,
+        help="TOST margin m: equivalent when the mean log(J/J_oracle) lies within "
+        "+-log(1 + m) (default 0.05, i.e. 5%%)",
+    )
+    plan.set_defaults(func=cmd_plan)
+
+
+def _register_figures(sub) -> None:
+    figs = sub.add_parser(
+        "figures",
+        help="draw the Reacher figures (PNG and PDF) and tab_reacher.tex",
+        description="Annotated frame, planning demo, learned latent spaces, cost-ratio "
+        "boxplot, planning scatter, LQR value scatter and error boxplot, dataset "
+        "distributions, R^2 against rho and delta (when the runs sweep them) and the LaTeX "
+        "table tab_reacher.tex.",
+    )
+    figs.add_argument("--runs", required=True, type=Path, help="runs directory of `train`")
+    figs.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
+    figs.add_argument("--plan", type=Path, help="plan.json (default RUNS/plan.json)")
+    figs.add_argument("--out", type=Path, help="figures directory (default RUNS/figures)")
+    figs.add_argument(
+        "--formats", default="png,pdf", help="comma-separated file types (default png,pdf)"
+    )
+    figs.add_argument("--pair", type=int, default=0, help="index of the demo's start/goal pair")
+    figs.set_defaults(func=cmd_figures)
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from lejepa_id.reacher.datasets import RenderSpec, render_dataset
+
+    spec = RenderSpec(
+        kind=args.render_kind,
+        n=args.n,
+        size=args.size,
+        look=args.look,
+        target=args.target,
+        seed=args.seed,
+        shard_size=args.shard_size,
+        rho=getattr(args, "rho", 0.95),
+        delta=getattr(args, "delta", 16),
+        stride=getattr(args, "stride", 4),
+        episode_steps=getattr(args, "episode_steps", 1000),
+    )
+    if args.workers < 0:
+        raise UsageError(f"--workers={args.workers} must be >= 0")
+    meta = render_dataset(spec, args.out, workers=args.workers)
+    summary = {"out": str(args.out), "frames": meta["frames"], "norm": meta["norm"]}
+    if "diagnostics" in meta:
+        summary["diagnostics"] = meta["diagnostics"]["per_joint"]
+    print(json.dumps(summary, indent=1))
+    return 0
+
+
+def _train_defaults(config: Path | None) -> dict:
+    """The 'train' section of a YAML config, validated against TrainConfig's fields."""
+    from lejepa_id.reacher.training import TRAIN_TYPES
+
+    if config is None:
+        return {}
+    import yaml
+
+    if not config.is_file():
+        raise UsageError(f"--config {config} does not exist")
+    try:
+        tree = yaml.safe_load(config.read_text())
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--config {config} is not valid YAML: {exc}".splitlines()[0]) from None
+    tree = {} if tree is None else tree
+    section = tree.get("train") if isinstance(tree, dict) else None
+    if not isinstance(tree, dict) or not isinstance(section or {}, dict):
+        raise UsageError(f"--config {config} must be a mapping with a 'train' mapping")
+    section = dict(section or {})
+    allowed = set(TRAIN_TYPES) | {"lams", "seeds"}
+    unknown = sorted(str(k) for k in set(section) - allowed)
+    if unknown:
+        raise UsageError(
+            f"{config}: unknown train key(s) {', '.join(unknown)}; "
+            f"allowed: {', '.join(sorted(allowed))}"
+        )
+    for key in ("lams", "seeds"):
+        if key in section and not isinstance(section[key], list):
+            section[key] = [section[key]]
+    for key, value in section.items():
+        # YAML 1.1 reads 1e-3 (no dot) as a string: accept any numeric spelling.
+        if TRAIN_TYPES.get(key) is float and isinstance(value, str):
+            with contextlib.suppress(ValueError):
+                section[key] = float(value)
+    return section
+
+
+def train_setup(args: argparse.Namespace, labels: list[str] | None = None, n_datasets: int = 0):
+    """(base TrainConfig, lams, seeds) from --config and the train options; sets threads.
+
+    Every run's settings (and ``labels``, one per dataset, when given) are checked
+    before anything is read or written.
+    """
+    from lejepa_id.reacher.grid import check_sweep_values
+    from lejepa_id.reacher.training import TrainConfig
+    from lejepa_id.training.runtime import resolve_device
+
+    conf = _train_defaults(args.config)
+    lams = args.lams or conf.pop("lams", [1e-3, 5e-3, 1e-2, 5e-2])
+    seeds = args.seeds or conf.pop("seeds", [0, 1, 2])
+    conf.pop("lams", None)
+    conf.pop("seeds", None)
+    cli = {
+        "epochs": args.epochs,
+        "batch": args.batch,
+        "lr": args.lr,
+        "weight_decay": args.weight_decay,
+        "clip": args.clip,
+        "fit_n": args.fit_n,
+        "bf16": args.bf16,
+        "device": args.device if args.device != "auto" else None,
+    }
+    conf.update({k: v for k, v in cli.items() if v is not None})
+    base = TrainConfig(**conf)
+    base.validate()
+    # Every run's settings are checked before anything is read or written.
+    check_sweep_values(base, lams, seeds, labels, n_datasets)
+    resolve_device(base.device)  # fail on a missing GPU before loading gigabytes of frames
+    if args.threads is not None:
+        if args.threads < 1:
+            raise UsageError(f"--threads={args.threads} must be >= 1")
+        import torch
+
+        torch.set_num_threads(args.threads)
+    return base, lams, seeds
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from lejepa_id.reacher.datasets import load_dataset
+    from lejepa_id.reacher.grid import sweep
+    from lejepa_id.records.layout import check_creatable
+
+    if args.labels and len(args.labels) != len(args.data):
+        raise UsageError(f"--labels needs one name per --data ({len(args.data)})")
+    base, lams, seeds = train_setup(args, args.labels, len(args.data))
+    check_creatable(args.out)
+    gallery = load_dataset(args.eval, expect_kind="eval")
+    datasets = [load_dataset(d, expect_kind="pairs") for d in args.data]
+    runs = sweep(datasets, gallery, base, lams, seeds, args.out, args.labels, not args.quiet)
+    print_runs(runs)
+    return 0
+
+
+def print_runs(runs: list[Path]) -> None:
+    """One line of metrics per finished run (or its divergence step)."""
+    from lejepa_id.records.io import read_json
+    from lejepa_id.records.result import RESULT_FILE
+
+    for run in runs:
+        res = read_json(run / RESULT_FILE)
+        m = res["metrics"]
+        if res.get("status") == "diverged":
+            print(f"{run}: diverged at step {res['diverged_step']}")
+            continue
+        # Runs saved before the shared run record called the training time train_seconds.
+        secs = res.get("wall_time_s", res.get("train_seconds", float("nan")))
+        print(
+            f"{run}: r2_hz={m['r2_hz']:.4f} r2_zh={m['r2_zh']:.4f} "
+            f"orth_err_whitened={m['orth_err_whitened']:.3f} train_s={secs:.1f}"
+        )
+
+
+def cmd_plan(args: argparse.Namespace) -> int:
+    from lejepa_id.reacher.datasets import load_angles
+    from lejepa_id.reacher.planning import PlanConfig, evaluate_planning
+    from lejepa_id.records.io import atomic_write_json
+    from lejepa_id.records.layout import check_creatable
+
+    angles, meta = load_angles(args.eval)
+    if meta["identity"]["kind"] != "eval":
+        raise UsageError(f"{args.eval} is not an eval gallery")
+    cfg = PlanConfig(args.k, args.points, args.knn, args.margin, args.seed, args.equiv_margin)
+    out = args.out or args.runs / "plan.json"
+    if out.is_dir():
+        raise UsageError(f"--out {str(out)!r} is a directory; give the JSON file's path")
+    check_creatable(out.parent)
+    result = evaluate_planning(args.runs, angles[:, 0], cfg)
+    atomic_write_json(out, result)
+    from lejepa_id.reacher.claims import plan_lines, write_claims
+
+    write_claims(result, out.parent / "claims.json")
+    for line in plan_lines(result):
+        print(line)
+    print(f"wrote {out} and {out.parent / 'claims.json'}")
+    return 0
+
+
+def cmd_figures(args: argparse.Namespace) -> int:
+    from lejepa_id.reacher.datasets import load_dataset
+    from lejepa_id.reacher.figures import make_figures
+    from lejepa_id.records.io import read_json_mapping
+    from lejepa_id.records.layout import ensure_writable
+
+    plan_path = args.plan or args.runs / "plan.json"
+    if not plan_path.is_file():
+        raise UsageError(f"{plan_path} does not exist: run `lejepa-id reacher plan` first")
+    formats = tuple(f.strip() for f in args.formats.split(",") if f.strip())
+    bad = [f for f in formats if f not in ("png", "pdf", "svg")]
+    if bad or not formats:
+        raise UsageError(f"--formats {args.formats!r}: choose from png, pdf, svg")
+    plan = read_json_mapping(plan_path, "plan")
+    shapes = {"runs": list, "pairs": list, "config": dict, "reference": dict}
+    bad_keys = [k for k, kind in shapes.items() if not isinstance(plan.get(k), kind)]
+    if bad_keys or not plan["runs"] or not plan["pairs"]:
+        raise UsageError(
+            f"plan {str(plan_path)!r} lacks {', '.join(bad_keys) or 'runs and pairs'}: "
+            "rerun `lejepa-id reacher plan`"
+        )
+    gallery = load_dataset(args.eval, expect_kind="eval")
+    out = ensure_writable(args.out or args.runs / "figures")
+    entries = make_figures(gallery, plan, out, formats, args.pair)
+    for e in entries:
+        print(out / e[formats[0]])
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Standalone entry (``python -m lejepa_id.cli.reacher``), mirroring ``lejepa-id``."""
+    from lejepa_id.cli.args import OneLineParser
+
+    parser = OneLineParser(prog="lejepa-id")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

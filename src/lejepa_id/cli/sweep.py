@@ -1,0 +1,207 @@
+"""Subcommands ``sweep``, ``aggregate``, ``figures`` and ``report`` of ``lejepa-id``.
+
+``lejepa_id.cli.main`` calls :func:`register` with its subparsers. Each handler takes the
+parsed arguments and returns an exit status; bad input raises UsageError (one line,
+exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+
+from lejepa_id.cli.args import add_run_arguments
+from lejepa_id.errors import UsageError
+
+SLURM_OPTIONS = ("partition", "time", "gpus", "array_parallelism")
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from lejepa_id.sweeps.runner import ExecutorOptions, run_sweep
+
+    given = [name for name in SLURM_OPTIONS if getattr(args, name) is not None]
+    if args.executor == "local" and given:
+        flag = "--" + given[0].replace("_", "-")
+        raise UsageError(f"{flag} is a SLURM option; it needs --executor slurm")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs={args.jobs} must be >= 1")
+    if args.max_group is not None and args.max_group < 1:
+        raise UsageError(f"--max-group={args.max_group} must be >= 1")
+    sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
+    options = ExecutorOptions(
+        kind=args.executor,
+        jobs=args.jobs,
+        partition=args.partition,
+        time_min=args.time,
+        gpus=args.gpus,
+        array_parallelism=args.array_parallelism,
+        max_members=args.max_group,
+    )
+    # SIGTERM (a scheduler or `kill`) stops the sweep like Ctrl-C: pool workers are
+    # terminated and every finished run stays saved for the next invocation.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        summary = run_sweep(args.config, sets, args.out, options, progress=not args.no_progress)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    for note in summary.notes:
+        print(note, file=sys.stderr)
+    for line in summary.lines():
+        print(line)
+    failed = sorted(run for run, status in summary.statuses.items() if status == "failed")
+    if failed:
+        # Exit status 1 (not 2: the input was fine, training failed); rerunning retries.
+        print(
+            f"lejepa-id: {len(failed)} run(s) failed: {', '.join(failed)}; "
+            f"see their error.json under {summary.root}, rerun the sweep to retry",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def cmd_aggregate(args: argparse.Namespace) -> int:
+    from lejepa_id.analysis.table import write_table
+
+    table = write_table(_existing_dir(args.dir), args.out)
+    for path in table.skipped:
+        print(f"skipped {path}: not a valid result file", file=sys.stderr)
+    print(f"{len(table.frame)} runs ({table.counts()})")
+    for path in table.written:
+        print(f"wrote {path}")
+    return 0
+
+
+def cmd_figures(args: argparse.Namespace) -> int:
+    from lejepa_id.analysis.figures import make_figures
+
+    made = make_figures(_existing_dir(args.dir), args.out, formats=tuple(args.formats.split(",")))
+    for path in made.skipped:
+        print(f"skipped {path}: not a valid result file", file=sys.stderr)
+    for note in made.notes:
+        print(note)
+    for path in made.written:
+        print(f"wrote {path}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from lejepa_id.analysis.report import write_report
+
+    report = write_report(_existing_dir(args.dir), args.out)
+    for path in report.skipped:
+        print(f"skipped {path}: not a valid result file", file=sys.stderr)
+    for note in report.notes:
+        print(note, file=sys.stderr)
+    for claim in report.claims:
+        print(f"  [{claim.verdict:12s}] {claim.id} ({claim.metric.split(':')[0]}): {claim.summary}")
+    print(f"wrote {report.path}")
+    print(f"wrote {report.claims_path}")
+    return 0
+
+
+def _existing_dir(value: str) -> Path:
+    """The results directory, or a one-line UsageError when it does not exist."""
+    path = Path(value)
+    if not path.is_dir():
+        raise UsageError(f"results directory {value!r} does not exist")
+    return path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the sweep and analysis subcommands to the main parser."""
+    _register_sweep(sub)
+    _register_analysis(sub)
+
+
+def _register_sweep(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "sweep",
+        help="train every run of an experiment (batched, resumable)",
+        description="Expand an experiment YAML into runs, skip the ones already done under "
+        "OUT/<experiment>/, pack compatible runs into stacked groups and train "
+        "them with a progress bar. Killing a sweep and starting it again "
+        "finishes the same results. Failed runs get error.json and are retried "
+        "on the next invocation.",
+    )
+    p.add_argument("config", help="experiment YAML, e.g. configs/scaling.yaml")
+    p.add_argument("--out", default="runs", help="results root (default: runs)")
+    p.add_argument(
+        "--executor",
+        choices=["local", "slurm", "submitit-local"],
+        default="local",
+        help="local process pool (default), SLURM via submitit, or submitit's "
+        "local executor (the SLURM code path on this machine)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="local workers (default: one per CPU core on a CPU, 4 groups "
+        "sharing a GPU); each worker uses cores/jobs torch threads",
+    )
+    p.add_argument(
+        "--max-group",
+        type=int,
+        default=None,
+        help="at most this many stacked encoders per group (1 disables batching; "
+        "default: a memory heuristic on GPU, a small cap on CPU)",
+    )
+    add_run_arguments(p)
+    p.add_argument("--partition", default=None, help="SLURM partition")
+    p.add_argument("--time", type=int, default=None, help="SLURM time limit per job, minutes")
+    p.add_argument("--gpus", type=int, default=None, help="SLURM GPUs per job")
+    p.add_argument(
+        "--array-parallelism",
+        type=int,
+        default=None,
+        help="SLURM: jobs of the array running at once",
+    )
+    p.set_defaults(func=cmd_sweep)
+
+
+def _register_analysis(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "aggregate",
+        help="collect every run's result into one table (CSV and Parquet)",
+        description="Read every OUT/<experiment>/<run_id>/result.json under DIR and write "
+        "one row per run (config columns, status, final metrics and losses) to "
+        "runs.csv and runs.parquet. Corrupt result files are named and skipped.",
+    )
+    p.add_argument("dir", help="results root (the sweep's --out)")
+    p.add_argument("--out", default=None, help="output directory (default: DIR)")
+    p.set_defaults(func=cmd_aggregate)
+
+    p = sub.add_parser(
+        "figures",
+        help="draw the paper's figures and tables from a results directory",
+        description="Draw the 2D panel grid, R^2 vs alpha, R^2 and orthogonality vs N, "
+        "empirical error vs the Theorem-3 bound, and the scaling table next to "
+        "the paper's (Markdown and LaTeX), for whatever experiments DIR holds.",
+    )
+    p.add_argument("dir", help="results root (the sweep's --out)")
+    p.add_argument("--out", default=None, help="output directory (default: DIR/figures)")
+    p.add_argument("--formats", default="png,pdf", help="comma-separated (default png,pdf)")
+    p.set_defaults(func=cmd_figures)
+
+    p = sub.add_parser(
+        "report",
+        help="one self-contained HTML page: figures, tables, claims checklist",
+        description="Write DIR/report.html with every figure embedded, the tables, and "
+        "the paper's claims, each judged on a named metric, filter and statistic (pass, "
+        "fail, not shown or not measured); the same claims go to claims.json and the "
+        "figures to figures/, beside the page.",
+    )
+    p.add_argument("dir", help="results root (the sweep's --out)")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="HTML file (default: DIR/report.html); claims.json and figures/ are written beside it",
+    )
+    p.set_defaults(func=cmd_report)

@@ -1,0 +1,1 @@
+"""Configuration: run settings, their ranges, experiment files."""

@@ -1,0 +1,436 @@
+"""Run configuration: one training run's settings, their types and their validation.
+
+A :class:`RunConfig` is one training run: every field has a one-line docstring and a
+default from the paper (docs/model.md), and every registered objective adds its
+hyperparameters as keys.
+:func:`make_run_config` builds one from a mapping (a YAML file's values, ``--set``),
+coercing and checking every key and value and raising
+:class:`~lejepa_id.errors.UsageError` with one line that names the offending key or value.
+Experiment files (sets of runs and sweep axes) are :mod:`lejepa_id.config.experiments`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from lejepa_id.config import limits as limits
+from lejepa_id.encoders.stacked import encoder_names
+from lejepa_id.errors import UsageError
+from lejepa_id.objectives import build_objective, objective_class, objective_names, param_fields
+from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES, transition_names
+from lejepa_id.worlds.cuda_worlds import RECORDED, has_recorded_world
+
+TWO_D_MIXINGS = ("spiral", "banana", "sinusoid")
+
+
+@dataclass(init=False)
+class RunConfig:
+    """One training run (docs/model.md, sections 2 to 6).
+
+    Besides the fields below, every hyperparameter of a registered objective is a key
+    (``lam``, ``sigma``, ``num_directions``, ``knots``, ``t_max`` for the built-in ones):
+    pass it as a keyword, read it as an attribute; it is stored in ``params`` and its
+    default is the objective's own.
+    """
+
+    # --- world ---
+    mixing: str = "spiral"
+    """Mixing g: spiral, banana, sinusoid (n = 2), coupling (any even n) or linear."""
+    dim: int = 2
+    """Latent dimension n."""
+    obs_dim: int | None = None
+    """Observation dimension D >= n (None: D = n); only the linear mixing has D > n."""
+    layers: int = 4
+    """Coupling layers L of the coupling mixing (and of the matched encoder)."""
+    mixing_seed: int | None = None
+    """Seed of the coupling mixing's weights; None uses the run's seed."""
+    coupling_draw: str = "float64"
+    """Coupling weights: float64 (one CPU float64 draw, the same world on every device),
+    published (the published code's float32 per-layer draw on the run's device) or
+    published_cuda (the worlds that draw gives on CUDA, the paper's own; on a CPU read from
+    the recorded ones: layers = 4, dim 2 to 256, seeds 0 to 4)."""
+    law: str = "gaussian"
+    """Latent law: gaussian, laplace or gennorm."""
+    alpha: float = 2.0
+    """Shape of the gennorm law (2 = Gaussian, 1 = Laplace); > 0."""
+    transition: str = "ou"
+    """Transition that draws the views: ou, or linear_action (an action-driven world:
+    z' = A z + B a + noise, trained with mode lejepa_action)."""
+    rho: float | list[float] = 0.95
+    """OU channel correlation in (0, 1): one for every coordinate, or a list of ``dim``
+    (an anisotropic channel)."""
+    views: int = 2
+    """Views of each latent per step, all drawn by the transition."""
+    action_dim: int | None = None
+    """Action dimension k of the linear_action transition, in [1, dim] (None elsewhere):
+    B = action_gain x (dim x k matrix with orthonormal columns)."""
+    action_gain: float | None = None
+    """Action gain of the linear_action transition, > 0 with rho^2 + action_gain^2 <= 1
+    (so the noise covariance I - A A^T - B B^T is PSD); None elsewhere."""
+    # --- encoder ---
+    encoder: str = "mlp"
+    """Encoder: mlp or matched (cnn is the Reacher experiment's)."""
+    code_dim: int | None = None
+    """Code dimension m (None: m = n); the matched encoder needs m = n."""
+    hidden: int = 256
+    """Width of the mlp encoder's hidden layers."""
+    depth: int = 4
+    """Hidden layers of the mlp encoder (Linear(N, H), then depth - 1 x Linear(H, H))."""
+    inits: int = 1
+    """Encoders trained from different initializations; the lowest final loss is kept."""
+    inits_max_dim: int = 1_000_000
+    """Train ``inits`` encoders only when dim <= this; larger dims train one."""
+    # --- objective ---
+    mode: str = "lejepa"
+    """Objective: a registered one (lejepa, whiten, infonce); its hyperparameters are keys."""
+    # --- training ---
+    steps: int = 20_000
+    """Optimizer steps."""
+    batch: int = 256
+    """Latents per step (each seen in ``views`` views)."""
+    lr: float = 3e-3
+    """Peak AdamW learning rate: constant for the first half, cosine to 0 in the second."""
+    weight_decay: float = 0.01
+    """AdamW weight decay (PyTorch's default)."""
+    seed: int = 0
+    """Run seed: data stream, encoder initialization and (by default) the mixing."""
+    # --- evaluation ---
+    eval_size: int = 10_000
+    """Latents in the fixed evaluation set."""
+    eval_seed: int = 2026
+    """Seed of the evaluation set (fixed, so runs are scored on the same latents)."""
+    eval_every: int = 500
+    """Evaluate every this many steps ..."""
+    eval_every_early: int = 100
+    """... and every this many steps up to ``early_until``."""
+    early_until: int = 1000
+    """End of the dense early evaluation phase."""
+    scatter: int = 0
+    """Points of (z, x, h) saved for figures at the end (0: none)."""
+    device: str = "auto"
+    """Device: auto (CUDA when present), cpu or cuda."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """Objective hyperparameters set explicitly (read them as attributes)."""
+
+    def __init__(self, **values: Any) -> None:
+        params = dict(values.pop("params", None) or {})
+        for f in dataclasses.fields(RunConfig):
+            if f.name == "params":
+                continue
+            default = f.default_factory() if f.default is dataclasses.MISSING else f.default
+            setattr(self, f.name, values.pop(f.name, default))
+        known = param_fields()
+        for key in list(values):
+            if key in known:
+                params[key] = values.pop(key)
+        if values:
+            raise TypeError(f"RunConfig got unknown keys: {', '.join(values)}")
+        self.params = params
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names that are not fields: objective hyperparameters.
+        known = param_fields()
+        if name in known and "params" in self.__dict__:
+            return self.params.get(name, self._param_default(name))
+        raise AttributeError(f"RunConfig has no key {name!r}")
+
+    def _param_default(self, name: str) -> Any:
+        owner = objective_class(self.mode) if self.mode in objective_names() else None
+        if owner is not None and name in {f.name for f in dataclasses.fields(owner)}:
+            return next(f.default for f in dataclasses.fields(owner) if f.name == name)
+        return param_fields()[name].default
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every key with its value, objective hyperparameters included (flat)."""
+        out = {f: getattr(self, f) for f in CORE_FIELDS}
+        out.update({k: getattr(self, k) for k in param_fields()})
+        return out
+
+    @property
+    def objective_params(self) -> dict[str, Any]:
+        """The hyperparameters of every registered objective, explicit or default."""
+        return {k: getattr(self, k) for k in param_fields()}
+
+    @property
+    def code_size(self) -> int:
+        """m: the code dimension (``code_dim``, or n when unset)."""
+        return self.dim if self.code_dim is None else self.code_dim
+
+    @property
+    def obs_size(self) -> int:
+        """D: the observation dimension (``obs_dim``, or n when unset)."""
+        return self.dim if self.obs_dim is None else self.obs_dim
+
+    def validate(self, custom_world: bool = False) -> RunConfig:
+        """Check every value's type and range; raise UsageError naming the first bad one.
+
+        ``custom_world``: the run gets a user's world, so the checks that tie a named
+        mixing to its dimensions are left to the world. The ranges and why they are what
+        they are: :mod:`lejepa_id.config.limits`.
+        """
+        values = self.to_dict()
+        for key, value in values.items():
+            _check_type(key, value)
+        _check_choice("mixing", self.mixing, MIXING_NAMES)
+        _check_choice("coupling_draw", self.coupling_draw, COUPLING_DRAWS)
+        _check_choice("law", self.law, LAW_NAMES)
+        _check_choice("transition", self.transition, transition_names())
+        _check_choice("mode", self.mode, objective_names())
+        _check_choice("encoder", self.encoder, encoder_names())
+        if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
+            raise UsageError(f"device={self.device!r} is not one of auto, cpu, cuda")
+        limits.check_finite(values, _float_keys(values))
+        self._validate_rho()
+        self._validate_actions()
+        if not self.alpha >= limits.ALPHA_MIN:
+            raise UsageError(
+                f"alpha={self.alpha!r} must be >= {limits.ALPHA_MIN} (smaller shapes cannot "
+                "be sampled in floating point)"
+            )
+        if not self.lr > 0:
+            raise UsageError(f"lr={self.lr!r} must be > 0")
+        if self.weight_decay < 0:
+            raise UsageError(f"weight_decay={self.weight_decay!r} must be >= 0")
+        limits.check_int_ranges(values)
+        self._validate_objectives()
+        self._validate_sizes()
+        if not custom_world:
+            self._validate_named_mixing()
+        if self.encoder == "matched" and self.dim % 2:
+            raise UsageError(f"dim={self.dim!r} must be even for the matched encoder")
+        limits.check_eval_size(self.eval_size, self.dim)
+        limits.check_memory(self)
+        return self
+
+    def _validate_rho(self) -> None:
+        values = self.rho if isinstance(self.rho, list) else [self.rho]
+        for r in values:
+            if not (math.isfinite(r) and 0.0 < r < 1.0):
+                raise UsageError(f"rho={r!r} must lie in the open interval (0, 1)")
+        if isinstance(self.rho, list) and len(self.rho) != self.dim:
+            raise UsageError(
+                f"rho={self.rho!r} lists {len(self.rho)} correlations; dim={self.dim} needs "
+                f"{self.dim} (or one number for all)"
+            )
+
+    def _validate_actions(self) -> None:
+        acting = self.transition == "linear_action"
+        if not acting:
+            for key in ("action_dim", "action_gain"):
+                if getattr(self, key) is not None:
+                    raise UsageError(
+                        f"{key}={getattr(self, key)!r} is a key of transition linear_action "
+                        f"only, not {self.transition}"
+                    )
+            if self.mode == "lejepa_action":
+                raise UsageError("mode='lejepa_action' needs transition linear_action (actions)")
+            return
+        _check_action_world(self)
+
+    def _validate_objectives(self) -> None:
+        # Every objective checks its own keys, so a bad value is refused even on a run
+        # whose objective ignores it (--set sigma=-1 is wrong for every run).
+        for name in objective_names():
+            build_objective(name, **self.objective_params)
+        need = objective_class(self.mode).views
+        if need is not None and self.views != need:
+            raise UsageError(f"views={self.views!r}: mode {self.mode} needs exactly {need} views")
+
+    def _validate_named_mixing(self) -> None:
+        if self.mixing in TWO_D_MIXINGS and self.dim != 2:
+            raise UsageError(f"dim={self.dim!r}: mixing {self.mixing} is defined for dim = 2 only")
+        if self.mixing == "coupling" and self.dim % 2:
+            raise UsageError(f"dim={self.dim!r} must be even for the coupling mixing")
+        if self.mixing == "coupling" and self.coupling_draw == "published_cuda":
+            self._validate_recorded_world()
+        if self.obs_size != self.dim and self.mixing != "linear":
+            raise UsageError(
+                f"obs_dim={self.obs_dim!r}: mixing {self.mixing} keeps D = dim = {self.dim}; "
+                "only the linear mixing embeds in a larger space"
+            )
+
+    def _validate_recorded_world(self) -> None:
+        on_cuda = self.device.startswith("cuda") or (
+            self.device == "auto" and torch.cuda.is_available()
+        )
+        seed = self.resolved_mixing_seed
+        if not on_cuda and not has_recorded_world(self.dim, self.layers, seed):
+            raise UsageError(
+                f"coupling_draw='published_cuda' without CUDA has no recorded world for "
+                f"dim={self.dim}, layers={self.layers}, seed={seed}: recorded are {RECORDED} "
+                "(use a CUDA device, or coupling_draw='published')"
+            )
+
+    def _validate_sizes(self) -> None:
+        for key, low in (("obs_dim", self.dim), ("code_dim", 1)):
+            value = getattr(self, key)
+            if value is not None and not low <= value <= limits.INT_RANGES["dim"][1]:
+                raise UsageError(
+                    f"{key}={value!r} must lie in [{low}, {limits.INT_RANGES['dim'][1]:,}]"
+                )
+        if self.encoder == "matched" and not self.obs_size == self.code_size == self.dim:
+            raise UsageError(
+                f"code_dim={self.code_dim!r}: the matched encoder needs code_dim = dim = {self.dim}"
+            )
+
+    @property
+    def effective_inits(self) -> int:
+        """Encoders actually trained: ``inits`` when dim <= ``inits_max_dim``, else 1."""
+        return self.inits if self.dim <= self.inits_max_dim else 1
+
+    @property
+    def resolved_mixing_seed(self) -> int:
+        return self.seed if self.mixing_seed is None else self.mixing_seed
+
+    def eval_steps(self) -> list[int]:
+        """Steps after which the run is evaluated (always including the last)."""
+        early = range(
+            self.eval_every_early, min(self.early_until, self.steps) + 1, self.eval_every_early
+        )
+        late = range(self.eval_every, self.steps + 1, self.eval_every)
+        return sorted(set(early) | set(late) | {self.steps})
+
+
+def _check_action_world(c: RunConfig) -> None:
+    """The linear_action transition's settings (docs/spectral.md, "Action worlds")."""
+    if c.mode != "lejepa_action":
+        raise UsageError(f"mode={c.mode!r}: transition linear_action trains with lejepa_action")
+    if c.law != "gaussian":
+        raise UsageError(f"law={c.law!r}: transition linear_action keeps only gaussian stationary")
+    if isinstance(c.rho, list):
+        raise UsageError(f"rho={c.rho!r}: transition linear_action takes one rho (A = rho O)")
+    if c.action_dim is None or not 1 <= c.action_dim <= c.dim:
+        raise UsageError(
+            f"action_dim={c.action_dim!r}: transition linear_action needs 1 <= action_dim <= "
+            f"dim={c.dim}"
+        )
+    gain = c.action_gain
+    if gain is None or not gain > 0 or c.rho**2 + gain**2 > 1.0:
+        raise UsageError(
+            f"action_gain={gain!r}: transition linear_action needs action_gain > 0 and "
+            f"rho^2 + action_gain^2 <= 1 (rho={c.rho}), else I - A A^T - B B^T is not PSD"
+        )
+    if c.code_size != c.dim:
+        raise UsageError(
+            f"code_dim={c.code_dim!r}: transition linear_action compares codes with z, so it "
+            f"needs code_dim = dim = {c.dim}"
+        )
+
+
+CORE_FIELDS = tuple(f.name for f in dataclasses.fields(RunConfig) if f.name != "params")
+
+
+def run_keys() -> tuple[str, ...]:
+    """Every key a run accepts: the core fields and every objective's hyperparameters."""
+    return CORE_FIELDS + tuple(k for k in param_fields() if k not in CORE_FIELDS)
+
+
+@functools.cache
+def _core_types(key: str) -> tuple[type, ...]:
+    hint = typing.get_type_hints(RunConfig)[key]
+    args = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    return tuple(typing.get_origin(a) or a for a in args)  # list[float] -> list
+
+
+def _allowed_types(key: str) -> tuple[type, ...]:
+    return _core_types(key) if key in CORE_FIELDS else param_fields()[key].types
+
+
+def _float_keys(values: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(
+        k for k, v in values.items() if float in _allowed_types(k) and isinstance(v, float)
+    )
+
+
+def _check_type(key: str, value: Any) -> None:
+    """The Python API's type check (files and --set values are coerced first)."""
+    allowed = _allowed_types(key)
+    if value is None and type(None) in allowed:
+        return
+    ok = (
+        (int in allowed and isinstance(value, int))
+        or (float in allowed and isinstance(value, int | float))
+        or (str in allowed and isinstance(value, str))
+        or (list in allowed and _number_list(value))
+    )
+    if isinstance(value, bool) or not ok:
+        raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
+
+
+def _number_list(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    )
+
+
+def _check_choice(key: str, value: Any, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise UsageError(f"{key}={value!r} is not one of {', '.join(allowed)}")
+
+
+def _coerce(key: str, value: Any) -> Any:
+    """Coerce a YAML value to the annotated type of RunConfig field ``key``."""
+    allowed = _allowed_types(key)
+    if value is None and type(None) in allowed:
+        return None
+    if isinstance(value, bool):
+        raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
+    if int in allowed:
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+    if float in allowed and isinstance(value, int | float | str):
+        # YAML 1.1 reads 1e-3 (no dot) as a string; accept any numeric spelling.
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    if str in allowed and isinstance(value, str):
+        return value
+    if list in allowed and isinstance(value, list | tuple) and value:
+        return [_coerce_number(key, v, allowed) for v in value]
+    raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
+
+
+def _coerce_number(key: str, value: Any, allowed: tuple[type, ...]) -> float:
+    if not isinstance(value, bool) and isinstance(value, int | float | str):
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
+
+
+def _type_name(allowed: tuple[type, ...]) -> str:
+    names = {
+        int: "integer",
+        float: "number",
+        str: "string",
+        list: "non-empty list of numbers",
+        type(None): "null",
+    }
+    return " or ".join(names.get(t, t.__name__) for t in allowed)
+
+
+def make_run_config(overrides: dict[str, Any], where: str = "config") -> RunConfig:
+    """RunConfig from a mapping of field overrides, each key and value checked."""
+    if not isinstance(overrides, dict):
+        raise UsageError(f"{where} must be a mapping of config keys, got {overrides!r}")
+    values = {}
+    keys = run_keys()
+    for key, value in overrides.items():
+        if key not in keys:
+            raise UsageError(f"unknown config key {key!r} in {where}; allowed: {', '.join(keys)}")
+        values[key] = _coerce(key, value)
+    return RunConfig(**values).validate()

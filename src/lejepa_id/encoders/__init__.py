@@ -1,0 +1,1 @@
+"""Encoders f: observations -> codes, stacked over runs."""

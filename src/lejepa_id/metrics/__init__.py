@@ -1,0 +1,1 @@
+"""Metrics: pure reference functions, the registry, and the scorer used in training."""

@@ -1,0 +1,1 @@
+"""The Coq proof checker behind ``lejepa-id verify``."""

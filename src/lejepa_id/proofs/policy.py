@@ -1,0 +1,177 @@
+"""What ``lejepa-id verify`` accepts: the fixed theorem list and the assumption allow-list.
+
+This module is the checker's policy, kept apart from its machinery
+(:mod:`lejepa_id.proofs.checker`) so that a change of policy is one reviewed diff:
+
+- :data:`REQUIRED_THEOREMS`: every statement of the paper's theorem list (five
+  groups: forward, converse, approximate, Dirichlet, planning) that must be audited.
+  ``formal/theorems.txt`` may list more, never fewer.
+- :data:`STANDARD_AXIOMS`: the axioms of Coq's classical reals and of Coquelicot
+  allowed underneath every theorem, each with the hash of its type.
+- :data:`PROJECT_ASSUMPTIONS`: the project's own ``Axiom``/``Parameter``
+  declarations, each with its kind and the hash of its type. A new assumption, or
+  an allowed one whose statement changed, fails the audit until it is reviewed and
+  entered here.
+- :data:`LAW_RECORDS`: records of laws (facts about primitive notions, as fields)
+  that a general statement may take as premises; such a statement is reported as
+  relative to those laws, never as verified outright.
+
+Hashes are :func:`lejepa_id.proofs.checker.pin` of the type printed by Coq 8.16 under
+``Set Printing All``; ``lejepa-id verify --pins`` prints the current values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Names of the theorem groups, in the order of the paper's theorem list.
+GROUP_TITLES: dict[str, str] = {
+    "forward": "Theorem 1, forward (Hermite route)",
+    "converse": "Theorem 2, converse (Gaussian uniqueness, Sturm-Liouville route)",
+    "approximate": "Theorem 3, approximate identifiability",
+    "dirichlet": "Alternative forward proof (Dirichlet energy)",
+    "planning": "Theorem 4, planning equivalence",
+}
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """An allowed assumption: ``kind`` is ``axiom`` (a fact, sort Prop) or
+    ``parameter`` (a primitive notion, never of sort Prop)."""
+
+    kind: str
+    type_pin: str
+    role: str
+
+
+#: Coq options a ``_CoqProject`` may carry (besides ``-R . LejepaId``): warning
+#: settings only. Anything else (``-type-in-type``, ``-impredicative-set``, extra
+#: load paths) could change what a proof means, so it is rejected.
+LIBRARY = "LejepaId"
+
+#: Flags the checker appends to every ``coqc`` call, after the project's own.
+#: A string in a comment that swallows a comment terminator lets a scanner and
+#: Coq disagree about what is code, so that warning is an error here.
+CHECKER_COQC_FLAGS = ("-w", "+comment-terminator-in-string")
+
+#: Commands that could load code or switch off a kernel check; never needed here.
+BANNED_COMMANDS = (
+    "Declare ML Module",
+    "Load",
+    "Add LoadPath",
+    "Add Rec LoadPath",
+    "Add ML Path",
+    "Unset Guard Checking",
+    "Unset Positivity Checking",
+    "Unset Universe Checking",
+    "bypass_check",
+    "Extract Constant",
+    "Register",
+    "Primitive",
+)
+
+STANDARD_AXIOMS: dict[str, Allowed] = {
+    "Coq.Reals.ClassicalDedekindReals.sig_forall_dec": Allowed(
+        "axiom",
+        "6ae83178b358bf9d",
+        "Coq Reals: limited principle of omniscience for decidable nat predicates "
+        "(constructs the classical Dedekind reals)",
+    ),
+    "Coq.Reals.ClassicalDedekindReals.sig_not_dec": Allowed(
+        "axiom",
+        "e3ef2b96e9a61cd8",
+        "Coq Reals: decidability of double-negated propositions (classical reals)",
+    ),
+    "Coq.Logic.FunctionalExtensionality.functional_extensionality_dep": Allowed(
+        "axiom",
+        "dee2d5eae1884204",
+        "Coq standard library: functions equal at every point are equal",
+    ),
+    "Coq.Logic.Classical_Prop.classic": Allowed(
+        "axiom", "070418627f0977dd", "Coq standard library: excluded middle (used by Coquelicot)"
+    ),
+}
+
+PROJECT_ASSUMPTIONS: dict[str, Allowed] = {
+    "LejepaId.Converse.hermite_spectrum": Allowed("axiom", "3788403653c17e2a", ""),
+}
+
+#: Records whose fields are laws: a statement with one of them among its premises
+#: holds for every interpretation satisfying the laws, and is reported so.
+LAW_RECORDS: dict[str, str] = {
+    "LejepaId.Forward.L2Laws": "laws F1-F3 of the Gaussian L^2 interface (Parseval, "
+    "Mehler, degree one is linear with Cov(Az) = A A^T); proved for the finite Hermite "
+    "expansions (HermiteModel.hermite_laws)",
+    "LejepaId.Forward.PolarLaws": "laws T1-T2 (covariance split |M M^T - I|_F <= eps + "
+    "W_nl, Pythagorean split of the square error E|h(z) - Qz|^2 = |M - Q|_F^2 + W_nl); "
+    "proved for the finite Hermite expansions (HermitePolar.hermite_polar_laws)",
+}
+
+REQUIRED_THEOREMS: tuple[str, ...] = (
+    "LejepaId.Forward.mehler_summable",
+    "LejepaId.Forward.corr_bound",
+    "LejepaId.Forward.corr_equality_iff",
+    "LejepaId.Forward.alignment_lower_bound",
+    "LejepaId.Forward.alignment_equality_iff",
+    "LejepaId.Forward.forward_identifiability",
+    "LejepaId.HermiteModel.model_parseval",
+    "LejepaId.HermiteModel.model_mehler",
+    "LejepaId.HermiteModel.heval_linear",
+    "LejepaId.HermiteModel.lin_part_gram",
+    "LejepaId.HermiteModel.forward_identifiability_model",
+    "LejepaId.HermiteModel.identity_encoder_whitened",
+    "LejepaId.HermiteModel.hermite_laws",
+    "LejepaId.HermiteGauss.hermite_orthogonality",
+    "LejepaId.HermiteGauss.model_mean_1d",
+    "LejepaId.HermiteGauss.model_cov_1d",
+    "LejepaId.HermiteGauss.model_energy_1d",
+    "LejepaId.Matrix.rows_orthonormal_orthogonal",
+    "LejepaId.Converse.affine_eigen_affine_score",
+    "LejepaId.Converse.affine_score_gaussian",
+    "LejepaId.Gaussian.gaussian_second_moment",
+    "LejepaId.GaussianMoments.gauss_integrable",
+    "LejepaId.GaussianMoments.Z_pos",
+    "LejepaId.GaussianMoments.gauss_moments",
+    "LejepaId.GaussianMoments.stein_identity",
+    "LejepaId.Converse.gaussian_affine_in_L2",
+    "LejepaId.Converse.gaussian_affine_eigen_equation",
+    "LejepaId.Converse.gaussian_first_eigenfunction",
+    "LejepaId.Converse.converse_affine_score",
+    "LejepaId.Converse.converse_biconditional",
+    "LejepaId.Approximate.kappa_pos",
+    "LejepaId.Approximate.W_nl_le_D",
+    "LejepaId.Approximate.approx_identifiability",
+    "LejepaId.Approximate.thm3_bound_monotone",
+    "LejepaId.Approximate.approx_exact",
+    "LejepaId.Approximate.thm3_bound_linear",
+    "LejepaId.Forward.pythagorean_delta_bound",
+    "LejepaId.Forward.approx_identifiability_assembled",
+    "LejepaId.HermitePolar.hermite_polar_laws",
+    "LejepaId.HermitePolar.approx_identifiability_model",
+    "LejepaId.Compact.compact_max",
+    "LejepaId.Polar.max_polar",
+    "LejepaId.PolarFactor.polar_factor",
+    "LejepaId.Dirichlet.am_gm",
+    "LejepaId.Dirichlet.am_gm_equality",
+    "LejepaId.Dirichlet.jensen_exp",
+    "LejepaId.Dirichlet.dirichlet_energy_bound",
+    "LejepaId.Dirichlet.dirichlet_energy_equality",
+    "LejepaId.Dirichlet.cauchy_schwarz",
+    "LejepaId.Dirichlet.norm_preserving_linear_isometry",
+    "LejepaId.Dirichlet.orthogonal_jacobian_lipschitz",
+    "LejepaId.Dirichlet.bilipschitz_isometry",
+    "LejepaId.Dirichlet.isometry_linear",
+    "LejepaId.Dirichlet.dirichlet_identifiability",
+    "LejepaId.Planning.step_push",
+    "LejepaId.Planning.cost_push",
+    "LejepaId.Planning.planning_cost_equal",
+    "LejepaId.Planning.planning_minimizers_coincide",
+    "LejepaId.Planning.planning_values_coincide",
+    "LejepaId.Planning.planning_orthogonal_cost",
+    "LejepaId.Planning.planning_orthogonal_minimizers",
+    "LejepaId.Planning.planning_orthogonal_values",
+    "LejepaId.Planning.pushed_kernel_markov",
+    "LejepaId.Planning.stochastic_cost_equal",
+    "LejepaId.Planning.stochastic_minimizers_coincide",
+    "LejepaId.Planning.stochastic_values_coincide",
+)

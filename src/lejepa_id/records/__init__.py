@@ -1,0 +1,1 @@
+"""Run records on disk: the result file, the results layout, atomic I/O."""

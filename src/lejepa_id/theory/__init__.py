@@ -1,0 +1,1 @@
+"""Closed-form predictions: spectral theory of the alignment optimum, LQR."""

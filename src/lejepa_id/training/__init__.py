@@ -1,0 +1,1 @@
+"""Training: the shared step and loop, the synthetic trainer, seeds and threads."""

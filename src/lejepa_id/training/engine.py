@@ -1,0 +1,192 @@
+"""One optimization step, shared by the synthetic runs and the Reacher pixel runs.
+
+An :class:`Engine` owns what every run's step does the same way: draw a batch from a
+data source, encode it into the views ``H`` of shape (R, V, B, m) (R members trained as
+one stack; a single run is a stack of one), apply the objective with its per-step
+randomness, record a member whose loss turns NaN or infinite as diverged at that step
+(never raise: a sweep goes on), set the learning rate from the schedule, and take an
+AdamW step with optional gradient-norm clipping. What differs between runs (how data
+is drawn, how inputs are shaped for the encoder, what is logged) stays with the caller,
+which plugs it into the one outer loop, :func:`run_loop`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import torch
+
+from lejepa_id.objectives import Objective
+from lejepa_id.training.runtime import lr_factor
+
+CHUNK = 16
+"""Steps of data and objective randomness drawn at once; fixed so that a run's streams
+never depend on the group it is trained in."""
+
+
+class DataSource(Protocol):
+    """Anything whose ``next()`` returns one step's encoder inputs, or the inputs and a
+    dict of extras the objective receives as keywords (an action world's ``actions``)."""
+
+    def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]: ...
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Peak learning rate ``lr`` held for ``hold`` steps (None: half the run), then
+    cosine-decayed to 0 at ``steps`` (see :func:`lejepa_id.training.runtime.lr_factor`)."""
+
+    lr: float
+    steps: int
+    hold: int | None = None
+
+    def at(self, step: int) -> float:
+        return self.lr * lr_factor(step, self.steps, self.hold)
+
+
+class DrawStream:
+    """The objective's randomness (SIGReg's directions) for each member, drawn
+    :data:`CHUNK` steps at a time from the member's own generator.
+
+    Shape: next() -> (R, ...), or None for an objective that draws nothing.
+    """
+
+    def __init__(
+        self, objective: Objective, code_dim: int, generators: Sequence[torch.Generator]
+    ) -> None:
+        self.objective, self.code_dim = objective, code_dim
+        self.generators = list(generators)
+        self.buffers: list[list[torch.Tensor]] = [[] for _ in self.generators]
+
+    def next(self) -> torch.Tensor | None:
+        for gen, buffer in zip(self.generators, self.buffers):
+            if not buffer:
+                draw = self.objective.draw(self.code_dim, gen, CHUNK)
+                if draw is None:
+                    return None
+                buffer.extend(draw.unbind(0)[::-1])
+        return torch.stack([buffer.pop() for buffer in self.buffers])
+
+
+class Engine:
+    """The training step of R stacked members; :attr:`alive` and :attr:`diverged_at`
+    (shape (R,), the 1-based step of divergence or -1) record divergence.
+
+    Args:
+        encoder: the module whose parameters are trained (stacked members: each
+            parameter's first dimension indexes the member).
+        encode: maps the source's inputs to the views H of shape (R, V, B, m).
+        source: the data source; :meth:`step` calls its ``next()`` once.
+        objective: the registered objective; ``per_run`` holds its per-member
+            hyperparameters as tensors of shape (R,).
+        draws: the objective's per-step randomness.
+        clip: clip the gradient norm over all parameters to this value (None: never);
+            it couples stacked members, so use it with a single member only.
+        module: the objective's own trainable parameters (stacked like the encoder's),
+            optimized with the encoder's and passed to the loss as ``module``.
+        sync_each_step: read the divergence flags every step (free on the CPU); on a
+            GPU they stay on the device and the caller reads them when it syncs anyway.
+    """
+
+    def __init__(
+        self,
+        encoder: torch.nn.Module,
+        encode: Callable[[torch.Tensor], torch.Tensor],
+        source: DataSource,
+        objective: Objective,
+        draws: DrawStream,
+        schedule: Schedule,
+        *,
+        weight_decay: float,
+        per_run: dict[str, torch.Tensor],
+        device: torch.device,
+        members: int,
+        clip: float | None = None,
+        sync_each_step: bool = True,
+        module: torch.nn.Module | None = None,
+    ) -> None:
+        self.encoder, self.encode, self.source = encoder, encode, source
+        self.objective, self.draws, self.schedule = objective, draws, schedule
+        self.per_run, self.clip, self.sync_each_step = per_run, clip, sync_each_step
+        self.owned = {} if module is None else {"module": module}
+        self.params = list(encoder.parameters())
+        if module is not None:
+            self.params += list(module.parameters())
+        fused = device.type in ("cuda", "cpu")
+        self.opt = torch.optim.AdamW(
+            self.params, lr=schedule.lr, weight_decay=weight_decay, fused=fused
+        )
+        self.alive = torch.ones(members, dtype=torch.bool, device=device)
+        self.diverged_at = torch.full((members,), -1, dtype=torch.long, device=device)
+
+    def step(self, step: int) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        """One update at 0-based ``step``; returns the detached loss (R,) and terms."""
+        batch = self.source.next()
+        inputs, extras = batch if isinstance(batch, tuple) else (batch, {})
+        H = self.encode(inputs)
+        loss, terms = self.objective.loss(
+            H, self.draws.next(), **self.per_run, **extras, **self.owned
+        )
+        finite = torch.isfinite(loss)
+        self.diverged_at = torch.where(self.alive & ~finite, step + 1, self.diverged_at)
+        self.alive = self.alive & finite
+        # Diverged members contribute nothing; their slices of the stacked weights are
+        # independent of the others' (batched products, elementwise AdamW).
+        total = torch.where(self.alive, loss, torch.zeros_like(loss)).sum()
+        for g in self.opt.param_groups:
+            g["lr"] = self.schedule.at(step)
+        self.opt.zero_grad(set_to_none=True)
+        total.backward()
+        if not self.sync_each_step or not bool(self.alive.all()):
+            self._zero_dead_gradients()
+        if self.clip is not None:
+            torch.nn.utils.clip_grad_norm_(self.params, self.clip)
+        self.opt.step()
+        return loss.detach(), terms
+
+    def _zero_dead_gradients(self) -> None:
+        # NaN flows into a diverged member's slices through the masked loss (0 * NaN);
+        # zeroing them keeps its weights finite. Its result is already fixed as diverged.
+        for p in self.params:
+            if p.grad is not None:
+                dead = ~self.alive.view(-1, *([1] * (p.dim() - 1)))
+                p.grad.masked_fill_(dead, 0.0)
+
+    def any_alive(self) -> bool:
+        """Whether some member still trains (a host sync on a GPU)."""
+        return bool(self.alive.any())
+
+    def diverged_steps(self) -> list[int | None]:
+        """Per member: the 1-based step at which its loss turned non-finite, or None."""
+        return [None if s < 0 else s for s in self.diverged_at.tolist()]
+
+
+def run_loop(
+    engine: Engine,
+    steps: int,
+    evaluate_at: Collection[int],
+    on_eval: Callable[[int], None],
+    on_step: Callable[[int, torch.Tensor, dict[str, torch.Tensor]], None] | None = None,
+) -> int:
+    """The outer loop of every run: ``steps`` steps of the engine.
+
+    After each step ``on_step(step, loss, terms)`` (0-based step); after the ``done``-th
+    step, for each ``done`` in ``evaluate_at``, ``on_eval(done)`` (a synthetic run scores
+    its encoder there, a Reacher run closes an epoch). Stops at the end of the step
+    (``engine.sync_each_step``, the CPU) or evaluation (a GPU, which reads the divergence
+    flags only then) at which no member trains any more. Returns the steps done.
+    """
+    done = 0
+    for step in range(steps):
+        loss, terms = engine.step(step)
+        done = step + 1
+        if on_step is not None:
+            on_step(step, loss, terms)
+        at_eval = done in evaluate_at
+        if at_eval:
+            on_eval(done)
+        if (engine.sync_each_step or at_eval) and not engine.any_alive():
+            break
+    return done

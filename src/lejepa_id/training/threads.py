@@ -1,0 +1,107 @@
+"""CPU thread count for training: chosen per model size, overridable, safe on a busy machine.
+
+PyTorch's default (one OpenMP thread per core) suits large matrix products on an idle
+machine. The synthetic models here multiply small matrices (512 rows by a few hundred
+columns) thousands of times per second: every product is a parallel region whose threads
+meet at a barrier, so when another process holds a core the waiting threads spin and the
+run slows many times over (measured: 500 steps of the 2d run took 196 s with two threads
+beside four busy processes, 28 s with one). A single thread loses little on an idle
+machine for such sizes and degrades in proportion to the load. Larger models do enough
+work per product for a second thread to pay off, so they keep torch's count.
+
+Precedence, first match wins: an explicit ``threads`` argument (the CLI's ``--threads``),
+the ``LEJEPA_ID_THREADS`` environment variable, ``OMP_NUM_THREADS`` (taken as the exact
+count), then :func:`auto_threads`. ``auto`` anywhere means "choose by size". The thread
+count never changes the trained weights (tests train with 1 and 2 threads and compare bit
+for bit); for large N the float64 evaluation's reductions split across threads, which can
+move a metric in its 16th significant digit.
+
+The SIGReg kernels (:mod:`lejepa_id.objectives.ecf`) are single-threaded Numba loops without a
+thread pool of their own, so there is no Numba thread count to set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+import torch
+
+from lejepa_id.errors import UsageError
+
+ENV_VAR = "LEJEPA_ID_THREADS"
+# Multiply-adds per sample and step above which a second thread pays off (see
+# benchmarks/bench_busy.py): the 2d mlp (~2e5) and matched N = 256 (~1.3e5) stay below,
+# matched N = 1024 (~1.6e6) is above.
+MULTI_THREAD_WORK = 1_000_000
+
+
+def encoder_work(encoder: str, dim: int, hidden: int = 256, depth: int = 4, layers: int = 4) -> int:
+    """Multiply-adds per sample of one forward pass of one run, encoder plus SIGReg's
+    projection; a stack of R runs does R times this in each batched product.
+
+    A size measure, not a cost model: it orders configs by how much work each matrix
+    product does, which is what decides whether threads pay off.
+    """
+    projection = dim * 256
+    if encoder == "mlp":
+        widths = [dim] + [hidden] * depth + [dim]
+        return sum(a * b for a, b in zip(widths[:-1], widths[1:])) + projection
+    return layers * (dim // 2) ** 2 + projection
+
+
+def auto_threads(work: int, available: int) -> int:
+    """One thread for small models; all ``available`` for large ones (pure function)."""
+    if available < 1:
+        raise ValueError(f"available={available!r} must be >= 1")
+    return 1 if work < MULTI_THREAD_WORK else available
+
+
+def parse_threads(value: str | int | None, source: str) -> int | None:
+    """An explicit count (>= 1), or None for ``auto`` / unset; bad values raise UsageError."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
+        return None
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        n = 0
+    if n < 1 or str(value).strip() != str(n):
+        raise UsageError(f"{source}={value!r} must be a whole number >= 1 or 'auto'")
+    return n
+
+
+def resolve_threads(
+    work: int,
+    requested: str | int | None = None,
+    env: Mapping[str, str] | None = None,
+    available: int | None = None,
+) -> int:
+    """The thread count a run uses: explicit request, env vars, else by size.
+
+    ``available`` defaults to torch's current count (the cores, or what a sweep worker
+    was given), so the automatic choice never raises it.
+    """
+    env = os.environ if env is None else env
+    for value, source in (
+        (requested, "threads"),
+        (env.get(ENV_VAR), ENV_VAR),
+        (env.get("OMP_NUM_THREADS"), "OMP_NUM_THREADS"),
+    ):
+        n = parse_threads(value, source)
+        if n is not None:
+            return n
+    return auto_threads(work, available or torch.get_num_threads())
+
+
+@contextmanager
+def torch_threads(n: int) -> Iterator[int]:
+    """Run the body with ``n`` torch intra-op threads, then restore the previous count."""
+    before = torch.get_num_threads()
+    if n != before:
+        torch.set_num_threads(n)
+    try:
+        yield n
+    finally:
+        if torch.get_num_threads() != before:
+            torch.set_num_threads(before)

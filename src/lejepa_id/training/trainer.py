@@ -1,0 +1,457 @@
+"""The training engine (docs/model.md, section 6): one loop for one run or a stack of runs.
+
+:func:`train` trains every run of a compatible group at once. Each run (and each of its
+``inits`` initializations) is a *member* of a stacked encoder; members draw their data,
+SIGReg directions and initial weights from their own seeds, so a member follows exactly
+the trajectory it would follow alone (AdamW is elementwise). A single run is a group of
+one. A member whose loss turns NaN or infinite stops contributing to the update and is
+recorded as diverged at that step; the others continue.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+
+from lejepa_id.config.run import RunConfig
+from lejepa_id.encoders.stacked import build_encoder
+from lejepa_id.errors import UsageError
+from lejepa_id.metrics.action import action_scores
+from lejepa_id.metrics.evaluation import EvalSet, Scorer
+from lejepa_id.metrics.reference import grid_metrics
+from lejepa_id.objectives import build_objective, objective_class
+from lejepa_id.records.result import RunResult
+from lejepa_id.training.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
+from lejepa_id.training.runtime import derive_seed, generator, resolve_device
+from lejepa_id.training.threads import encoder_work, resolve_threads, torch_threads
+from lejepa_id.worlds import World, action_pairs
+from lejepa_id.worlds.build import check_world_matches, recorded_mixing, world_for
+
+# Purposes of the seeds derived from a run's seed; fixed forever for reproducibility.
+_DATA, _INIT, _EVAL, _DIRECTIONS, _SCATTER = 1, 2, 3, 4, 5
+# Saved weights of the objective's own parameters (an action predictor) carry this prefix.
+OBJECTIVE_PREFIX = "objective."
+# Keys that must agree for runs to share one stacked model and one optimizer, besides
+# the objective's hyperparameters that are not per run (see group_key).
+GROUP_KEYS = (
+    "dim",
+    "obs_size",
+    "code_size",
+    "encoder",
+    "hidden",
+    "depth",
+    "layers",
+    "views",
+    "mode",
+    "steps",
+    "batch",
+    "lr",
+    "weight_decay",
+    "eval_size",
+    "eval_every",
+    "eval_every_early",
+    "early_until",
+    "device",
+    "action_dim",
+)
+
+
+def _shared_params(mode: str) -> list[str]:
+    cls = objective_class(mode)
+    return [f.name for f in dataclasses.fields(cls) if f.name not in cls.per_run]
+
+
+def group_key(config: RunConfig) -> tuple[Any, ...]:
+    """What runs must share to be trained as one stack: :data:`GROUP_KEYS` and their
+    objective's hyperparameters, except its ``per_run`` ones (such as lam)."""
+    params = tuple(getattr(config, k) for k in _shared_params(config.mode))
+    return tuple(getattr(config, k) for k in GROUP_KEYS) + params
+
+
+class DataStream:
+    """Positive pairs of one world from its own generator, drawn ``CHUNK`` steps at a time.
+
+    In an action world the views are (z_t, z_{t+1}) and ``next()`` also returns the
+    actions taken, ``{"actions": (B, k)}``, which the engine hands to the objective.
+
+    Shape:
+        next() -> (V, B, D) observations of B latents in V views.
+    """
+
+    def __init__(self, world: World, config: RunConfig, device: torch.device) -> None:
+        self.world, self.config = world, config
+        self.gen = generator(device, config.seed, _DATA)
+        self.buffer: list[torch.Tensor] = []
+
+    def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        if not self.buffer:
+            c = self.config
+            z = self.world.sample_latents(CHUNK * c.batch, self.gen)
+            if self.world.transition.action_size():
+                views, actions = action_pairs(self.world, z, self.gen)
+                x = self.world.render(views).reshape(c.views, CHUNK, c.batch, -1).unbind(1)
+                extras = [{"actions": a} for a in actions.reshape(CHUNK, c.batch, -1).unbind(0)]
+                self.buffer = list(zip(x, extras))[::-1]
+            else:
+                x = self.world.render(self.world.sample_views(z, c.views, self.gen))
+                self.buffer = list(x.reshape(c.views, CHUNK, c.batch, -1).unbind(1))[::-1]
+        return self.buffer.pop()
+
+
+def _check_group(configs: Sequence[RunConfig]) -> None:
+    first = configs[0]
+    for c in configs[1:]:
+        if group_key(c) != group_key(first):
+            keys = (*GROUP_KEYS, *_shared_params(first.mode))
+            diff = [k for k in keys if getattr(c, k) != getattr(first, k)]
+            raise ValueError(f"runs of one group must share {', '.join(diff)}")
+
+
+def train(
+    configs: RunConfig | Sequence[RunConfig],
+    worlds: World | Sequence[World] | None = None,
+    progress: bool = True,
+    names: Sequence[str] | None = None,
+    on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
+    threads: int | str | None = None,
+) -> RunResult | list[RunResult]:
+    """Train one run, or a group of runs sharing an architecture, to completion.
+
+    Args:
+        configs: one RunConfig (returns one RunResult) or a sequence (returns a list).
+        worlds: optional worlds to use instead of the configs' named ones, e.g. with a
+            user-supplied mixing: ``train(cfg, World.make(my_fn, dim=2))``.
+        progress: show a progress bar with steps/s, loss and R^2(h -> z).
+        names: labels for the progress bar and results.
+        on_eval: called after each evaluation with (step, one metrics dict per run).
+        threads: CPU threads for torch while training: a count, or ``auto``/None to
+            follow ``LEJEPA_ID_THREADS``, ``OMP_NUM_THREADS``, else the model size
+            (see :mod:`lejepa_id.training.threads`). Restored afterwards; never changes the weights.
+    """
+    single = isinstance(configs, RunConfig)
+    cfgs = [configs] if single else list(configs)
+    if not cfgs or not all(isinstance(c, RunConfig) for c in cfgs):
+        raise UsageError(f"train() needs a RunConfig or a non-empty list of them, got {configs!r}")
+    cfgs = [c.validate(custom_world=worlds is not None) for c in cfgs]
+    _check_group(cfgs)
+    if names is not None and len(names) != len(cfgs):
+        raise UsageError(f"train() got {len(names)} names for {len(cfgs)} configs")
+    cfgs, wlds = _worlds(cfgs, worlds)
+    c0 = cfgs[0]
+    members = sum(c.effective_inits for c in cfgs)
+    work = members * encoder_work(c0.encoder, c0.dim, c0.hidden, c0.depth, c0.layers)
+    with torch_threads(resolve_threads(work, threads)) as n:
+        results = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval).run()
+    for res, cfg, world in zip(results, cfgs, wlds):
+        res.threads = n
+        if worlds is not None:
+            res.mixing = recorded_mixing(cfg, world)
+    return results[0] if single else results
+
+
+def _worlds(
+    cfgs: list[RunConfig], worlds: World | Sequence[World] | None
+) -> tuple[list[RunConfig], list[World]]:
+    """The configs' own worlds, or the supplied ones after checking they match (a config
+    that leaves obs_dim unset takes the supplied world's, so its record is complete)."""
+    if worlds is None:
+        return cfgs, [world_for(c) for c in cfgs]
+    wlds = [worlds] if isinstance(worlds, World) else list(worlds)
+    if len(wlds) != len(cfgs):
+        raise UsageError(f"train() got {len(wlds)} worlds for {len(cfgs)} configs")
+    for c, w in zip(cfgs, wlds):
+        check_world_matches(c, w)
+    sizes = {w.obs_dim for w in wlds}
+    if len(sizes) > 1:
+        raise UsageError(f"worlds of one group must share the observation size, got {sizes}")
+    D = wlds[0].obs_dim
+    cfgs = [c if c.obs_size == D else RunConfig(**{**c.to_dict(), "obs_dim": D}) for c in cfgs]
+    c0 = cfgs[0]
+    if c0.encoder == "matched" and not D == c0.code_size == c0.dim:
+        raise UsageError(
+            f"the matched encoder needs observations and codes of dim={c0.dim}, got D={D}"
+        )
+    return cfgs, wlds
+
+
+class _Trainer:
+    """State of one group's training; :meth:`run` is the readable loop."""
+
+    def __init__(self, cfgs, worlds, names, progress, on_eval) -> None:
+        self.cfgs, self.worlds, self.names = cfgs, worlds, list(names)
+        self.progress, self.on_eval = progress, on_eval
+        c0 = cfgs[0]
+        self.c0 = c0
+        self.device = resolve_device(c0.device)
+        # Members: (run index, init index).
+        self.members = [(r, k) for r, c in enumerate(cfgs) for k in range(c.effective_inits)]
+        self._build_model()
+        self._build_engine()
+        self._build_evaluation()
+        R = len(self.members)
+        self.curves: list[dict[str, list[float]]] = [{} for _ in range(R)]
+        self.recent_loss = torch.zeros(R, device=self.device)
+        self.recent_count = 0
+        self.last_terms: dict[str, torch.Tensor] = {}
+        self.last_loss = torch.zeros(R, device=self.device)
+
+    def _build_model(self) -> None:
+        """The stacked encoder (one member per run and init), the objective and its state."""
+        cfgs, c0 = self.cfgs, self.c0
+        init_seeds = [derive_seed(cfgs[r].seed, _INIT, k) for r, k in self.members]
+        self.encoder = build_encoder(
+            c0.encoder,
+            self.worlds[0].obs_dim,
+            init_seeds,
+            c0.code_size,
+            hidden=c0.hidden,
+            depth=c0.depth,
+            layers=c0.layers,
+        ).to(self.device)
+        self.objective = build_objective(c0.mode, **c0.objective_params)
+        self.module = self.objective.module(c0, len(self.members))
+        if self.module is not None:
+            self.module.to(self.device)
+        self.per_run = {
+            k: torch.tensor([getattr(cfgs[r], k) for r, _ in self.members], device=self.device)
+            for k in self.objective.per_run
+        }
+
+    def _build_engine(self) -> None:
+        """Data streams, random directions, schedule and the shared training step."""
+        cfgs, worlds, c0 = self.cfgs, self.worlds, self.c0
+        for w in worlds:
+            w.mixing.to(self.device)
+        self.streams = [DataStream(w, c, self.device) for w, c in zip(worlds, cfgs)]
+        dir_gens = [generator(self.device, cfgs[r].seed, _DIRECTIONS, k) for r, k in self.members]
+        self.schedule = Schedule(c0.lr, c0.steps)
+        # A host sync per step is free on the CPU but stalls a GPU's queue: there the
+        # divergence bookkeeping stays on the device and is read at evaluations.
+        self.sync_each_step = self.device.type == "cpu"
+        self.engine = Engine(
+            self.encoder,
+            self._encode,
+            self,
+            self.objective,
+            DrawStream(self.objective, c0.code_size, dir_gens),
+            self.schedule,
+            weight_decay=c0.weight_decay,
+            per_run=self.per_run,
+            device=self.device,
+            members=len(self.members),
+            sync_each_step=self.sync_each_step,
+            module=self.module,
+        )
+
+    def _build_evaluation(self) -> None:
+        """The fixed evaluation sets, stacked per member, and their scorer."""
+        cfgs, worlds, c0 = self.cfgs, self.worlds, self.c0
+        # Theorem 3 is stated for one rho and m = n; elsewhere its bound is NaN (null).
+        rho = torch.tensor(
+            [
+                worlds[r].bound_rho() if c0.code_size == c0.dim else float("nan")
+                for r, _ in self.members
+            ],
+            dtype=torch.float64,
+        )
+        self.evalsets = [
+            EvalSet.draw(w, c.eval_size, generator(self.device, c.eval_seed, _EVAL))
+            for w, c in zip(worlds, cfgs)
+        ]
+        self.scorer = Scorer(
+            torch.stack([self.evalsets[r].z for r, _ in self.members]),
+            rho.to(self.device),
+            torch.stack([worlds[r].correlations() for r, _ in self.members]).to(self.device),
+            # The Hermite-product predictions are for coordinate-wise channels; an action
+            # world's A mixes the coordinates, so they do not apply there.
+            [
+                worlds[r].law.is_gaussian and not worlds[r].transition.action_size()
+                for r, _ in self.members
+            ],
+        )
+        self.x_eval = torch.stack([self.evalsets[r].x for r, _ in self.members])
+        self.x_eval_prime = torch.stack([self.evalsets[r].x_prime for r, _ in self.members])
+        self.baselines = [e.baseline() for e in self.evalsets]
+
+    def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        """The data source of :attr:`engine`. Shape: -> (R, V, B, D), and in an action
+        world the actions {"actions": (R, B, k)}."""
+        per_run = [s.next() for s in self.streams]
+        if not isinstance(per_run[0], tuple):
+            return torch.stack([per_run[r] for r, _ in self.members])
+        x = torch.stack([per_run[r][0] for r, _ in self.members])
+        keys = per_run[0][1]
+        return x, {k: torch.stack([per_run[r][1][k] for r, _ in self.members]) for k in keys}
+
+    def _encode(self, X: torch.Tensor) -> torch.Tensor:
+        """Shape: (R, V, B, D) -> (R, V, B, m)."""
+        R, V, B, D = X.shape
+        return self.encoder(X.reshape(R, V * B, D)).reshape(R, V, B, -1)
+
+    @property
+    def alive(self) -> torch.Tensor:
+        return self.engine.alive
+
+    def record_step(self, step: int, loss: torch.Tensor, terms: dict[str, torch.Tensor]) -> None:
+        """Keep the last step's losses and the mean loss over the last 100 steps."""
+        self.last_loss, self.last_terms = loss, terms
+        if step >= self.c0.steps - 100:
+            self.recent_loss += loss
+            self.recent_count += 1
+
+    @torch.inference_mode()
+    def evaluate(self, step: int) -> list[dict[str, float]]:
+        self.encoder.eval()
+        # Diverged members may hold non-finite codes; they are not reported, but must not
+        # break the batched linear algebra of the others.
+        h = torch.nan_to_num(self.encoder(self.x_eval), 0.0, 0.0, 0.0)
+        h_prime = torch.nan_to_num(self.encoder(self.x_eval_prime), 0.0, 0.0, 0.0)
+        scores = self.scorer.score(h, h_prime, final=step == self.c0.steps)
+        # The grid scores are final metrics: computing them only at the last evaluation
+        # saves a third of each evaluation's cost.
+        if self.c0.dim == 2 and step == self.c0.steps:
+            zg = torch.stack([self.evalsets[r].z_grid for r, _ in self.members])
+            xg = torch.stack([self.evalsets[r].x_grid for r, _ in self.members])
+            scores.update(grid_metrics(zg, self.encoder(xg)))
+        if self.module is not None and step == self.c0.steps:
+            scores.update(self._action_scores(h))
+        self.encoder.train()
+        per_member = []
+        for i in range(len(self.members)):
+            row = {k: float(v[i]) for k, v in scores.items()}
+            row["loss"] = float(self.last_loss[i])
+            row.update({k: float(v[i]) for k, v in self.last_terms.items()})
+            per_member.append(row)
+            if self.alive[i]:
+                curve = self.curves[i]
+                curve.setdefault("step", []).append(step)
+                curve.setdefault("lr", []).append(self.schedule.at(step))
+                for k, v in row.items():
+                    curve.setdefault(k, []).append(v)
+        return per_member
+
+    def run(self) -> list[RunResult]:
+        c0 = self.c0
+        start = time.perf_counter()
+        last_rows: list[dict[str, float]] = []
+        label = self.names[0] if len(self.cfgs) == 1 else f"{len(self.cfgs)} runs"
+        bar = tqdm(
+            total=c0.steps,
+            disable=not self.progress,
+            desc=label or "train",
+            unit="step",
+            dynamic_ncols=True,
+        )
+
+        def after_step(step: int, loss: torch.Tensor, terms: dict[str, torch.Tensor]) -> None:
+            self.record_step(step, loss, terms)
+            bar.update(1)
+
+        def at_eval(done: int) -> None:
+            nonlocal last_rows
+            last_rows = self.evaluate(done)
+            if self.on_eval is not None:
+                self.on_eval(done, last_rows)
+            live = [r for r, a in zip(last_rows, self.alive.tolist()) if a]
+            if live:
+                bar.set_postfix(
+                    loss=f"{np.mean([r['loss'] for r in live]):.4g}",
+                    r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
+                )
+
+        with bar:
+            done = run_loop(self.engine, c0.steps, set(c0.eval_steps()), at_eval, after_step)
+        wall = time.perf_counter() - start
+        return self._results(last_rows, wall, done)
+
+    def _results(self, rows, wall: float, steps_done: int) -> list[RunResult]:
+        final_loss = (self.recent_loss / max(self.recent_count, 1)).tolist()
+        diverged_at = self.engine.diverged_steps()
+        results = []
+        for r, cfg in enumerate(self.cfgs):
+            idx = [i for i, (rr, _) in enumerate(self.members) if rr == r]
+            alive = [i for i in idx if diverged_at[i] is None]
+            # Best of K: the lowest training loss averaged over the last 100 steps
+            # (one step's loss is noisy: SIGReg draws fresh directions every step).
+            pick = min(alive, key=lambda i: final_loss[i]) if alive else idx[0]
+            res = RunResult(
+                config=cfg,
+                name=self.names[r],
+                device=str(self.device),
+                wall_time_s=wall,
+                steps_per_s=steps_done / max(wall, 1e-9),
+            )
+            res.selected_init = self.members[pick][1]
+            res.init_final_losses = [final_loss[i] for i in idx]
+            res.curves = self.curves[pick]
+            if not alive:
+                res.status, res.diverged_step = "diverged", diverged_at[pick]
+            if rows and alive:
+                row = rows[pick]
+                res.metrics = {
+                    k: row[k] for k in row if k not in ("loss",) and k not in self.last_terms
+                }
+                res.metrics.update(self.baselines[r])
+                res.losses = {
+                    "loss": row["loss"],
+                    "loss_last100": final_loss[pick],
+                    **{k: row[k] for k in self.last_terms},
+                }
+            res.weights = self._member_weights(pick)
+            if cfg.scatter and alive:
+                res.scatter = self._scatter(r, pick, cfg)
+            results.append(res)
+        return results
+
+    def _action_scores(self, h: torch.Tensor) -> dict[str, torch.Tensor]:
+        """The action metrics per member (:mod:`lejepa_id.metrics.action`)."""
+        W = {k: v.detach().double().cpu().numpy() for k, v in self.module.state_dict().items()}
+        rows = []
+        for i, (r, _) in enumerate(self.members):
+            t = self.worlds[r].transition
+            z = self.evalsets[r].z.double().cpu().numpy()
+            rows.append(
+                action_scores(z, h[i].double().cpu().numpy(), W["W_A"][i], W["W_B"][i], t.A, t.B)
+            )
+        return {k: torch.tensor([row[k] for row in rows], dtype=torch.float64) for k in rows[0]}
+
+    def _member_weights(self, i: int) -> dict[str, torch.Tensor]:
+        out = {k: v[i].detach().cpu().clone() for k, v in self.encoder.state_dict().items()}
+        if self.module is not None:
+            for k, v in self.module.state_dict().items():
+                out[OBJECTIVE_PREFIX + k] = v[i].detach().cpu().clone()
+        return out
+
+    @torch.no_grad()
+    def _scatter(self, r: int, i: int, cfg: RunConfig) -> dict[str, torch.Tensor]:
+        world = self.worlds[r]
+        z = world.sample_latents(cfg.scatter, generator(self.device, cfg.seed, _SCATTER))
+        x = world.render(z)
+        self.encoder.eval()
+        stacked = x.unsqueeze(0).expand(len(self.members), -1, -1)
+        h = self.encoder(stacked)[i]
+        self.encoder.train()
+        return {"z": z.float().cpu(), "x": x.float().cpu(), "h": h.float().cpu()}
+
+
+def load_encoder(config: RunConfig, weights: dict[str, torch.Tensor]) -> torch.nn.Module:
+    """Rebuild a trained single-run encoder from its config and saved weights."""
+    enc = build_encoder(
+        config.encoder,
+        config.obs_size,
+        [0],
+        config.code_size,
+        hidden=config.hidden,
+        depth=config.depth,
+        layers=config.layers,
+    )
+    enc.load_state_dict(
+        {k: v.unsqueeze(0) for k, v in weights.items() if not k.startswith(OBJECTIVE_PREFIX)}
+    )
+    return enc
