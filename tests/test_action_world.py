@@ -14,7 +14,8 @@ from lejepa_id import RunConfig, train
 from lejepa_id.cli.main import main
 from lejepa_id.config.run import make_run_config
 from lejepa_id.errors import UsageError
-from lejepa_id.metrics.action import action_scores, affine_fit, policy_cost
+from lejepa_id.linalg import affine_fit
+from lejepa_id.metrics.action import action_scores, policy_cost
 from lejepa_id.objectives import build_objective, random_directions, sigreg
 from lejepa_id.objectives.lejepa_action import StackedPredictor
 from lejepa_id.theory import lqr as lqr
@@ -99,8 +100,8 @@ def _exact(n: int = 3, k: int = 2, seed: int = 0):
 
 def test_exact_code_and_predictor_score_zero_error_and_cost_ratio_one():
     t, Q, z, h, W_A, W_B = _exact()
-    M, c = affine_fit(z, h)
-    np.testing.assert_allclose(M, Q, atol=1e-12)
+    W, c = affine_fit(z, h)  # h ~ z @ W + c
+    np.testing.assert_allclose(W.T.numpy(), Q, atol=1e-12)
     s = action_scores(z, h, W_A, W_B, t.A, t.B)
     assert s["predictor_err"] == pytest.approx(0.0, abs=1e-12)
     assert s["lqr_cost_ratio"] == pytest.approx(1.0, rel=1e-9)  # Theorem 4's invariance

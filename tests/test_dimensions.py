@@ -10,13 +10,9 @@ import torch
 from lejepa_id import RunConfig, World, train
 from lejepa_id.cli.main import main
 from lejepa_id.errors import UsageError
+from lejepa_id.linalg import r2
 from lejepa_id.metrics.evaluation import Scorer
-from lejepa_id.metrics.reference import (
-    identifiability_metrics,
-    orthogonality_error,
-    procrustes_mse,
-    r2,
-)
+from lejepa_id.metrics.reference import identifiability_metrics, orthogonality_error, procrustes_mse
 
 TINY = dict(
     steps=40, batch=64, hidden=16, depth=2, eval_size=400, eval_every=20, eval_every_early=20

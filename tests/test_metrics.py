@@ -7,16 +7,15 @@ import math
 import pytest
 import torch
 
+from lejepa_id.linalg import affine_fit, r2
 from lejepa_id.metrics.evaluation import Scorer
 from lejepa_id.metrics.reference import (
-    affine_fit,
     bound_quantities,
     grid_latents,
     grid_metrics,
     identifiability_metrics,
     orthogonality_error,
     procrustes_mse,
-    r2,
     scale_free_orthogonality_error,
     theorem3_bound,
 )

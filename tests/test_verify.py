@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from lejepa_id.proofs import checker as verify
-from lejepa_id.proofs import policy as policy
+from lejepa_id.proofs import findings, policy, sources
+from lejepa_id.proofs import report as proof_report
 
 FORMAL = Path(__file__).resolve().parents[1] / "formal"
 SMALL = (
@@ -44,7 +45,7 @@ def _require_coq() -> None:
 
 
 @pytest.fixture(scope="module")
-def real_report() -> verify.Report:
+def real_report() -> findings.Report:
     """One from-scratch compile and audit of the real development, shared by the tests."""
     _require_coq()
     return verify.check(FORMAL)
@@ -74,7 +75,7 @@ def small_pins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         control = verify.check(_write_small(tmp_path_factory.mktemp("ctl") / "formal", pins))
     finally:
         mp.undo()
-    assert control.ok, verify.summary(control)
+    assert control.ok, proof_report.summary(control)
     assert all(t.status == "verified" for t in control.theorems)
     return pins
 
@@ -85,7 +86,7 @@ def plant(small_pins, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
     src = (FORMAL / "Approximate.v").read_text()
 
-    def run(old: str | None = None, new: str = "", append: str = "") -> verify.Report:
+    def run(old: str | None = None, new: str = "", append: str = "") -> findings.Report:
         text = src
         if old is not None:
             assert old in text
@@ -96,26 +97,26 @@ def plant(small_pins, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     return run
 
 
-def _by_name(report: verify.Report) -> dict[str, verify.TheoremResult]:
+def _by_name(report: findings.Report) -> dict[str, findings.TheoremResult]:
     return {t.short_name: t for t in report.theorems}
 
 
 # --------------------------------------------------------------------------- the real tree
 
 
-def test_real_development_compiles_and_passes(real_report: verify.Report) -> None:
+def test_real_development_compiles_and_passes(real_report: findings.Report) -> None:
     assert real_report.errors == []
-    assert real_report.ok, verify.summary(real_report)
-    listed = verify.parse_theorem_list(FORMAL)
+    assert real_report.ok, proof_report.summary(real_report)
+    listed = sources.parse_theorem_list(FORMAL)
     assert [t.name for t in real_report.theorems] == [t.name for t in listed]
-    assert {t.group for t in real_report.theorems} == set(verify.GROUP_TITLES)
+    assert {t.group for t in real_report.theorems} == set(policy.GROUP_TITLES)
     # Every assumption any theorem rests on is on the allow-list with its pinned type.
     for a in real_report.assumptions.values():
         assert a.qualified, a.printed
         assert not a.refuted and not (a.trivial and a.sort == "Prop"), a.printed
 
 
-def test_no_prop_parameter_and_axiom_budget(real_report: verify.Report) -> None:
+def test_no_prop_parameter_and_axiom_budget(real_report: findings.Report) -> None:
     kinds = {q: e.kind for q, e in policy.PROJECT_ASSUMPTIONS.items()}
     for a in real_report.assumptions.values():
         if a.qualified in kinds:
@@ -125,7 +126,7 @@ def test_no_prop_parameter_and_axiom_budget(real_report: verify.Report) -> None:
     assert len(real_report.axioms) <= 1
 
 
-def test_concrete_results_need_no_project_assumption(real_report: verify.Report) -> None:
+def test_concrete_results_need_no_project_assumption(real_report: findings.Report) -> None:
     status = {t.name: t.status for t in real_report.theorems}
     verified = [
         "Forward.mehler_summable",
@@ -159,7 +160,7 @@ def test_concrete_results_need_no_project_assumption(real_report: verify.Report)
     assert by_name["gaussian_first_eigenfunction"].parameters == []
 
 
-def test_general_theorems_are_law_relative(real_report: verify.Report) -> None:
+def test_general_theorems_are_law_relative(real_report: findings.Report) -> None:
     # The general forms take the law records as premises: reported as such, never
     # as verified, while the model proving the laws is verified outright.
     by_name = {t.short_name: t for t in real_report.theorems}
@@ -172,7 +173,7 @@ def test_general_theorems_are_law_relative(real_report: verify.Report) -> None:
     assert by_name["approx_identifiability_model"].laws == []
     assert by_name["approx_identifiability_model"].axioms == []
     assert by_name["hermite_laws"].laws == []
-    assert "premise `L2Laws`" in verify.render_markdown(real_report)
+    assert "premise `L2Laws`" in proof_report.render_markdown(real_report)
 
 
 def test_law_premises_parser() -> None:
@@ -204,16 +205,16 @@ def test_required_list_covers_the_theorem_list() -> None:
         "Planning.planning_minimizers_coincide", "Planning.planning_values_coincide",
     }  # fmt: skip
     assert {f"LejepaId.{s}" for s in spec} <= set(policy.REQUIRED_THEOREMS)
-    listed = verify.parse_theorem_list(FORMAL)
-    assert verify.list_problems(listed) == []
+    listed = sources.parse_theorem_list(FORMAL)
+    assert sources.list_problems(listed) == []
     # Dropping any line from theorems.txt is reported, without running Coq.
     for k in range(len(listed)):
-        problems = verify.list_problems(listed[:k] + listed[k + 1 :])
+        problems = sources.list_problems(listed[:k] + listed[k + 1 :])
         assert problems == [f"theorems.txt lacks required theorem {listed[k].name}"]
 
 
-def test_markdown_table_lists_everything(real_report: verify.Report) -> None:
-    table = verify.render_markdown(real_report)
+def test_markdown_table_lists_everything(real_report: findings.Report) -> None:
+    table = proof_report.render_markdown(real_report)
     assert "Overall: PASS" in table
     for t in real_report.theorems:
         assert f"`{t.short_name}`" in table
@@ -221,9 +222,9 @@ def test_markdown_table_lists_everything(real_report: verify.Report) -> None:
         assert f"`{d.name}`" in table
 
 
-def test_committed_table_is_current(real_report: verify.Report) -> None:
+def test_committed_table_is_current(real_report: findings.Report) -> None:
     committed = (FORMAL / "VERIFICATION.md").read_text()
-    fresh = verify.render_markdown(real_report)
+    fresh = proof_report.render_markdown(real_report)
     assert committed == fresh, "regenerate: lejepa-id verify --table formal/VERIFICATION.md"
 
 
@@ -244,7 +245,7 @@ def test_cheat_false_axiom_with_plausible_comment(plant) -> None:
 
 def test_cheat_false_axiom_is_refuted_even_if_allow_listed(plant, monkeypatch) -> None:
     # A careless reviewer puts the axiom on the allow-list: Coq still refutes it.
-    entry = policy.Allowed("axiom", verify.pin("False"), "")
+    entry = policy.Allowed("axiom", findings.pin("False"), "")
     monkeypatch.setattr(policy, "PROJECT_ASSUMPTIONS", {"LejepaId.Approximate.ok_fact": entry})
     report = plant(append="\n(** A fact. *)\nAxiom ok_fact : False.\n")
     assert not report.ok
@@ -383,21 +384,21 @@ def test_missing_coq_exits_2(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
 
 def test_parsers() -> None:
     text = 'A (* x (* Admitted *) y *) "Admitted" B\nAxiom foo : True.'
-    bare = verify.strip_comments(text)
+    bare = sources.strip_comments(text)
     assert "Admitted" not in bare and bare.count("\n") == 1 and len(bare) == len(text)
     # Like Coq, a string inside a comment hides a comment terminator.
-    assert "Admitted" in verify.strip_comments(HIDDEN)
+    assert "Admitted" in sources.strip_comments(HIDDEN)
     out = (
         "Axioms:\nClassicalDedekindReals.sig_not_dec : forall P : Prop, {~ ~ P} + {~ P}\n"
         "Forward.mehler_alignment\n  : forall n : nat,\n    n = n\n"
     )
-    assert verify.parse_assumptions(out) == [
+    assert sources.parse_assumptions(out) == [
         "ClassicalDedekindReals.sig_not_dec",
         "Forward.mehler_alignment",
     ]
-    assert verify.parse_assumptions("Closed under the global context\n") == []
-    _, odd = verify.parse_entries("Axioms:\nType hierarchy is collapsed (logic is inconsistent)\n")
+    assert sources.parse_assumptions("Closed under the global context\n") == []
+    _, odd = sources.parse_entries("Axioms:\nType hierarchy is collapsed (logic is inconsistent)\n")
     assert odd
-    assert verify._matches("Forward.x", "LejepaId.Forward.x")
-    assert not verify._matches("ard.x", "LejepaId.Forward.x")
-    assert verify.pin("a  b\n c") == verify.pin("a b c") != verify.pin("a b")
+    assert sources._matches("Forward.x", "LejepaId.Forward.x")
+    assert not sources._matches("ard.x", "LejepaId.Forward.x")
+    assert findings.pin("a  b\n c") == findings.pin("a b c") != findings.pin("a b")

@@ -143,10 +143,11 @@ def function_level_imports() -> dict[str, int]:
         for fn in ast.walk(tree):
             if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
                 for node in ast.walk(fn):
-                    if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGE):
-                        n += 1
-                    elif isinstance(node, ast.Import) and any(
-                        a.name.startswith(PACKAGE) for a in node.names
+                    if (
+                        isinstance(node, ast.ImportFrom)
+                        and (node.module or "").startswith(PACKAGE)
+                        or isinstance(node, ast.Import)
+                        and any(a.name.startswith(PACKAGE) for a in node.names)
                     ):
                         n += 1
         if n:

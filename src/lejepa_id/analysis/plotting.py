@@ -114,15 +114,6 @@ THEOREM_FILTER = (
 )
 
 
-def law_name(law: str, alpha: float) -> str:
-    """gaussian, laplace, or gennorm(α) (gennorm α = 2 and 1 are named for what they are)."""
-    if law == "gennorm":
-        if alpha == 2.0:
-            return "gennorm α=2 (Gaussian)"
-        return f"gennorm α={alpha:g}"
-    return str(law)
-
-
 def save(fig, out: Path, name: str, caption: str, formats, made: Figures) -> None:
     """Write ``name`` in every format and record it (with its caption) in ``made``."""
     entry = {"name": name, "caption": caption}

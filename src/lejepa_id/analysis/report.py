@@ -24,7 +24,7 @@ from lejepa_id.analysis.scaling import scaling_table
 from lejepa_id.analysis.synthetic_claims import PROVIDERS
 from lejepa_id.analysis.table import collect
 from lejepa_id.errors import UsageError
-from lejepa_id.metrics.evaluation import metric_infos
+from lejepa_id.metrics.registry import metric_infos
 from lejepa_id.records.io import atomic_write_bytes
 from lejepa_id.records.layout import ensure_writable
 

@@ -24,7 +24,7 @@ import pandas as pd
 
 from lejepa_id.config.experiments import AXES
 from lejepa_id.config.run import run_keys
-from lejepa_id.metrics.evaluation import metric_infos
+from lejepa_id.metrics.registry import metric_infos
 from lejepa_id.records.io import atomic_write_bytes
 from lejepa_id.records.layout import ensure_writable
 

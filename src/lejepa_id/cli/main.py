@@ -42,7 +42,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _print_metrics(status: str, diverged_step: int | None, metrics: dict[str, float]) -> None:
-    from lejepa_id.metrics.evaluation import metric_infos
+    from lejepa_id.metrics.registry import metric_infos
 
     if status != "finished":
         print(f"status: {status} at step {diverged_step}")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
+from lejepa_id.linalg import affine_fit, polar_factor
 from lejepa_id.metrics.registry import declare_metric
 from lejepa_id.theory import lqr as lqr
 
@@ -46,28 +47,6 @@ declare_metric(
     "true-system cost of the learned-space LQR controller over the optimal cost",
     summary=True,
 )
-declare_metric(
-    "lqr_value_err",
-    "LQR value err.",
-    "relative error of the learned-space LQR value matrix pulled back to z",
-)
-
-
-def affine_fit(z: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Least-squares M (m, n) and c (m,) with h ~ M z + c.
-
-    Shape:
-        z: (N, n), h: (N, m) -> M (m, n), c (m,)
-    """
-    X = np.concatenate([z, np.ones((z.shape[0], 1))], axis=1)
-    coef, *_ = np.linalg.lstsq(X, h, rcond=None)
-    return coef[:-1].T, coef[-1]
-
-
-def nearest_rotation(M: np.ndarray) -> np.ndarray:
-    """The orthogonal matrix nearest to square M in Frobenius norm: U V^T of M's SVD."""
-    U, _, Vt = np.linalg.svd(M)
-    return U @ Vt
 
 
 def predictor_error(
@@ -117,9 +96,10 @@ def action_scores(
     """
     if h.shape[1] != z.shape[1] or not np.all(np.isfinite(h)):
         return dict.fromkeys(("predictor_err", "lqr_cost_ratio", "lqr_value_err"), float("nan"))
-    M, _ = affine_fit(z, h)
+    W, _ = affine_fit(z, h)  # h ~ z @ W + c, so M = W^T
+    M = W.T.numpy()
     P_A, P_B = W_A.T, W_B.T
     return {
-        "predictor_err": predictor_error(P_A, P_B, A, B, nearest_rotation(M)),
+        "predictor_err": predictor_error(P_A, P_B, A, B, polar_factor(W.T).numpy()),
         **lqr_scores(P_A, P_B, A, B, M),
     }

@@ -14,16 +14,12 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from lejepa_id.metrics.reference import (
-    best_partial_isometry,
-    pinv_sym,
-    scale_free_from_gram,
-    theorem3_bound,
-)
+from lejepa_id.linalg import pinv_sym
+from lejepa_id.metrics.reference import best_partial_isometry, scale_free_from_gram, theorem3_bound
 from lejepa_id.metrics.registry import declare_metric, register_metric
 
 if TYPE_CHECKING:
-    from lejepa_id.metrics.evaluation import CodeMoments
+    from lejepa_id.metrics.moments import CodeMoments
 
 
 def _memo(fn: Callable[[CodeMoments], torch.Tensor]) -> Callable[[CodeMoments], torch.Tensor]:

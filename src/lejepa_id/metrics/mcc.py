@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from scipy.optimize import linear_sum_assignment
 
-from lejepa_id.metrics.reference import ArrayLike
+from lejepa_id.linalg import ArrayLike
 
 
 def abs_correlation(z: ArrayLike, h: ArrayLike) -> torch.Tensor:

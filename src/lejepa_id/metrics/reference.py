@@ -12,62 +12,16 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import torch
 
-ArrayLike = torch.Tensor | np.ndarray
-
-
-# Relative cut-off of the pseudo-inverses: directions of a covariance below it are treated
-# as exactly degenerate (a code wider than z has some), not inverted from rounding noise.
-PINV_RTOL = 1e-12
-
-
-def pinv_sym(a: torch.Tensor) -> torch.Tensor:
-    """Pseudo-inverse of symmetric PSD matrices (..., k, k), cut off at :data:`PINV_RTOL`."""
-    return torch.linalg.pinv(a, rtol=PINV_RTOL, hermitian=True)
-
-
-def _f64(a: ArrayLike) -> torch.Tensor:
-    return torch.as_tensor(a).to(torch.float64)
-
-
-def _centered_cov(a: torch.Tensor, b: torch.Tensor, ddof: int = 0) -> torch.Tensor:
-    """Cross-covariance. Shape: (..., n, P), (..., n, Q) -> (..., P, Q)."""
-    ac = a - a.mean(dim=-2, keepdim=True)
-    bc = b - b.mean(dim=-2, keepdim=True)
-    return ac.transpose(-2, -1) @ bc / (a.shape[-2] - ddof)
-
-
-def affine_fit(a: ArrayLike, b: ArrayLike) -> tuple[torch.Tensor, torch.Tensor]:
-    """Least-squares affine map b ~ a @ W + c.
-
-    A rank-deficient ``a`` (a collapsed code) is handled by the pseudo-inverse, which
-    gives the minimum-norm solution instead of failing.
-
-    Shape:
-        a: (..., n, P), b: (..., n, Q) -> W (..., P, Q), c (..., Q)
-    """
-    a, b = _f64(a), _f64(b)
-    W = pinv_sym(_centered_cov(a, a)) @ _centered_cov(a, b)
-    c = b.mean(dim=-2) - (a.mean(dim=-2).unsqueeze(-2) @ W).squeeze(-2)
-    return W, c
-
-
-def r2(a: ArrayLike, b: ArrayLike) -> torch.Tensor:
-    """R^2(a -> b) of the affine least-squares prediction of b from a.
-
-    1 - SS_res / SS_tot with both sums taken over samples and output coordinates.
-
-    Shape:
-        a: (..., n, P), b: (..., n, Q) -> (...)
-    """
-    a, b = _f64(a), _f64(b)
-    W, c = affine_fit(a, b)
-    resid = b - (a @ W + c.unsqueeze(-2))
-    ss_res = resid.pow(2).sum(dim=(-2, -1))
-    ss_tot = (b - b.mean(dim=-2, keepdim=True)).pow(2).sum(dim=(-2, -1))
-    return 1.0 - ss_res / ss_tot
+from lejepa_id.linalg import (
+    ArrayLike,
+    affine_fit,
+    as_float64,
+    centered_cov,
+    polar_factor,
+    r2,
+)
 
 
 def isometry_gram(W: torch.Tensor) -> torch.Tensor:
@@ -133,18 +87,13 @@ def procrustes_mse(h: ArrayLike, z: ArrayLike, center: bool = False) -> torch.Te
     Shape:
         h: (..., n_s, m), z: (..., n_s, n) -> (...)
     """
-    h, z = _f64(h), _f64(z)
+    h, z = as_float64(h), as_float64(z)
     if center:
         h = h - h.mean(dim=-2, keepdim=True)
         z = z - z.mean(dim=-2, keepdim=True)
     n_s = h.shape[-2]
     Q = best_partial_isometry(h.transpose(-2, -1) @ z / n_s, z.transpose(-2, -1) @ z / n_s)
     return (h - z @ Q.transpose(-2, -1)).pow(2).sum(dim=-1).mean(dim=-1)
-
-
-def _polar(a: torch.Tensor) -> torch.Tensor:
-    U, _, Vh = torch.linalg.svd(a, full_matrices=False)
-    return U @ Vh
 
 
 def best_partial_isometry(
@@ -162,14 +111,14 @@ def best_partial_isometry(
     Shape:
         hz: (..., m, n), zz: (..., n, n) -> (..., m, n)
     """
-    Q = _polar(hz)
+    Q = polar_factor(hz)
     m, n = hz.shape[-2], hz.shape[-1]
     if m >= n:
         return Q
     L = torch.linalg.eigvalsh(zz)[..., -1:].unsqueeze(-1)
     shift = L * torch.eye(n, dtype=zz.dtype, device=zz.device) - zz
     for _ in range(max_iter):
-        nxt = _polar(hz + Q @ shift)
+        nxt = polar_factor(hz + Q @ shift)
         done = bool((nxt - Q).abs().max() < tol)
         Q = nxt
         if done:
@@ -181,7 +130,7 @@ def theorem3_bound(
     epsilon: ArrayLike | float, delta: ArrayLike | float, rho: float
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Theorem 3: D = delta / (2 rho (1 - rho)) and the bound D + (epsilon + D)^2."""
-    epsilon, delta = _f64(epsilon), _f64(delta)
+    epsilon, delta = as_float64(epsilon), as_float64(delta)
     D = delta / (2.0 * rho * (1.0 - rho))
     return D, D + (epsilon + D).pow(2)
 
@@ -196,8 +145,8 @@ def bound_quantities(h: ArrayLike, h_prime: ArrayLike, rho: float) -> dict[str, 
     Shape:
         h, h_prime: (..., n, N) -> each (...)
     """
-    h, h_prime = _f64(h), _f64(h_prime)
-    cov = _centered_cov(h, h, ddof=1)
+    h, h_prime = as_float64(h), as_float64(h_prime)
+    cov = centered_cov(h, h, ddof=1)
     eye = torch.eye(h.shape[-1], dtype=h.dtype, device=h.device)
     epsilon = torch.linalg.matrix_norm(cov - eye)
     L_h = (h_prime - h).pow(2).sum(dim=-1).mean(dim=-1)
@@ -230,7 +179,7 @@ def identifiability_metrics(
         z, x, h, h_prime: (..., n, N) -> {name: (...)} (the computed metrics of
             :mod:`lejepa_id.metrics.registry` that the moments do not need)
     """
-    z, x, h = _f64(z), _f64(x), _f64(h)
+    z, x, h = as_float64(z), as_float64(x), as_float64(h)
     orth = orthogonality_error(z, h)
     orth_free, scale = scale_free_orthogonality_error(z, h)
     out = {

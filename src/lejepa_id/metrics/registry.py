@@ -16,6 +16,8 @@ from typing import Any
 
 import torch
 
+from lejepa_id.errors import UsageError
+
 _METRICS: dict[str, MetricInfo] = {}
 
 
@@ -49,8 +51,7 @@ def register_metric(
     """Decorator: register ``compute(moments) -> (R,)`` as metric ``name``."""
 
     def add(compute: Callable[[Any], torch.Tensor]) -> Callable[[Any], torch.Tensor]:
-        info = MetricInfo(name, label, description, summary, report, compute, final_only)
-        _METRICS[name] = info
+        _add(MetricInfo(name, label, description, summary, report, compute, final_only))
         return compute
 
     return add
@@ -60,14 +61,16 @@ def declare_metric(
     name: str, label: str, description: str, summary: bool = False, report: bool = False
 ) -> None:
     """Register a metric that some other code computes (no ``compute``)."""
-    _METRICS[name] = MetricInfo(name, label, description, summary, report, None)
+    _add(MetricInfo(name, label, description, summary, report, None))
+
+
+def _add(info: MetricInfo) -> None:
+    # Two modules claiming one name would silently replace each other's column.
+    if info.name in _METRICS:
+        raise UsageError(f"metric {info.name!r} is registered twice; metric names must be unique")
+    _METRICS[info.name] = info
 
 
 def metric_infos() -> dict[str, MetricInfo]:
     """Every registered metric, in registration order."""
     return dict(_METRICS)
-
-
-def metric_label(name: str) -> str:
-    info = _METRICS.get(name)
-    return info.label if info else name

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 
 import torch
 
+from lejepa_id.linalg import pinv_sym, r2
 from lejepa_id.metrics.mcc import mcc as mcc_score
-from lejepa_id.metrics.reference import pinv_sym, r2
 from lejepa_id.metrics.registry import register_metric
 from lejepa_id.theory.spectral import hermite_features, predicted_features
 
 if TYPE_CHECKING:
-    from lejepa_id.metrics.evaluation import CodeMoments
+    from lejepa_id.metrics.moments import CodeMoments
 
 
 @register_metric(

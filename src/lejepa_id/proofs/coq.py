@@ -26,17 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from lejepa_id.proofs import policy as policy
-from lejepa_id.proofs.checker import (
-    Assumption,
-    Report,
-    TheoremResult,
-    _matches,
-    allowed,
-    module_of,
-    parse_entries,
-    pin,
-    resolve,
-)
+from lejepa_id.proofs.findings import Assumption, Report, TheoremResult, pin
+from lejepa_id.proofs.sources import _matches, allowed, module_of, parse_entries, resolve
 
 PRINTING = ["Set Printing All.", "Set Printing Width 1000000."]
 #: Tactics that must not be able to refute (or prove) an assumption.

@@ -8,7 +8,7 @@ from lejepa_id.proofs import policy as policy
 from lejepa_id.proofs.policy import GROUP_TITLES
 
 if TYPE_CHECKING:
-    from lejepa_id.proofs.checker import Assumption, Report
+    from lejepa_id.proofs.findings import Assumption, Report
 
 
 def render_markdown(report: Report) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from lejepa_id.metrics.reference import affine_fit, orthogonality_error
+from lejepa_id.linalg import affine_fit, polar_factor
+from lejepa_id.metrics.reference import orthogonality_error
 
 
 def _f64(a) -> torch.Tensor:
@@ -71,8 +72,7 @@ def encoder_scores(h_fit, z_fit, h_eval, z_eval) -> dict:
     mh, Wh = whitener(h_fit)
     zw_fit, hw_fit = (_f64(z_fit) - mz) @ Wz, (_f64(h_fit) - mh) @ Wh
     zw_eval, hw_eval = (_f64(z_eval) - mz) @ Wz, (_f64(h_eval) - mh) @ Wh
-    U, _, Vh = torch.linalg.svd(hw_fit.T @ zw_fit / hw_fit.shape[0])
-    Q = U @ Vh
+    Q = polar_factor(hw_fit.T @ zw_fit / hw_fit.shape[0])
     proc = (hw_eval - zw_eval @ Q.T).pow(2).sum(1).mean()
     return {
         "r2_hz": r2_hz,

@@ -30,7 +30,7 @@ from safetensors import SafetensorError
 from scipy import linalg
 
 from lejepa_id.errors import UsageError
-from lejepa_id.metrics.reference import affine_fit
+from lejepa_id.linalg import affine_fit
 from lejepa_id.reacher import statistics as st
 from lejepa_id.records.io import load_tensors, read_json_mapping
 from lejepa_id.records.result import RESULT_FILE

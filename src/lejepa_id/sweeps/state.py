@@ -222,14 +222,6 @@ def clear_error(spec: RunSpec, root: Path) -> None:
     (root / spec.run_id / ERROR).unlink(missing_ok=True)
 
 
-def run_status(spec: RunSpec, root: Path) -> str:
-    """finished, diverged, failed or missing."""
-    stored = read_result(root / spec.run_id / RESULT)
-    if stored is not None:
-        return str(stored["status"])
-    return "failed" if (root / spec.run_id / ERROR).exists() else "missing"
-
-
 LOCK = ".sweep.lock"
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import torch
 
-from lejepa_id.metrics.reference import ArrayLike, r2
+from lejepa_id.linalg import ArrayLike, r2
 
 # Two eigenvalues closer than this (relative) count as tied: products of the same rho_i
 # taken in another order may differ in the last bits.

@@ -1,0 +1,112 @@
+"""What the proof checker found: declarations, assumptions, theorem audits, the report."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Declared:
+    """An assumption declared at top level with ``Axiom`` or ``Parameter``."""
+
+    name: str
+    module: str
+    kind: str  # "axiom" or "parameter", from the keyword
+    doc: str
+    file: str
+    line: int
+
+    @property
+    def qualified(self) -> str:
+        """Fully qualified Coq name, e.g. ``LejepaId.Converse.hermite_spectrum``."""
+        return f"{self.module}.{self.name}"
+
+
+@dataclass
+class Assumption:
+    """One assumption as Coq sees it, with the results of the checker's tests."""
+
+    printed: str  # the name as Coq prints it
+    type_text: str = ""
+    sort: str = ""  # "Prop", "Type" or "Set"
+    refuted: bool = False  # False derivable from it by easy/tauto/...
+    trivial: bool = False  # provable outright by easy/tauto/...
+    qualified: str = ""  # its allow-list entry, "" when unlisted
+
+    @property
+    def pin(self) -> str:
+        """The hash of the printed type."""
+        return pin(self.type_text)
+
+
+@dataclass
+class TheoremResult:
+    """The audit of one main theorem."""
+
+    group: str
+    name: str
+    statement: str
+    expected_pin: str = ""
+    actual_pin: str = ""
+    assumptions: list[str] = field(default_factory=list)  # printed names
+    axioms: list[str] = field(default_factory=list)  # project axioms (short names)
+    parameters: list[str] = field(default_factory=list)  # project parameters
+    laws: list[str] = field(default_factory=list)  # law records among the premises
+    standard: list[str] = field(default_factory=list)
+    undeclared: list[str] = field(default_factory=list)
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Found, statement as pinned, and resting only on allowed assumptions."""
+        return not self.error and not self.undeclared
+
+    @property
+    def status(self) -> str:
+        """``verified`` (no project assumption), ``axiom-relative``, ``law-relative``
+        (premises are law records, no project axiom) or ``FAILED``."""
+        if not self.ok:
+            return "FAILED"
+        if self.axioms or self.parameters:
+            return "axiom-relative"
+        return "law-relative" if self.laws else "verified"
+
+    @property
+    def short_name(self) -> str:
+        """The theorem's name without the library prefix."""
+        return self.name.split(".")[-1]
+
+
+@dataclass
+class Report:
+    """Everything :func:`check` found."""
+
+    formal_dir: str
+    coq_version: str = ""
+    compile_seconds: float = 0.0
+    check_seconds: float = 0.0
+    declared: list[Declared] = field(default_factory=list)
+    assumptions: dict[str, Assumption] = field(default_factory=dict)
+    theorems: list[TheoremResult] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when everything compiled and every main theorem passed the audit."""
+        return not self.errors and bool(self.theorems) and all(t.ok for t in self.theorems)
+
+    @property
+    def axioms(self) -> list[Declared]:
+        """Declared facts (``Axiom``)."""
+        return [d for d in self.declared if d.kind == "axiom"]
+
+    @property
+    def parameters(self) -> list[Declared]:
+        """Declared primitive notions (``Parameter``)."""
+        return [d for d in self.declared if d.kind == "parameter"]
+
+
+def pin(text: str) -> str:
+    """16 hex digits of the SHA-256 of ``text`` with whitespace runs collapsed."""
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
