@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 
 import pytest
 import torch
@@ -27,14 +28,12 @@ def toys(monkeypatch):
     monkeypatch.setattr(registry, "_OBJECTIVES", dict(registry._OBJECTIVES))
     monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))
     monkeypatch.setattr(metric_registry, "_METRICS", dict(metric_registry._METRICS))
-    registry.param_fields.cache_clear()
-    mods = [
-        importlib.reload(importlib.import_module(f"toys.{name}"))
-        for name in ("toy_objective", "toy_transition", "toy_metric")
-    ]
+    names = [f"toys.{name}" for name in ("toy_objective", "toy_transition", "toy_metric")]
+    for name in names:
+        sys.modules.pop(name, None)  # a fresh import registers into the copies, once
+    mods = [importlib.import_module(name) for name in names]
     yield mods
     monkeypatch.undo()
-    registry.param_fields.cache_clear()
 
 
 def test_toy_objective_is_a_config_key_and_matches_its_written_out_loss(toys):

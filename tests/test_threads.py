@@ -23,9 +23,12 @@ from lejepa_id.training.threads import (
 
 def test_encoder_work_counts_multiply_adds_per_sample():
     # mlp 2 -> 256 -> 256 -> 256 -> 256 -> 2, plus the 2 x 256 SIGReg projection.
-    assert encoder_work("mlp", 2) == 2 * 256 + 3 * 256 * 256 + 256 * 2 + 2 * 256
+    assert (
+        encoder_work(RunConfig(encoder="mlp", dim=2)) == 2 * 256 + 3 * 256 * 256 + 256 * 2 + 2 * 256
+    )
     # matched N = 8, L = 4: four (4 x 4) products, plus the 8 x 256 projection.
-    assert encoder_work("matched", 8, layers=4) == 4 * 16 + 8 * 256
+    matched = RunConfig(encoder="matched", mixing="coupling", dim=8, layers=4)
+    assert encoder_work(matched) == 4 * 16 + 8 * 256
 
 
 @pytest.mark.parametrize(
@@ -38,7 +41,10 @@ def test_encoder_work_counts_multiply_adds_per_sample():
     ],
 )
 def test_auto_threads_by_model_size(encoder, dim, runs, threads):
-    assert auto_threads(runs * encoder_work(encoder, dim), available=2) == threads
+    config = RunConfig(
+        encoder=encoder, dim=dim, mixing="coupling" if encoder == "matched" else "spiral"
+    )
+    assert auto_threads(runs * encoder_work(config), available=2) == threads
 
 
 def test_auto_threads_never_exceeds_what_is_available():

@@ -28,16 +28,16 @@ def run_demo(
     device: str = "cpu",
     progress: bool = True,
 ) -> tuple[RunResult, Path]:
-    """Train the demo run, save its result and a three-panel PNG; return both."""
-    if lam is None:
-        lam = {"lejepa": 1e-3, "whiten": 0.5, "infonce": 0.0}.get(mode, 1e-3)
+    """Train the demo run, save its result and a three-panel PNG; return both.
+
+    ``lam`` None keeps the objective's own default (lejepa 1e-3, whiten 0.5)."""
     from lejepa_id.config.run import make_run_config
 
     config = make_run_config(
         {
             "mixing": mixing,
             "mode": mode,
-            "lam": lam,
+            **({} if lam is None else {"lam": lam}),
             "seed": seed,
             "device": device,
             "steps": DEMO_STEPS if steps is None else steps,
@@ -75,8 +75,10 @@ def plot_triptych(result: RunResult, path: str | Path) -> None:
         ax.set_xlim(-4, 4)
         ax.set_ylim(-4, 4)
     cfg = result.config
+    lam = cfg.objective_params.get("lam")
+    setting = cfg.mode if lam is None else f"{cfg.mode} (λ = {lam:g})"
     fig.suptitle(
-        f"{cfg.mixing} world, {cfg.mode} (λ = {cfg.lam:g}), {cfg.steps} steps; "
+        f"{cfg.mixing} world, {setting}, {cfg.steps} steps; "
         "colour = latent angle: a rigid rotation of the left panel means identified"
     )
     fig.tight_layout()

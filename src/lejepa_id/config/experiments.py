@@ -10,6 +10,7 @@ the offending key or value.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from lejepa_id.config.run import (
     run_keys,
 )
 from lejepa_id.errors import UsageError
+from lejepa_id.plugins import load_all as load_plugins
 
 # Sweep axes: experiment-level list keys, each sweeping one RunConfig field.
 AXES = {
@@ -38,7 +40,7 @@ AXES = {
 }
 # rho_grid sweeps an anisotropic channel: each value (r1, r2) gives the first latent
 # correlation r1 and every other one r2, whatever the run's dim.
-EXPERIMENT_KEYS = ("name", "description", "defaults", "runs", *AXES)
+EXPERIMENT_KEYS = ("name", "description", "plugins", "defaults", "runs", *AXES)
 
 
 @dataclass
@@ -49,6 +51,8 @@ class RunSpec:
     run: str
     axes: dict[str, Any]
     config: RunConfig
+    plugins: tuple[str, ...] = ()
+    """Plugins the run's components come from (loaded again by every executor)."""
 
     @property
     def run_id(self) -> str:
@@ -88,6 +92,8 @@ class Experiment:
     axes: dict[str, list[Any]] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     description: str = ""
+    plugins: tuple[str, ...] = ()
+    """Plugins loaded for this experiment (:mod:`lejepa_id.plugins`), canonical specs."""
 
     def run_config(self, run: str, **axis_values: Any) -> RunConfig:
         """Resolve one run: defaults, then the run's own keys, then axes, then --set."""
@@ -117,7 +123,8 @@ class Experiment:
                 fields = {AXES[k]: v for k, v in values.items()}
                 if "rho_grid" in values:
                     fields["rho"] = self._grid_rho(run, fields, values["rho_grid"])
-                specs.append(RunSpec(self.name, run, values, self.run_config(run, **fields)))
+                config = self.run_config(run, **fields)
+                specs.append(RunSpec(self.name, run, values, config, self.plugins))
         if not specs:
             raise UsageError(f"experiment {self.name} expands to no runs (an axis is empty)")
         return specs
@@ -196,15 +203,21 @@ def _apply_set(tree: dict[str, Any], key: str, value: Any) -> None:
 
 
 def load_experiment(
-    path: str | Path, sets: list[str] | None = None, only: str | None = None
+    path: str | Path,
+    sets: list[str] | None = None,
+    only: str | None = None,
+    plugins: Sequence[str] = (),
 ) -> Experiment:
     """Read and validate an experiment YAML file, applying ``--set`` overrides.
 
     ``only`` keeps (and validates) that one run, so an override that suits it is not
-    refused because another run of the file would be invalid with it.
+    refused because another run of the file would be invalid with it. ``plugins`` (paths
+    or module names, e.g. from ``--plugin``) are loaded first, then the file's own
+    ``plugins:`` list (paths relative to the file).
     """
     path = Path(path)
     tree = _read_tree(path)
+    loaded = load_plugins(plugins) + load_plugins(_plugin_list(tree, path), base=path.parent)
     for key, value in parse_set(sets or []).items():
         _apply_set(tree, key, value)
     overrides = tree.pop("__overrides__", {})
@@ -227,11 +240,19 @@ def load_experiment(
         axes=_axes(tree),
         overrides=overrides,
         description=str(tree.get("description", "")),
+        plugins=tuple(dict.fromkeys(loaded)),
     )
     # Validate every run now, so bad input fails before anything runs or is written.
     for run in exp.runs:
         exp.run_config(run)
     return exp
+
+
+def _plugin_list(tree: dict[str, Any], path: Path) -> list[str]:
+    value = tree.get("plugins") or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise UsageError(f"{path.name}: 'plugins' must be a list of paths or module names")
+    return value
 
 
 def _read_tree(path: Path) -> dict[str, Any]:

@@ -79,39 +79,6 @@ def check_eval_size(eval_size: int, dim: int) -> None:
         )
 
 
-def estimated_bytes(c: Any) -> int:
-    """A rough upper estimate of a run's memory (float32 elements x 4 bytes).
-
-    Counts the data drawn 16 steps at a time, the encoder's activations, SIGReg's
-    projections, the evaluation set with its codes, and the weights of the encoder and
-    the coupling mixing with AdamW's state, for every initialization.
-    """
-    n, vb, k = c.dim, c.views * c.batch, c.inits
-    d, m = c.obs_size, c.code_size
-    data = 16 * vb * d * 2
-    if c.encoder == "matched":
-        params = c.layers * (n // 2) ** 2 * 2
-        acts = vb * n * 4 * c.layers
-    else:
-        params = (d + m) * c.hidden + (c.depth - 1) * c.hidden**2
-        acts = vb * c.hidden * 3 * c.depth
-    sigreg = vb * c.num_directions * c.knots * 2 if c.mode == "lejepa" else 0
-    evaluation = c.eval_size * (n + d + m)
-    mixing = c.layers * (n // 2) ** 2 * 2 if c.mixing == "coupling" else 0
-    elements = data + k * (4 * params + acts + sigreg + evaluation) + mixing
-    return 4 * elements
-
-
-def check_memory(c: Any) -> None:
-    need = estimated_bytes(c)
-    if need > MAX_RUN_BYTES:
-        raise UsageError(
-            f"this run would need about {need / 2**30:,.0f} GiB (dim={c.dim}, "
-            f"batch={c.batch}, hidden={c.hidden}, eval_size={c.eval_size}); "
-            f"the limit is {MAX_RUN_BYTES // 2**30} GiB"
-        )
-
-
 def check_name(what: str, name: Any) -> str:
     """A name that becomes a directory under --out; refuse paths and odd characters."""
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):

@@ -21,12 +21,16 @@ from typing import Any
 
 import torch
 
+from lejepa_id.config import components
 from lejepa_id.config import limits as limits
+from lejepa_id.config.components import ComponentKey
+from lejepa_id.config.memory import check_memory
 from lejepa_id.encoders.stacked import encoder_names
 from lejepa_id.errors import UsageError
-from lejepa_id.objectives import build_objective, objective_class, objective_names, param_fields
+from lejepa_id.objectives import build_objective, objective_class, objective_names
 from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES, transition_names
 from lejepa_id.worlds.cuda_worlds import RECORDED, has_recorded_world
+from lejepa_id.worlds.transitions import transition_class
 
 TWO_D_MIXINGS = ("spiral", "banana", "sinusoid")
 
@@ -35,10 +39,12 @@ TWO_D_MIXINGS = ("spiral", "banana", "sinusoid")
 class RunConfig:
     """One training run (docs/model.md, sections 2 to 6).
 
-    Besides the fields below, every hyperparameter of a registered objective is a key
-    (``lam``, ``sigma``, ``num_directions``, ``knots``, ``t_max`` for the built-in ones):
-    pass it as a keyword, read it as an attribute; it is stored in ``params`` and its
-    default is the objective's own.
+    Besides the fields below, the selected objective (``mode``) and transition add their
+    own keys (:mod:`lejepa_id.config.components`): ``lam``, ``sigma``, ``num_directions``,
+    ``knots``, ``t_max`` for the built-in objectives, ``action_dim`` and ``action_gain``
+    for ``linear_action``. Pass one as a keyword (flat, or qualified as ``whiten.lam`` to
+    set it for one component only), read it as an attribute: the value given, else the
+    selected component's own default. Explicit values are stored in ``params``.
     """
 
     # --- world ---
@@ -69,12 +75,6 @@ class RunConfig:
     (an anisotropic channel)."""
     views: int = 2
     """Views of each latent per step, all drawn by the transition."""
-    action_dim: int | None = None
-    """Action dimension k of the linear_action transition, in [1, dim] (None elsewhere):
-    B = action_gain x (dim x k matrix with orthonormal columns)."""
-    action_gain: float | None = None
-    """Action gain of the linear_action transition, > 0 with rho^2 + action_gain^2 <= 1
-    (so the noise covariance I - A A^T - B B^T is PSD); None elsewhere."""
     # --- encoder ---
     encoder: str = "mlp"
     """Encoder: mlp or matched (cnn is the Reacher experiment's)."""
@@ -118,7 +118,7 @@ class RunConfig:
     device: str = "auto"
     """Device: auto (CUDA when present), cpu or cuda."""
     params: dict[str, Any] = field(default_factory=dict)
-    """Objective hyperparameters set explicitly (read them as attributes)."""
+    """Component keys set explicitly, flat or qualified (read them as attributes)."""
 
     def __init__(self, **values: Any) -> None:
         params = dict(values.pop("params", None) or {})
@@ -127,37 +127,54 @@ class RunConfig:
                 continue
             default = f.default_factory() if f.default is dataclasses.MISSING else f.default
             setattr(self, f.name, values.pop(f.name, default))
-        known = param_fields()
         for key in list(values):
-            if key in known:
+            if components.owners(key) or components.lookup(key):
                 params[key] = values.pop(key)
         if values:
-            raise TypeError(f"RunConfig got unknown keys: {', '.join(values)}")
+            raise UsageError(
+                f"RunConfig got unknown keys: {', '.join(values)}; allowed: {', '.join(run_keys())}"
+            )
         self.params = params
 
     def __getattr__(self, name: str) -> Any:
-        # Only reached for names that are not fields: objective hyperparameters.
-        known = param_fields()
-        if name in known and "params" in self.__dict__:
-            return self.params.get(name, self._param_default(name))
-        raise AttributeError(f"RunConfig has no key {name!r}")
+        # Only reached for names that are not fields: the selected components' keys.
+        if "params" not in self.__dict__:
+            raise AttributeError(name)
+        own = self.component_keys().get(name)
+        if own is None:
+            others = components.owners(name)
+            where = ", ".join(k.namespace for k in others) or "no component"
+            raise AttributeError(
+                f"RunConfig has no key {name!r} for mode={self.mode!r}, "
+                f"transition={self.transition!r} (it is a key of {where})"
+            )
+        return self._resolved(own)
 
-    def _param_default(self, name: str) -> Any:
-        owner = objective_class(self.mode) if self.mode in objective_names() else None
-        if owner is not None and name in {f.name for f in dataclasses.fields(owner)}:
-            return next(f.default for f in dataclasses.fields(owner) if f.name == name)
-        return param_fields()[name].default
+    def _resolved(self, key: ComponentKey) -> Any:
+        if key.qualified in self.params:
+            return self.params[key.qualified]
+        return self.params.get(key.name, key.default)
+
+    def component_keys(self) -> dict[str, ComponentKey]:
+        """The keys of the selected objective and transition (unknown names give none)."""
+        table = components.namespaces()
+        out: dict[str, ComponentKey] = {}
+        for namespace in (self.transition, self.mode):
+            out.update(table.get(namespace, {}) if isinstance(namespace, str) else {})
+        return out
 
     def to_dict(self) -> dict[str, Any]:
-        """Every key with its value, objective hyperparameters included (flat)."""
+        """Every key with its value: the core fields and the selected components' keys
+        (flat); keys of components the run does not select are not part of it."""
         out = {f: getattr(self, f) for f in CORE_FIELDS}
-        out.update({k: getattr(self, k) for k in param_fields()})
+        out.update({k: self._resolved(v) for k, v in self.component_keys().items()})
         return out
 
     @property
     def objective_params(self) -> dict[str, Any]:
-        """The hyperparameters of every registered objective, explicit or default."""
-        return {k: getattr(self, k) for k in param_fields()}
+        """The selected objective's hyperparameters, explicit or default."""
+        own = components.namespaces().get(self.mode, {})
+        return {k: self._resolved(v) for k, v in own.items()}
 
     @property
     def code_size(self) -> int:
@@ -178,18 +195,22 @@ class RunConfig:
         """
         values = self.to_dict()
         for key, value in values.items():
-            _check_type(key, value)
+            if key in CORE_FIELDS:
+                _check_type(key, value)
+        _check_choice("mode", self.mode, objective_names())
+        _check_choice("transition", self.transition, transition_names())
+        for key, value in {**values, **self.params}.items():
+            if key not in CORE_FIELDS:
+                _check_type(key, value, self._key_of(key))
         _check_choice("mixing", self.mixing, MIXING_NAMES)
         _check_choice("coupling_draw", self.coupling_draw, COUPLING_DRAWS)
         _check_choice("law", self.law, LAW_NAMES)
-        _check_choice("transition", self.transition, transition_names())
-        _check_choice("mode", self.mode, objective_names())
         _check_choice("encoder", self.encoder, encoder_names())
         if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
             raise UsageError(f"device={self.device!r} is not one of auto, cpu, cuda")
         limits.check_finite(values, _float_keys(values))
         self._validate_rho()
-        self._validate_actions()
+        self._validate_transition()
         if not self.alpha >= limits.ALPHA_MIN:
             raise UsageError(
                 f"alpha={self.alpha!r} must be >= {limits.ALPHA_MIN} (smaller shapes cannot "
@@ -207,7 +228,7 @@ class RunConfig:
         if self.encoder == "matched" and self.dim % 2:
             raise UsageError(f"dim={self.dim!r} must be even for the matched encoder")
         limits.check_eval_size(self.eval_size, self.dim)
-        limits.check_memory(self)
+        check_memory(self)
         return self
 
     def _validate_rho(self) -> None:
@@ -221,28 +242,31 @@ class RunConfig:
                 f"{self.dim} (or one number for all)"
             )
 
-    def _validate_actions(self) -> None:
-        acting = self.transition == "linear_action"
-        if not acting:
-            for key in ("action_dim", "action_gain"):
-                if getattr(self, key) is not None:
-                    raise UsageError(
-                        f"{key}={getattr(self, key)!r} is a key of transition linear_action "
-                        f"only, not {self.transition}"
-                    )
-            if self.mode == "lejepa_action":
-                raise UsageError("mode='lejepa_action' needs transition linear_action (actions)")
-            return
-        _check_action_world(self)
+    def _key_of(self, key: str) -> ComponentKey:
+        """The component key an explicit or resolved name refers to for this run."""
+        return components.lookup(key) or self.component_keys().get(key) or components.owners(key)[0]
+
+    def _validate_transition(self) -> None:
+        own = self.component_keys()
+        for key in self.params:
+            owner = components.lookup(key) or own.get(key)
+            if owner is None and components.owners(key)[0].kind == "transition":
+                where = ", ".join(k.namespace for k in components.owners(key))
+                raise UsageError(
+                    f"{key}={self.params[key]!r} is a key of transition {where} only, "
+                    f"not {self.transition}"
+                )
+        transition_class(self.transition).validate_config(self)
 
     def _validate_objectives(self) -> None:
-        # Every objective checks its own keys, so a bad value is refused even on a run
-        # whose objective ignores it (--set sigma=-1 is wrong for every run).
-        for name in objective_names():
-            build_objective(name, **self.objective_params)
-        need = objective_class(self.mode).views
-        if need is not None and self.views != need:
-            raise UsageError(f"views={self.views!r}: mode {self.mode} needs exactly {need} views")
+        # Each objective checks its own keys, also those given for other objectives of a
+        # sweep's shared defaults (--set sigma=-1 is wrong for every run).
+        build_objective(self.mode, **self.objective_params)
+        for key, value in self.params.items():
+            owner = self._key_of(key)
+            if owner.kind == "objective" and owner.namespace != self.mode:
+                build_objective(owner.namespace, **{owner.name: value})
+        objective_class(self.mode).validate_config(self)
 
     def _validate_named_mixing(self) -> None:
         if self.mixing in TWO_D_MIXINGS and self.dim != 2:
@@ -299,38 +323,13 @@ class RunConfig:
         return sorted(set(early) | set(late) | {self.steps})
 
 
-def _check_action_world(c: RunConfig) -> None:
-    """The linear_action transition's settings (docs/spectral.md, "Action worlds")."""
-    if c.mode != "lejepa_action":
-        raise UsageError(f"mode={c.mode!r}: transition linear_action trains with lejepa_action")
-    if c.law != "gaussian":
-        raise UsageError(f"law={c.law!r}: transition linear_action keeps only gaussian stationary")
-    if isinstance(c.rho, list):
-        raise UsageError(f"rho={c.rho!r}: transition linear_action takes one rho (A = rho O)")
-    if c.action_dim is None or not 1 <= c.action_dim <= c.dim:
-        raise UsageError(
-            f"action_dim={c.action_dim!r}: transition linear_action needs 1 <= action_dim <= "
-            f"dim={c.dim}"
-        )
-    gain = c.action_gain
-    if gain is None or not gain > 0 or c.rho**2 + gain**2 > 1.0:
-        raise UsageError(
-            f"action_gain={gain!r}: transition linear_action needs action_gain > 0 and "
-            f"rho^2 + action_gain^2 <= 1 (rho={c.rho}), else I - A A^T - B B^T is not PSD"
-        )
-    if c.code_size != c.dim:
-        raise UsageError(
-            f"code_dim={c.code_dim!r}: transition linear_action compares codes with z, so it "
-            f"needs code_dim = dim = {c.dim}"
-        )
-
-
 CORE_FIELDS = tuple(f.name for f in dataclasses.fields(RunConfig) if f.name != "params")
 
 
 def run_keys() -> tuple[str, ...]:
-    """Every key a run accepts: the core fields and every objective's hyperparameters."""
-    return CORE_FIELDS + tuple(k for k in param_fields() if k not in CORE_FIELDS)
+    """Every flat key a run accepts: the core fields and every component's keys (each
+    component key may also be qualified by its component's name: ``whiten.lam``)."""
+    return CORE_FIELDS + tuple(k for k in components.flat_keys() if k not in CORE_FIELDS)
 
 
 @functools.cache
@@ -340,19 +339,20 @@ def _core_types(key: str) -> tuple[type, ...]:
     return tuple(typing.get_origin(a) or a for a in args)  # list[float] -> list
 
 
-def _allowed_types(key: str) -> tuple[type, ...]:
-    return _core_types(key) if key in CORE_FIELDS else param_fields()[key].types
+def _allowed_types(key: str, owner: ComponentKey | None = None) -> tuple[type, ...]:
+    if key in CORE_FIELDS:
+        return _core_types(key)
+    owner = owner or components.lookup(key) or components.owners(key)[0]
+    return owner.types
 
 
 def _float_keys(values: dict[str, Any]) -> tuple[str, ...]:
-    return tuple(
-        k for k, v in values.items() if float in _allowed_types(k) and isinstance(v, float)
-    )
+    return tuple(k for k, v in values.items() if isinstance(v, float))
 
 
-def _check_type(key: str, value: Any) -> None:
+def _check_type(key: str, value: Any, owner: ComponentKey | None = None) -> None:
     """The Python API's type check (files and --set values are coerced first)."""
-    allowed = _allowed_types(key)
+    allowed = _allowed_types(key, owner)
     if value is None and type(None) in allowed:
         return
     ok = (
@@ -378,9 +378,24 @@ def _check_choice(key: str, value: Any, allowed: tuple[str, ...]) -> None:
         raise UsageError(f"{key}={value!r} is not one of {', '.join(allowed)}")
 
 
-def _coerce(key: str, value: Any) -> Any:
-    """Coerce a YAML value to the annotated type of RunConfig field ``key``."""
-    allowed = _allowed_types(key)
+def _coerce_owner(key: str, overrides: dict[str, Any]) -> ComponentKey | None:
+    """The component whose types a file's value for ``key`` is coerced to: the named one,
+    the selected objective or transition when it owns the key, else its first owner."""
+    if key in CORE_FIELDS:
+        return None
+    qualified = components.lookup(key)
+    if qualified is not None:
+        return qualified
+    table = components.namespaces()
+    for selected in (overrides.get("mode", "lejepa"), overrides.get("transition", "ou")):
+        if isinstance(selected, str) and key in table.get(selected, {}):
+            return table[selected][key]
+    return components.owners(key)[0]
+
+
+def _coerce(key: str, value: Any, owner: ComponentKey | None = None) -> Any:
+    """Coerce a YAML value to the annotated type of config key ``key``."""
+    allowed = _allowed_types(key, owner)
     if value is None and type(None) in allowed:
         return None
     if isinstance(value, bool):
@@ -430,7 +445,10 @@ def make_run_config(overrides: dict[str, Any], where: str = "config") -> RunConf
     values = {}
     keys = run_keys()
     for key, value in overrides.items():
-        if key not in keys:
-            raise UsageError(f"unknown config key {key!r} in {where}; allowed: {', '.join(keys)}")
-        values[key] = _coerce(key, value)
+        if key not in keys and not (isinstance(key, str) and components.lookup(key)):
+            raise UsageError(
+                f"unknown config key {key!r} in {where}; allowed: {', '.join(keys)} "
+                "(a component's key may be qualified, e.g. whiten.lam)"
+            )
+        values[key] = _coerce(key, value, _coerce_owner(key, overrides))
     return RunConfig(**values).validate()

@@ -12,27 +12,82 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 from torch import nn
 
+
+@dataclass(frozen=True)
+class EncoderCost:
+    """What one run's encoder costs: the sweep planner, the memory limit and the thread
+    choice read these instead of the encoder's name."""
+
+    weights: int
+    """Trainable parameters of one member."""
+    activations: int
+    """Floats per sample kept for the backward pass."""
+    work: int
+    """Multiply-adds per sample of one forward pass."""
+
+
 # name -> builder(obs_dim, code_dim, seeds, **options) of a stacked synthetic encoder.
 _ENCODERS: dict[str, Callable[..., nn.Module]] = {}
+# name -> cost(config) -> EncoderCost
+_COSTS: dict[str, Callable[[Any], EncoderCost]] = {}
 
 
-def register_encoder(name: str) -> Callable[[Callable[..., nn.Module]], Callable[..., nn.Module]]:
+def register_encoder(
+    name: str, cost: Callable[[Any], EncoderCost] | None = None
+) -> Callable[[Callable[..., nn.Module]], Callable[..., nn.Module]]:
     """Decorator: register ``builder(obs_dim, code_dim, seeds, **options) -> nn.Module``.
 
     The module maps (R, ..., D) to (R, ..., m), one run per seed; ``options`` are the run
-    config's encoder keys (``hidden``, ``depth``, ``layers``), to take or ignore.
+    config's encoder keys (``hidden``, ``depth``, ``layers``), to take or ignore. ``cost``
+    maps a run config to the encoder's :class:`EncoderCost`; without one, the cost is
+    measured from a one-member build on the meta device (weights counted exactly, work
+    taken as the weight count, activations as four floats per weight row).
     """
 
     def add(builder: Callable[..., nn.Module]) -> Callable[..., nn.Module]:
         _ENCODERS[name] = builder
+        _COSTS[name] = cost or _measured_cost(builder)
         return builder
 
     return add
+
+
+def _measured_cost(builder: Callable[..., nn.Module]) -> Callable[[Any], EncoderCost]:
+    def cost(c: Any) -> EncoderCost:
+        with torch.device("meta"):
+            module = builder(
+                c.obs_size, c.code_size, [0], hidden=c.hidden, depth=c.depth, layers=c.layers
+            )
+        weights = sum(p.numel() for p in module.parameters())
+        rows = sum(p.shape[-1] for p in module.parameters() if p.dim() >= 2)
+        return EncoderCost(weights=weights, activations=4 * rows, work=weights)
+
+    return cost
+
+
+def encoder_cost(config: Any) -> EncoderCost:
+    """The cost of the encoder a run config selects."""
+    if config.encoder not in _COSTS:
+        raise ValueError(f"encoder={config.encoder!r} is not one of {', '.join(_COSTS)}")
+    return _COSTS[config.encoder](config)
+
+
+def _mlp_cost(c: Any) -> EncoderCost:
+    widths = [c.obs_size] + [c.hidden] * c.depth + [c.code_size]
+    work = sum(a * b for a, b in zip(widths[:-1], widths[1:]))
+    return EncoderCost(weights=work, activations=c.hidden * 3 * c.depth, work=work)
+
+
+def _matched_cost(c: Any) -> EncoderCost:
+    # Each coupling layer maps half the coordinates to a scale and a shift of the other half.
+    work = c.layers * (c.dim // 2) ** 2
+    return EncoderCost(weights=2 * work, activations=c.dim * 4 * c.layers, work=work)
 
 
 def encoder_names() -> tuple[str, ...]:
@@ -176,12 +231,12 @@ class CNNEncoder(nn.Module):
         return self.head(self.features(x))
 
 
-@register_encoder("mlp")
+@register_encoder("mlp", cost=_mlp_cost)
 def _mlp(obs_dim: int, code_dim: int, seeds: Sequence[int], **options: Any) -> nn.Module:
     return StackedMLP(obs_dim, seeds, options.get("hidden", 256), options.get("depth", 4), code_dim)
 
 
-@register_encoder("matched")
+@register_encoder("matched", cost=_matched_cost)
 def _matched(obs_dim: int, code_dim: int, seeds: Sequence[int], **options: Any) -> nn.Module:
     if not obs_dim == code_dim:
         raise ValueError(f"the matched encoder needs code_dim = obs_dim, got {code_dim}, {obs_dim}")

@@ -14,11 +14,9 @@ from lejepa_id.objectives import lejepa_action as _lejepa_action
 from lejepa_id.objectives import whiten as _whiten
 from lejepa_id.objectives.registry import (
     Objective,
-    ParamField,
     build_objective,
     objective_class,
     objective_names,
-    param_fields,
     register_objective,
 )
 from lejepa_id.objectives.sigreg import random_directions, sigreg, sigreg_knots
@@ -52,14 +50,12 @@ def objective(
 
 __all__ = [
     "Objective",
-    "ParamField",
     "alignment",
     "build_objective",
     "infonce",
     "objective",
     "objective_class",
     "objective_names",
-    "param_fields",
     "random_directions",
     "register_objective",
     "sigreg",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
@@ -42,6 +43,10 @@ class LeJEPA(Objective):
         if not (self.t_max > 0 and math.isfinite(self.t_max)):
             raise UsageError(f"t_max={self.t_max!r} must be a finite number > 0")
         return self
+
+    def memory_floats(self, config: Any) -> int:
+        # SIGReg projects every view on every direction and evaluates it at every knot.
+        return config.views * config.batch * self.num_directions * self.knots
 
     def draw(self, code_dim: int, generator: torch.Generator, steps: int) -> torch.Tensor:
         """Directions for ``steps`` steps. Shape: -> (steps, m, num_directions)."""

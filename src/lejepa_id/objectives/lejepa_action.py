@@ -13,9 +13,11 @@ from typing import Any
 import torch
 from torch import nn
 
+from lejepa_id.errors import UsageError
 from lejepa_id.objectives.lejepa import LeJEPA
 from lejepa_id.objectives.registry import register_objective
 from lejepa_id.objectives.sigreg import sigreg
+from lejepa_id.worlds.transitions import transition_class
 
 
 class StackedPredictor(nn.Module):
@@ -58,6 +60,12 @@ class LeJEPAAction(LeJEPA):
     """
 
     views = 2
+
+    @classmethod
+    def validate_config(cls, config: Any) -> None:
+        super().validate_config(config)
+        if not transition_class(config.transition).takes_actions:
+            raise UsageError(f"mode={cls.name!r} needs transition linear_action (actions)")
 
     def module(self, config: Any, members: int) -> nn.Module:
         return StackedPredictor(members, config.code_size, config.action_dim)

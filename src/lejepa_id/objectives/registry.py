@@ -3,14 +3,14 @@
 An objective is a frozen dataclass whose fields are its hyperparameters (each with a
 default and a docstring); :meth:`Objective.validate` checks them and :meth:`Objective.loss`
 maps the view tensor to a loss. Registered by name with :func:`register_objective`, it is
-selected by a run's ``mode`` key, and its fields become keys of every run config. The
+selected by a run's ``mode`` key, and its fields are that run's config keys, in the
+objective's own namespace (:mod:`lejepa_id.config.components`). The
 engine never names an objective: it builds one by name and calls it with keywords.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -36,6 +36,20 @@ class Objective:
     def validate(self) -> Objective:
         """Raise UsageError naming the first bad hyperparameter; return self."""
         return self
+
+    @classmethod
+    def validate_config(cls, config: Any) -> None:
+        """Raise UsageError (one line) when a run config cannot train this objective
+        (its views, world or sizes); called by ``RunConfig.validate``."""
+        if cls.views is not None and config.views != cls.views:
+            raise UsageError(
+                f"views={config.views!r}: mode {cls.name} needs exactly {cls.views} views"
+            )
+
+    def memory_floats(self, config: Any) -> int:
+        """Floats per stacked member the loss keeps beyond the codes (for memory
+        estimates); 0 by default."""
+        return 0
 
     def draw(self, code_dim: int, generator: torch.Generator, steps: int) -> torch.Tensor | None:
         """Randomness the loss needs for ``steps`` steps (None: it needs none).
@@ -80,7 +94,6 @@ def register_objective(name: str) -> Callable[[type[Objective]], type[Objective]
     def add(cls: type[Objective]) -> type[Objective]:
         cls.name = name
         _OBJECTIVES[name] = cls
-        param_fields.cache_clear()
         return cls
 
     return add
@@ -102,52 +115,3 @@ def build_objective(name: str, **params: Any) -> Objective:
     cls = objective_class(name)
     own = {f.name for f in dataclasses.fields(cls)}
     return cls(**{k: v for k, v in params.items() if k in own}).validate()
-
-
-@dataclass(frozen=True)
-class ParamField:
-    """A hyperparameter key of some registered objective: its types and default."""
-
-    name: str
-    types: tuple[type, ...]
-    default: Any
-    owners: tuple[str, ...]
-
-
-@typing.no_type_check
-def _field_types(cls: type[Objective], name: str) -> tuple[type, ...]:
-    hint = typing.get_type_hints(cls)[name]
-    args = typing.get_args(hint)
-    return args if args else (hint,)
-
-
-def _collect() -> dict[str, ParamField]:
-    out: dict[str, ParamField] = {}
-    for name, cls in _OBJECTIVES.items():
-        for f in dataclasses.fields(cls):
-            known = out.get(f.name)
-            if known is not None and known.default != f.default:
-                raise TypeError(
-                    f"objectives {known.owners[0]} and {name} give {f.name} different defaults"
-                )
-            owners = (known.owners if known else ()) + (name,)
-            out[f.name] = ParamField(f.name, _field_types(cls, f.name), f.default, owners)
-    return out
-
-
-class _Cache:
-    """The union of every registered objective's fields, rebuilt after a registration."""
-
-    value: dict[str, ParamField] | None = None
-
-    def __call__(self) -> dict[str, ParamField]:
-        if self.value is None:
-            self.value = _collect()
-        return self.value
-
-    def cache_clear(self) -> None:
-        self.value = None
-
-
-param_fields = _Cache()
-"""``param_fields()``: hyperparameter name -> :class:`ParamField`, over all objectives."""

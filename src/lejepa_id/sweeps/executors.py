@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from lejepa_id.config.experiments import RunSpec
+from lejepa_id.plugins import load_all as load_plugins
 from lejepa_id.sweeps.plan import Group
 from lejepa_id.sweeps.state import RESULT, clear_error, read_result, write_error
 
@@ -54,6 +55,9 @@ def run_group(
     root = Path(root)
     if threads:
         torch.set_num_threads(threads)
+    # A spawned worker or a cluster job starts with the built-in components only.
+    for spec in specs:
+        load_plugins(spec.plugins)
     # train_and_save lays runs out as OUT/<experiment>/<run_id>; root is OUT/<experiment>.
     out = root.parent
     callback = None

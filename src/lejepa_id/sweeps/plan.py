@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from lejepa_id.config.experiments import RunSpec
 from lejepa_id.config.run import RunConfig
+from lejepa_id.encoders.stacked import encoder_cost
+from lejepa_id.objectives import build_objective
 from lejepa_id.training.trainer import group_key
 
 # Largest group on a CPU, by encoder. Measured on 2 cores (benchmarks/bench_sweeps.py):
@@ -78,10 +80,7 @@ def spec_cost(spec: RunSpec) -> float:
     c = spec.config
     if not isinstance(c, RunConfig):
         return float(c.cost)
-    if c.encoder == "matched":
-        flops = c.layers * (c.dim // 2) ** 2
-    else:
-        flops = c.dim * c.hidden + (c.depth - 1) * c.hidden**2 + c.hidden * c.dim
+    flops = encoder_cost(c).work
     return c.steps * c.effective_inits * (1.0 + flops / 1e5)
 
 
@@ -94,13 +93,9 @@ def member_bytes(config: RunConfig) -> int:
     """
     c = config
     n, vb = c.dim, c.views * c.batch
-    if c.encoder == "matched":
-        params = c.layers * (n // 2) ** 2
-        acts = vb * n * 4 * c.layers
-    else:
-        params = n * c.hidden + (c.depth - 1) * c.hidden**2 + c.hidden * n
-        acts = vb * c.hidden * 3 * c.depth
-    sigreg = vb * c.num_directions * c.knots * 4 if c.mode == "lejepa" else 0
+    cost = encoder_cost(c)
+    params, acts = cost.weights, vb * cost.activations
+    sigreg = 4 * build_objective(c.mode, **c.objective_params).memory_floats(c)
     evaluation = c.eval_size * n * 8 + 10_000 * 2 * 4  # eval set, codes, 2D grid
     covariances = 8 * n * n * 8  # float64 second moments for the metrics
     floats = 4 * params + acts + sigreg + evaluation

@@ -25,9 +25,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 import torch
 
+from lejepa_id.encoders.stacked import encoder_cost
 from lejepa_id.errors import UsageError
 
 ENV_VAR = "LEJEPA_ID_THREADS"
@@ -37,18 +39,15 @@ ENV_VAR = "LEJEPA_ID_THREADS"
 MULTI_THREAD_WORK = 1_000_000
 
 
-def encoder_work(encoder: str, dim: int, hidden: int = 256, depth: int = 4, layers: int = 4) -> int:
-    """Multiply-adds per sample of one forward pass of one run, encoder plus SIGReg's
-    projection; a stack of R runs does R times this in each batched product.
+def encoder_work(config: Any) -> int:
+    """Multiply-adds per sample of one forward pass of one run: the encoder's own
+    :class:`~lejepa_id.encoders.stacked.EncoderCost` work plus a 256-direction projection
+    of the code (SIGReg's); a stack of R runs does R times this in each batched product.
 
     A size measure, not a cost model: it orders configs by how much work each matrix
     product does, which is what decides whether threads pay off.
     """
-    projection = dim * 256
-    if encoder == "mlp":
-        widths = [dim] + [hidden] * depth + [dim]
-        return sum(a * b for a, b in zip(widths[:-1], widths[1:])) + projection
-    return layers * (dim // 2) ** 2 + projection
+    return encoder_cost(config).work + config.dim * 256
 
 
 def auto_threads(work: int, available: int) -> int:

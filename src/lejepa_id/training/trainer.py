@@ -32,6 +32,7 @@ from lejepa_id.training.runtime import derive_seed, generator, resolve_device
 from lejepa_id.training.threads import encoder_work, resolve_threads, torch_threads
 from lejepa_id.worlds import World, action_pairs
 from lejepa_id.worlds.build import check_world_matches, recorded_mixing, world_for
+from lejepa_id.worlds.transitions import transition_class
 
 # Purposes of the seeds derived from a run's seed; fixed forever for reproducibility.
 _DATA, _INIT, _EVAL, _DIRECTIONS, _SCATTER = 1, 2, 3, 4, 5
@@ -58,7 +59,7 @@ GROUP_KEYS = (
     "eval_every_early",
     "early_until",
     "device",
-    "action_dim",
+    "transition",
 )
 
 
@@ -68,10 +69,12 @@ def _shared_params(mode: str) -> list[str]:
 
 
 def group_key(config: RunConfig) -> tuple[Any, ...]:
-    """What runs must share to be trained as one stack: :data:`GROUP_KEYS` and their
+    """What runs must share to be trained as one stack: :data:`GROUP_KEYS`, the keys their
+    transition lists in ``stack_keys`` (sizes of what it hands the objective), and their
     objective's hyperparameters, except its ``per_run`` ones (such as lam)."""
     params = tuple(getattr(config, k) for k in _shared_params(config.mode))
-    return tuple(getattr(config, k) for k in GROUP_KEYS) + params
+    shaped = tuple(getattr(config, k) for k in transition_class(config.transition).stack_keys)
+    return tuple(getattr(config, k) for k in GROUP_KEYS) + shaped + params
 
 
 class DataStream:
@@ -145,7 +148,7 @@ def train(
     cfgs, wlds = _worlds(cfgs, worlds)
     c0 = cfgs[0]
     members = sum(c.effective_inits for c in cfgs)
-    work = members * encoder_work(c0.encoder, c0.dim, c0.hidden, c0.depth, c0.layers)
+    work = members * encoder_work(c0)
     with torch_threads(resolve_threads(work, threads)) as n:
         results = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval).run()
     for res, cfg, world in zip(results, cfgs, wlds):

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from lejepa_id.errors import UsageError
 from lejepa_id.theory import lqr as lqr
 from lejepa_id.training.runtime import derive_seed
 from lejepa_id.worlds.laws import LatentLaw
@@ -42,10 +43,26 @@ def action_matrices(dim: int, action_dim: int, rho: float, gain: float, seed: in
     return rho * orthonormal(rng, dim, dim), gain * orthonormal(rng, dim, action_dim)
 
 
+@dataclass(frozen=True)
+class ActionKeys:
+    """The config keys of the linear_action transition."""
+
+    action_dim: int | None = None
+    """Action dimension k, in [1, dim]: B = action_gain x (dim x k matrix with orthonormal
+    columns)."""
+    action_gain: float | None = None
+    """Action gain, > 0 with rho^2 + action_gain^2 <= 1 (so the noise covariance
+    I - A A^T - B B^T is PSD)."""
+
+
 @register_transition("linear_action")
 @dataclass(frozen=True)
 class LinearAction(Transition):
     """z' = A z + B a + S^{1/2} eps with A = rho O, B = gain U (see the module docstring)."""
+
+    keys = ActionKeys
+    stack_keys = ("action_dim",)
+    takes_actions = True
 
     dim: int
     action_dim: int
@@ -73,6 +90,34 @@ class LinearAction(Transition):
         object.__setattr__(self, "A", A)
         object.__setattr__(self, "B", B)
         object.__setattr__(self, "noise_root", (V * np.sqrt(np.clip(w, 0.0, None))) @ V.T)
+
+    @classmethod
+    def validate_config(cls, c: Any) -> None:
+        """The settings of docs/spectral.md, "Action worlds"."""
+        if c.mode != "lejepa_action":
+            raise UsageError(f"mode={c.mode!r}: transition linear_action trains with lejepa_action")
+        if c.law != "gaussian":
+            raise UsageError(
+                f"law={c.law!r}: transition linear_action keeps only gaussian stationary"
+            )
+        if isinstance(c.rho, list):
+            raise UsageError(f"rho={c.rho!r}: transition linear_action takes one rho (A = rho O)")
+        if c.action_dim is None or not 1 <= c.action_dim <= c.dim:
+            raise UsageError(
+                f"action_dim={c.action_dim!r}: transition linear_action needs 1 <= action_dim "
+                f"<= dim={c.dim}"
+            )
+        gain = c.action_gain
+        if gain is None or not gain > 0 or c.rho**2 + gain**2 > 1.0:
+            raise UsageError(
+                f"action_gain={gain!r}: transition linear_action needs action_gain > 0 and "
+                f"rho^2 + action_gain^2 <= 1 (rho={c.rho}), else I - A A^T - B B^T is not PSD"
+            )
+        if c.code_size != c.dim:
+            raise UsageError(
+                f"code_dim={c.code_dim!r}: transition linear_action compares codes with z, so "
+                f"it needs code_dim = dim = {c.dim}"
+            )
 
     @classmethod
     def from_config(cls, config: Any) -> LinearAction:

@@ -27,6 +27,14 @@ class Transition(ABC):
     its law)."""
 
     name: ClassVar[str]
+    keys: ClassVar[type | None] = None
+    """A frozen dataclass whose fields (with defaults and docstrings) are config keys this
+    transition adds (:mod:`lejepa_id.config.components`); None: it adds none."""
+    stack_keys: ClassVar[tuple[str, ...]] = ()
+    """Keys that runs must share to be trained in one stack (the size of what it hands
+    the objective, such as the action dimension)."""
+    takes_actions: ClassVar[bool] = False
+    """Whether actions drive it (an objective that needs actions checks this)."""
 
     @abstractmethod
     def views(
@@ -59,6 +67,12 @@ class Transition(ABC):
         (the theorem, and the bound the metrics report, assume one rho for all of them)."""
         rho = self.correlations(dim)
         return float(rho[0]) if bool((rho == rho[0]).all()) else math.nan
+
+    @classmethod
+    def validate_config(cls, config: Any) -> None:
+        """Raise UsageError (one line, naming the key) when a run config's values do not
+        fit this transition; called by ``RunConfig.validate`` for the selected one."""
+        return None
 
     @classmethod
     def from_config(cls, config: Any) -> Transition:

@@ -1,0 +1,91 @@
+"""The config keys that components add: an objective's hyperparameters, a transition's keys.
+
+Each selected component owns a namespace named after it (``lejepa``, ``whiten``,
+``linear_action``): its keys, their types and their defaults are the fields of its
+dataclass (an objective's own fields; a transition's ``keys`` dataclass). A run reads a
+key from the component it selects, so two objectives may give one name different
+defaults (``lejepa.lam`` is 1e-3, ``whiten.lam`` is 0.5). In a file or ``RunConfig``, a
+flat key (``lam``) means that key of whichever selected component owns it; a qualified
+key (``whiten.lam``) sets it for that component only, which lets the shared defaults of a
+sweep give each objective its own value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+from lejepa_id.objectives.registry import objective_class, objective_names
+from lejepa_id.worlds.transitions import transition_class, transition_names
+
+
+@dataclass(frozen=True)
+class ComponentKey:
+    """One key of one component: ``namespace.name``, its types and its default."""
+
+    namespace: str
+    kind: str  # "objective" or "transition"
+    name: str
+    types: tuple[type, ...]
+    default: Any
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.namespace}.{self.name}"
+
+
+def _types(cls: type, name: str) -> tuple[type, ...]:
+    hint = typing.get_type_hints(cls)[name]
+    args = typing.get_args(hint)
+    return tuple(typing.get_origin(a) or a for a in args) if args else (hint,)
+
+
+def _fields(cls: type | None) -> list[dataclasses.Field]:
+    return list(dataclasses.fields(cls)) if cls is not None else []
+
+
+@functools.lru_cache(maxsize=8)
+def _table(registered: tuple[tuple[str, str, int], ...]) -> dict[str, dict[str, ComponentKey]]:
+    out: dict[str, dict[str, ComponentKey]] = {}
+    for kind, name, _ in registered:
+        cls = objective_class(name) if kind == "objective" else transition_class(name)
+        holder = cls if kind == "objective" else cls.keys
+        if name in out:
+            raise TypeError(f"an objective and a transition are both named {name!r}")
+        out[name] = {
+            f.name: ComponentKey(name, kind, f.name, _types(holder, f.name), f.default)
+            for f in _fields(holder)
+            if f.default is not dataclasses.MISSING
+        }
+    return out
+
+
+def namespaces() -> dict[str, dict[str, ComponentKey]]:
+    """Component name -> its keys, over every registered objective and transition."""
+    registered = tuple(
+        [("objective", n, id(objective_class(n))) for n in objective_names()]
+        + [("transition", n, id(transition_class(n))) for n in transition_names()]
+    )
+    return _table(registered)
+
+
+def owners(key: str) -> list[ComponentKey]:
+    """Every component key spelled ``key`` (flat), in registration order."""
+    return [keys[key] for keys in namespaces().values() if key in keys]
+
+
+def lookup(key: str) -> ComponentKey | None:
+    """The component key a qualified name ``namespace.key`` names (None if none)."""
+    namespace, dot, name = key.partition(".")
+    return namespaces().get(namespace, {}).get(name) if dot else None
+
+
+def flat_keys() -> tuple[str, ...]:
+    """Every flat component key name, each once, in registration order."""
+    seen: dict[str, None] = {}
+    for keys in namespaces().values():
+        seen.update(dict.fromkeys(keys))
+    return tuple(seen)

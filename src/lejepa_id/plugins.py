@@ -1,0 +1,119 @@
+"""Loading a user's components: objectives, encoders, transitions and metrics of their own.
+
+A plugin is a Python file or an importable module whose import registers components with
+the usual decorators (``register_objective``, ``register_encoder``,
+``register_transition``, ``register_metric``). Three ways to load one, all through
+:func:`load`:
+
+- ``lejepa-id run|sweep ... --plugin my_objectives.py`` (a path, or a dotted module name);
+- ``plugins: [my_objectives.py]`` in an experiment YAML (paths relative to the file);
+- a package's entry point in the group ``lejepa_id.plugins``, loaded by the command line
+  at start (``[project.entry-points."lejepa_id.plugins"] name = "pkg.module"``).
+
+A run records the plugins it was configured with (:attr:`RunSpec.plugins`), and every
+executor loads them again in its worker process or cluster job before training, so a
+sweep's workers know the same components as the process that planned it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+
+from lejepa_id.errors import UsageError
+
+ENTRY_POINT_GROUP = "lejepa_id.plugins"
+
+_LOADED: dict[str, ModuleType] = {}
+
+
+def _is_path(spec: str) -> bool:
+    return spec.endswith(".py") or "/" in spec or "\\" in spec
+
+
+def resolve(spec: str, base: str | Path | None = None) -> str:
+    """The canonical form of a plugin spec: an absolute file path, or the module name."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise UsageError(f"plugin {spec!r} must be a path to a .py file or a module name")
+    if not _is_path(spec):
+        return spec
+    path = Path(spec).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = Path(base) / path
+    return str(path.resolve())
+
+
+def load(spec: str, base: str | Path | None = None) -> ModuleType:
+    """Import a plugin once (later calls return the same module); raise a one-line
+    UsageError when it does not exist or fails to import."""
+    key = resolve(spec, base)
+    if key in _LOADED:
+        return _LOADED[key]
+    if _is_path(key):
+        module = _load_file(spec, Path(key))
+    else:
+        try:
+            module = importlib.import_module(key)
+        except ModuleNotFoundError as exc:
+            raise UsageError(f"plugin {spec!r}: no module named {exc.name!r}") from None
+        except UsageError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the user's module, any error
+            raise UsageError(f"plugin {spec!r} failed to import: {_one_line(exc)}") from None
+    _LOADED[key] = module
+    return module
+
+
+def _load_file(spec: str, path: Path) -> ModuleType:
+    if not path.is_file():
+        raise UsageError(f"plugin {spec!r}: no such file {str(path)!r}")
+    # A stable, unique module name, so spawned workers and pickles agree on it.
+    name = "lejepa_id_plugin_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise UsageError(f"plugin {spec!r} is not a Python file")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except UsageError:
+        del sys.modules[name]
+        raise
+    except Exception as exc:  # noqa: BLE001 - the user's file, any error
+        del sys.modules[name]
+        raise UsageError(f"plugin {spec!r} failed to import: {_one_line(exc)}") from None
+    return module
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def load_all(specs: Iterable[str], base: str | Path | None = None) -> tuple[str, ...]:
+    """Load every plugin; return their canonical specs (what a run records)."""
+    out = []
+    for spec in specs:
+        load(spec, base)
+        out.append(resolve(spec, base))
+    return tuple(dict.fromkeys(out))
+
+
+def load_entry_points() -> tuple[str, ...]:
+    """Load the installed packages' plugins (entry point group ``lejepa_id.plugins``)."""
+    specs = []
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        load(entry.value)
+        specs.append(entry.value)
+    return tuple(specs)
+
+
+def loaded() -> tuple[str, ...]:
+    """The canonical specs of every plugin loaded in this process."""
+    return tuple(_LOADED)
