@@ -316,8 +316,8 @@ def test_config_file_sets_the_sweep(tmp_path):
     import argparse
     from pathlib import Path
 
+    from lejepa_id.cli.reacher import sweep_specs
     from lejepa_id.errors import UsageError
-    from lejepa_id.reacher.datasweep import sweep_specs
 
     root = Path(__file__).resolve().parents[2]
     args = argparse.Namespace(

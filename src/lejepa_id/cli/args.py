@@ -62,3 +62,17 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     )
     add_threads_argument(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_plugin_argument(p)
+
+
+def add_plugin_argument(p: argparse.ArgumentParser) -> None:
+    """--plugin: a user's component module, loaded before the config is read."""
+    p.add_argument(
+        "--plugin",
+        dest="plugins",
+        action="append",
+        default=[],
+        metavar="FILE_OR_MODULE",
+        help="load a Python file or module that registers objectives, encoders, "
+        "transitions or metrics of your own, so the config can name them; repeatable",
+    )

@@ -20,6 +20,8 @@ from lejepa_id.cli.args import (
 from lejepa_id.cli.reacher import register as register_reacher
 from lejepa_id.cli.sweep import register as register_sweeps
 from lejepa_id.errors import UsageError
+from lejepa_id.plugins import load_all as load_plugins
+from lejepa_id.plugins import load_entry_points
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -143,6 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        load_entry_points()
+        load_plugins(getattr(args, "plugins", None) or [])
         apply_threads_argument(args)
         return int(args.func(args) or 0)
     except UsageError as exc:

@@ -27,6 +27,7 @@ from lejepa_id.config.run import (
 )
 from lejepa_id.errors import UsageError
 from lejepa_id.plugins import load_all as load_plugins
+from lejepa_id.plugins import loaded as loaded_plugins
 
 # Sweep axes: experiment-level list keys, each sweeping one RunConfig field.
 AXES = {
@@ -217,7 +218,8 @@ def load_experiment(
     """
     path = Path(path)
     tree = _read_tree(path)
-    loaded = load_plugins(plugins) + load_plugins(_plugin_list(tree, path), base=path.parent)
+    load_plugins(plugins)
+    load_plugins(_plugin_list(tree, path), base=path.parent)
     for key, value in parse_set(sets or []).items():
         _apply_set(tree, key, value)
     overrides = tree.pop("__overrides__", {})
@@ -240,7 +242,9 @@ def load_experiment(
         axes=_axes(tree),
         overrides=overrides,
         description=str(tree.get("description", "")),
-        plugins=tuple(dict.fromkeys(loaded)),
+        # Every plugin of this process (--plugin, the file's, entry points): the workers
+        # that train these runs load the same ones.
+        plugins=loaded_plugins(),
     )
     # Validate every run now, so bad input fails before anything runs or is written.
     for run in exp.runs:

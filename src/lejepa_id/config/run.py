@@ -265,7 +265,13 @@ class RunConfig:
         for key, value in self.params.items():
             owner = self._key_of(key)
             if owner.kind == "objective" and owner.namespace != self.mode:
-                build_objective(owner.namespace, **{owner.name: value})
+                try:
+                    build_objective(owner.namespace, **{owner.name: value})
+                except UsageError as exc:
+                    # Name the key as it was given: "barlow.lam=0.0 ...", not "lam=0.0 ...".
+                    raise UsageError(
+                        f"{owner.namespace}.{exc}" if "." in key else str(exc)
+                    ) from None
         objective_class(self.mode).validate_config(self)
 
     def _validate_named_mixing(self) -> None:
@@ -448,7 +454,8 @@ def make_run_config(overrides: dict[str, Any], where: str = "config") -> RunConf
         if key not in keys and not (isinstance(key, str) and components.lookup(key)):
             raise UsageError(
                 f"unknown config key {key!r} in {where}; allowed: {', '.join(keys)} "
-                "(a component's key may be qualified, e.g. whiten.lam)"
+                "(a component's key may be qualified, e.g. whiten.lam; load your own "
+                "components' keys with --plugin)"
             )
         values[key] = _coerce(key, value, _coerce_owner(key, overrides))
     return RunConfig(**values).validate()

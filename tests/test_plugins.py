@@ -1,0 +1,175 @@
+"""A user's objective, encoder and transition, one file each (tests/plugins/), used through
+the Python API and through ``lejepa-id sweep --plugin``; the stacking checker on them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import torch
+
+from lejepa_id import RunConfig, plugins, train
+from lejepa_id.config.run import make_run_config
+from lejepa_id.encoders import stacked as encoders
+from lejepa_id.errors import UsageError
+from lejepa_id.metrics import registry as metric_registry
+from lejepa_id.objectives import Objective, register_objective
+from lejepa_id.objectives import registry as objectives
+from lejepa_id.testing import StackingError, check_stacking
+from lejepa_id.worlds import transitions
+
+PLUGINS = Path(__file__).parent / "plugins"
+FILES = [PLUGINS / f for f in ("barlow_objective.py", "tanh_encoder.py", "hops_transition.py")]
+TINY = dict(steps=30, batch=64, hidden=16, eval_size=400, eval_every=15, eval_every_early=15)
+
+
+@pytest.fixture
+def isolated(monkeypatch):
+    """Every registry and the plugin cache as copies, restored after the test."""
+    monkeypatch.setattr(objectives, "_OBJECTIVES", dict(objectives._OBJECTIVES))
+    monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))
+    monkeypatch.setattr(encoders, "_ENCODERS", dict(encoders._ENCODERS))
+    monkeypatch.setattr(encoders, "_COSTS", dict(encoders._COSTS))
+    monkeypatch.setattr(metric_registry, "_METRICS", dict(metric_registry._METRICS))
+    monkeypatch.setattr(plugins, "_LOADED", {})
+    yield
+    for name in [m for m in sys.modules if m.startswith("lejepa_id_plugin_")]:
+        del sys.modules[name]
+
+
+def test_each_objective_owns_its_defaults(isolated):
+    plugins.load_all([str(f) for f in FILES])
+    assert RunConfig(mode="lejepa").lam == 1e-3
+    assert RunConfig(mode="whiten").lam == 0.5
+    assert RunConfig(mode="barlow").lam == 5e-3
+    # A record carries its own objective's keys only, at that objective's default.
+    assert RunConfig(mode="barlow").to_dict()["lam"] == 5e-3
+    assert "sigma" not in RunConfig(mode="barlow").to_dict()
+    # A qualified key sets one objective's value; the flat one the selected objective's.
+    shared = {"whiten.lam": 0.25, "barlow.lam": 0.02}
+    assert make_run_config({"mode": "whiten", **shared}).lam == 0.25
+    assert make_run_config({"mode": "barlow", **shared}).lam == 0.02
+    assert make_run_config({"mode": "lejepa", **shared}).lam == 1e-3
+    with pytest.raises(UsageError, match="barlow.lam=0.0"):
+        make_run_config({"mode": "lejepa", "barlow.lam": 0.0})
+
+
+def test_plugin_components_train_through_the_python_api(isolated):
+    plugins.load_all([str(f) for f in FILES])
+    cfg = RunConfig(**TINY, mode="barlow", encoder="tanh1", transition="hops", hops=3, seed=1)
+    result = train(cfg.validate(), progress=False)
+    record = result.to_dict()["config"]
+    assert record["mode"] == "barlow" and record["lam"] == 5e-3 and record["hops"] == 3
+    assert result.status == "finished" and set(result.losses) >= {"invariance", "redundancy"}
+    # The transition's own key reaches the world: Theorem 3's rho is rho^hops.
+    assert result.metrics["r2_hz"] == result.metrics["r2_hz"]  # finite, not NaN
+    with pytest.raises(UsageError, match="hops=0 must be >= 1"):
+        make_run_config({"transition": "hops", "hops": 0})
+    with pytest.raises(UsageError, match="hops=2 is a key of transition hops only, not ou"):
+        make_run_config({"hops": 2})
+    # The encoder's cost is measured from its weights when it gives none.
+    cost = encoders.encoder_cost(cfg)
+    assert cost.weights == 2 * 16 + 16 + 16 * 2
+
+
+def test_a_missing_or_broken_plugin_is_one_line(isolated, tmp_path):
+    with pytest.raises(UsageError, match="no such file"):
+        plugins.load(str(tmp_path / "nope.py"))
+    bad = tmp_path / "bad.py"
+    bad.write_text("raise RuntimeError('boom')\n")
+    with pytest.raises(UsageError, match="failed to import: RuntimeError: boom"):
+        plugins.load(str(bad))
+    with pytest.raises(UsageError, match="no module named 'not_a_module_xyz'"):
+        plugins.load("not_a_module_xyz")
+
+
+def _sweep(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    return subprocess.run(
+        [sys.executable, "-m", "lejepa_id", "sweep", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+YAML = """name: mine
+defaults: {steps: 30, batch: 64, hidden: 16, eval_size: 400, eval_every: 15,
+           eval_every_early: 15, transition: hops, hops: 3, encoder: tanh1}
+runs:
+  barlow: {mode: barlow}
+  lejepa: {mode: lejepa}
+seeds: [0, 1]
+"""
+
+
+@pytest.mark.slow
+def test_plugin_components_run_through_sweep_with_spawned_workers(tmp_path):
+    cfg = tmp_path / "mine.yaml"
+    cfg.write_text(YAML)
+    flags = [a for f in FILES for a in ("--plugin", str(f))]
+    # Two spawned workers: each must load the plugins again before training.
+    done = _sweep(
+        [str(cfg), "--out", str(tmp_path / "out"), "--jobs", "2", "--no-progress", *flags], tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    runs = sorted((tmp_path / "out" / "mine").glob("*/result.json"))
+    assert len(runs) == 4
+    records = {p.parent.name: json.loads(p.read_text())["config"] for p in runs}
+    assert records["barlow-seed0"]["lam"] == 5e-3 and records["lejepa-seed0"]["lam"] == 1e-3
+    assert all(r["hops"] == 3 and r["encoder"] == "tanh1" for r in records.values())
+    # Without the plugins the config names unknown components: one line, exit 2.
+    bare = _sweep([str(cfg), "--out", str(tmp_path / "out2"), "--no-progress"], tmp_path)
+    assert bare.returncode == 2 and len(bare.stderr.strip().splitlines()) == 1
+    assert "unknown config key 'hops'" in bare.stderr and "--plugin" in bare.stderr
+
+
+@pytest.mark.slow
+def test_a_yaml_file_can_name_its_plugins(tmp_path):
+    cfg = tmp_path / "mine.yaml"
+    listed = ", ".join(json.dumps(os.path.relpath(f, tmp_path)) for f in FILES)
+    cfg.write_text(YAML.replace("seeds: [0, 1]", "seeds: [0]") + f"plugins: [{listed}]\n")
+    done = _sweep(
+        [str(cfg), "--out", str(tmp_path / "out"), "--jobs", "1", "--no-progress"], tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / "out" / "mine").glob("*/result.json"))) == 2
+
+
+@dataclass(frozen=True)
+class BarlowBug(Objective):
+    """The README mistake: ``lam * off`` with lam (R,) and off (R, m, m)."""
+
+    lam: float = 5e-3
+    views = 2
+    per_run = ("lam",)
+
+    def loss(self, H, draw=None, generator=None, **per_run):
+        from barlow_objective import cross_correlation
+
+        lam = torch.as_tensor(self.value("lam", per_run), dtype=H.dtype)
+        C = cross_correlation(H)
+        eye = torch.eye(C.shape[-1], dtype=C.dtype)
+        on = ((1 - C) * eye).pow(2).sum((-2, -1))
+        off = (lam * (C * (1 - eye)).pow(2)).sum((-2, -1))
+        return on + off, {"invariance": on.detach(), "redundancy": off.detach()}
+
+
+def test_stacking_checker_passes_correct_objectives_and_catches_the_broadcast_bug(
+    isolated, monkeypatch
+):
+    plugins.load(str(FILES[0]))
+    for name in ("lejepa", "whiten", "infonce", "barlow"):
+        check_stacking(name)
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    register_objective("barlow_bug")(BarlowBug)
+    # R = m = 3: the wrong broadcast runs without an error and gives other numbers.
+    with pytest.raises(StackingError, match="R = 3 stacked members"):
+        check_stacking("barlow_bug", code_dim=3)
