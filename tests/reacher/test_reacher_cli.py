@@ -197,7 +197,7 @@ def test_train_bad_inputs_exit_2(tiny_data, tmp_path, capsys):
     rc, err = _run_err(
         [*base, "--data", str(tiny_data / "ou"), "--eval", str(tiny_data / "ou")], capsys
     )
-    assert rc == 2 and "--eval needs an eval dataset" in err
+    assert rc == 2 and "needs an eval dataset" in err
     assert not out.exists()  # nothing half-written
 
 
@@ -271,16 +271,20 @@ def test_config_file_sets_train_defaults(tmp_path):
 
     root = Path(__file__).resolve().parents[2]
     conf = _train_defaults(root / "configs" / "reacher.yaml")
-    assert conf.pop("lams") == [1e-3, 5e-3, 1e-2, 5e-2] and conf.pop("seeds") == [0, 1, 2]
+    assert conf.pop("lambs") == [1e-3, 5e-3, 1e-2, 5e-2] and conf.pop("seeds") == [0, 1, 2]
     cfg = TrainConfig(**conf)
     cfg.validate()
     assert (cfg.epochs, cfg.batch, cfg.lr, cfg.weight_decay, cfg.clip) == (
         100, 256, 3e-3, 1e-4, 1.0
     )  # fmt: skip
     bad = tmp_path / "bad.yaml"
-    bad.write_text("train:\n  epochz: 3\n")
+    bad.write_text("defaults:\n  epochz: 3\n")
     with pytest.raises(UsageError, match="epochz"):
         _train_defaults(bad)
+    old = tmp_path / "old.yaml"
+    old.write_text("train:\n  epochs: 3\n")
+    with pytest.raises(UsageError, match="'train' section is now 'defaults'"):
+        _train_defaults(old)
 
 
 def test_sweep_driver_draws_r2_against_rho_and_delta(needs_rendering, tmp_path, capsys):
@@ -300,7 +304,7 @@ def test_sweep_driver_draws_r2_against_rho_and_delta(needs_rendering, tmp_path, 
     assert rc == 2 and "nothing to sweep" in err
     sweep_args = ["--rhos", "0.5", "0.9", "--deltas", "4", "8", "--traj-kinds", "traj"]
     assert main([*argv, *sweep_args]) == 0
-    labels = sorted(p.name for p in runs.iterdir())
+    labels = sorted(p.name for p in runs.iterdir() if p.is_dir())
     assert labels == ["ou_rho0.5", "ou_rho0.9", "traj_delta4", "traj_delta8"]
     ident = json.loads((tmp_path / "data" / "traj_delta8" / "dataset.json").read_text())
     assert ident["identity"]["delta"] == 8
@@ -373,7 +377,7 @@ def test_bad_lambda_is_refused_before_anything_is_written(tiny_data, tmp_path, c
 
 
 def test_run_directory_names_are_distinct_for_distinct_lambdas():
-    from lejepa_id.reacher.grid import run_dir_name
+    from lejepa_id.reacher.experiment import run_dir_name
 
     assert run_dir_name(0.01, 0) == "lam0.01_seed0"  # the published layout
     assert run_dir_name(0.001, 1) == "lam0.001_seed1"

@@ -14,7 +14,6 @@ import lejepa_id.reacher.training as rt
 from lejepa_id.config.run import RunConfig
 from lejepa_id.errors import UsageError
 from lejepa_id.reacher.datasets import FrameData
-from lejepa_id.reacher.grid import sweep
 from lejepa_id.records.io import load_tensors, read_json
 from lejepa_id.records.result import RESULT_FILE, RunResult
 from lejepa_id.training.runtime import check_device, derive_seed, resolve_device
@@ -46,16 +45,33 @@ def test_a_diverged_run_is_recorded_with_its_step(tmp_path):
     assert not (tmp_path / "run" / "codes.safetensors").exists()  # nothing to plan with
 
 
-def test_a_sweep_records_diverged_runs_and_skips_them_on_resume(tmp_path, capsys):
+def test_a_sweep_records_diverged_runs_and_skips_them_on_resume(tmp_path, capsys, monkeypatch):
     from lejepa_id.cli.reacher import print_runs
+    from lejepa_id.reacher import datasets
+    from lejepa_id.reacher import experiment as rx
+    from lejepa_id.sweeps.runner import ExecutorOptions, run_experiment
 
     data, gallery = _frames(64, 2, 0.0, 0, "ou"), _frames(50, 1, 0.25, 1, "eval")
-    runs = sweep([data], gallery, _cfg(), [0.01, 0.1], [0], tmp_path, ["ou"], progress=False)
-    assert runs == [tmp_path / "ou" / "lam0.01_seed0", tmp_path / "ou" / "lam0.1_seed0"]
+    by_path = {str(data.path): data, str(gallery.path): gallery}
+    # The frames live in memory: the kind's loaders read them instead of a folder.
+    monkeypatch.setattr(rx, "_load", lambda path, kind, loader: by_path[str(path)])
+    monkeypatch.setattr(datasets, "load_angles", lambda path: (None, by_path[str(path)].meta))
+    exp = rx.ReacherExperiment(
+        name="grid",
+        runs={"ou": {"data": str(data.path)}},
+        eval=str(gallery.path),
+        defaults={"epochs": 2, "batch": 16, "fit_n": 40, "device": "cpu"},
+        axes={"lambs": [0.01, 0.1], "seeds": [0]},
+    )
+    root = tmp_path / "grid"
+    first = run_experiment(exp, root, ExecutorOptions(jobs=1), progress=False)
+    runs = [root / "ou" / "lam0.01_seed0", root / "ou" / "lam0.1_seed0"]
+    assert set(first.statuses.values()) == {"diverged"}
     stamps = [(r / RESULT_FILE).stat().st_mtime_ns for r in runs]
     assert all(read_json(r / RESULT_FILE)["status"] == "diverged" for r in runs)
-    sweep([data], gallery, _cfg(), [0.01, 0.1], [0], tmp_path, ["ou"], progress=False)
-    assert [(r / RESULT_FILE).stat().st_mtime_ns for r in runs] == stamps  # not retrained
+    again = run_experiment(exp, root, ExecutorOptions(jobs=1), progress=False)
+    assert again.statuses == {}  # nothing trained again
+    assert [(r / RESULT_FILE).stat().st_mtime_ns for r in runs] == stamps
     print_runs(runs)
     assert capsys.readouterr().out.count("diverged at step 1") == 2
 

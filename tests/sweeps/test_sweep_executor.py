@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from lejepa_id.records import layout as runs
 from lejepa_id.records.io import load_tensors
+from lejepa_id.sweeps import kinds
 from lejepa_id.sweeps.executors import PoolExecutor, SubmititExecutor
 from lejepa_id.sweeps.runner import ExecutorOptions, run_sweep
 
@@ -62,14 +62,14 @@ def test_batched_group_equals_runs_one_by_one(tmp_path: Path) -> None:
 
 def test_crash_is_recorded_and_retried_divergence_is_kept(tmp_path: Path, monkeypatch) -> None:
     sets = [*TINY, "runs=[spiral_whiten, nvp_whiten]", "seeds=[7]", "runs.spiral_whiten.lr=1000.0"]
-    real = runs.train_and_save
+    real = kinds.train_and_save
 
-    def flaky(specs, out, progress=True, on_eval=None, keep=()):
+    def flaky(specs, out, progress=True, on_eval=None, keep=(), root=None):
         if any(s.run.startswith("nvp") for s in specs):
             raise RuntimeError("simulated crash")
-        return real(specs, out, progress, on_eval, keep)
+        return real(specs, out, progress, on_eval, keep, root)
 
-    monkeypatch.setattr(runs, "train_and_save", flaky)
+    monkeypatch.setattr(kinds, "train_and_save", flaky)
     summary = run_sweep(
         CONFIGS / "2d.yaml", sets, tmp_path, ExecutorOptions(jobs=1), progress=False
     )
@@ -84,7 +84,7 @@ def test_crash_is_recorded_and_retried_divergence_is_kept(tmp_path: Path, monkey
     assert not (root / "nvp_whiten-seed7" / "result.json").exists()
     assert any("failed" in line for line in summary.lines())
 
-    monkeypatch.setattr(runs, "train_and_save", real)
+    monkeypatch.setattr(kinds, "train_and_save", real)
     again = run_sweep(CONFIGS / "2d.yaml", sets, tmp_path, ExecutorOptions(jobs=1), progress=False)
     assert again.skipped == 1 and again.statuses == {"nvp_whiten-seed7": "finished"}
     assert not (root / "nvp_whiten-seed7" / "error.json").exists()

@@ -150,12 +150,12 @@ def test_resume_groups_replays_a_recorded_group_whole() -> None:
 
 
 def test_failed_runs_make_the_sweep_exit_1_and_are_named(tmp_path: Path, capsys, monkeypatch):
-    from lejepa_id.records import layout as runs
+    from lejepa_id.training import trainer
 
     def broken(*args, **kwargs):
         raise RuntimeError("simulated crash")
 
-    monkeypatch.setattr(runs, "train", broken)
+    monkeypatch.setattr(trainer, "train", broken)
     sets = [x for s in TINY for x in ("--set", s)]
     out = tmp_path / "out"
     rc = main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), "--jobs", "1", *sets])

@@ -26,9 +26,10 @@ from lejepa_id.plugins import load_entry_points
 
 def cmd_run(args: argparse.Namespace) -> int:
     from lejepa_id.config.experiments import load_experiment
-    from lejepa_id.records.layout import ensure_writable, run_dir, train_and_save
+    from lejepa_id.records.layout import ensure_writable, run_dir
     from lejepa_id.records.result import RESULT_FILE
     from lejepa_id.training.runtime import resolve_device
+    from lejepa_id.training.trainer import train_and_save
 
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
     # Only the chosen run is validated: --set dim=4 must not fail on another run's mixing.

@@ -8,11 +8,11 @@ command prints as one line with exit status 2 (``main`` here does the same, stan
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
 from pathlib import Path
 
+from lejepa_id.cli.args import add_threads_argument, apply_threads_argument
 from lejepa_id.errors import UsageError
 
 DESCRIPTION = """\
@@ -80,10 +80,18 @@ def add_frame_options(p: argparse.ArgumentParser) -> None:
 def add_train_options(p: argparse.ArgumentParser) -> None:
     """The options of `train` and `sweep` that set the TrainConfig."""
     p.add_argument(
-        "--config", type=Path, help="YAML file whose 'train' section sets the defaults below"
+        "--config",
+        type=Path,
+        help="a Reacher experiment YAML (configs/reacher_grid.yaml's format): its 'defaults' "
+        "set the training defaults below, its 'lambs' and 'seeds' the grid",
     )
     p.add_argument(
-        "--lams", nargs="+", type=float, help="SIGReg weights (default 1e-3 5e-3 1e-2 5e-2)"
+        "--lambs",
+        "--lams",
+        dest="lams",
+        nargs="+",
+        type=float,
+        help="SIGReg weights (default 1e-3 5e-3 1e-2 5e-2)",
     )
     p.add_argument("--seeds", nargs="+", type=int, help="seeds (default 0 1 2)")
     p.add_argument("--epochs", type=int, help="epochs (default 100)")
@@ -96,11 +104,7 @@ def add_train_options(p: argparse.ArgumentParser) -> None:
         "--bf16", action="store_true", default=None, help="bfloat16 autocast (CUDA only)"
     )
     p.add_argument("--quiet", action="store_true", help="no progress bars")
-    p.add_argument(
-        "--threads",
-        type=int,
-        help="CPU threads for torch (default: torch's choice; 1 is fastest on a busy machine)",
-    )
+    add_threads_argument(p)
     _add_device(p)
 
 
@@ -162,11 +166,12 @@ def _register_render(sub) -> None:
 def _register_train(sub) -> None:
     train = sub.add_parser(
         "train",
-        help="train cnn encoders: a sweep over datasets x --lams x --seeds",
+        help="train cnn encoders over datasets x --lambs x --seeds (the sweep machinery)",
         description="Train one cnn encoder per (dataset, lambda, seed) with the LeJEPA "
-        "objective and evaluate it on the eval gallery. Runs go to OUT/LABEL/lam<lam>_seed"
-        "<seed>/ (weights.safetensors, codes.safetensors, result.json); finished runs are "
-        "skipped, so an interrupted sweep resumes.",
+        "objective and evaluate it on the eval gallery: the same grid `lejepa-id sweep` runs "
+        "from a Reacher experiment YAML, named here on the command line. Runs go to "
+        "OUT/LABEL/lam<lam>_seed<seed>/ (weights.safetensors, codes.safetensors, "
+        "result.json); finished runs are skipped, so an interrupted sweep resumes.",
     )
     train.add_argument("--data", nargs="+", required=True, type=Path, help="pair datasets")
     train.add_argument("--labels", nargs="+", help="one run-group name per --data (dir names)")
@@ -253,7 +258,8 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def _train_defaults(config: Path | None) -> dict:
-    """The 'train' section of a YAML config, validated against TrainConfig's fields."""
+    """The training defaults and grid of a Reacher experiment YAML (``defaults``,
+    ``lambs``, ``seeds``: configs/reacher_grid.yaml's format), checked."""
     from lejepa_id.reacher.training import TRAIN_TYPES
 
     if config is None:
@@ -267,42 +273,40 @@ def _train_defaults(config: Path | None) -> dict:
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise UsageError(f"--config {config} is not valid YAML: {exc}".splitlines()[0]) from None
     tree = {} if tree is None else tree
-    section = tree.get("train") if isinstance(tree, dict) else None
-    if not isinstance(tree, dict) or not isinstance(section or {}, dict):
-        raise UsageError(f"--config {config} must be a mapping with a 'train' mapping")
-    section = dict(section or {})
-    allowed = set(TRAIN_TYPES) | {"lams", "seeds"}
-    unknown = sorted(str(k) for k in set(section) - allowed)
+    if not isinstance(tree, dict):
+        raise UsageError(f"--config {config} must be a mapping with a 'defaults' mapping")
+    if "train" in tree:
+        raise UsageError(
+            f"--config {config}: the 'train' section is now 'defaults' (the settings) plus "
+            "top-level 'lambs' and 'seeds', as in configs/reacher_grid.yaml; rename it"
+        )
+    section = tree.get("defaults") or {}
+    if not isinstance(section, dict):
+        raise UsageError(f"--config {config}: 'defaults' must be a mapping of training settings")
+    section = dict(section)
+    unknown = sorted(str(k) for k in set(section) - set(TRAIN_TYPES))
     if unknown:
         raise UsageError(
-            f"{config}: unknown train key(s) {', '.join(unknown)}; "
-            f"allowed: {', '.join(sorted(allowed))}"
+            f"{config}: unknown training key(s) {', '.join(unknown)}; "
+            f"allowed: {', '.join(sorted(TRAIN_TYPES))}"
         )
-    for key in ("lams", "seeds"):
-        if key in section and not isinstance(section[key], list):
-            section[key] = [section[key]]
-    for key, value in section.items():
-        # YAML 1.1 reads 1e-3 (no dot) as a string: accept any numeric spelling.
-        if TRAIN_TYPES.get(key) is float and isinstance(value, str):
-            with contextlib.suppress(ValueError):
-                section[key] = float(value)
+    for key in ("lambs", "seeds"):
+        if key in tree:
+            value = tree[key]
+            section[key] = value if isinstance(value, list) else [value]
     return section
 
 
-def train_setup(args: argparse.Namespace, labels: list[str] | None = None, n_datasets: int = 0):
-    """(base TrainConfig, lams, seeds) from --config and the train options; sets threads.
-
-    Every run's settings (and ``labels``, one per dataset, when given) are checked
-    before anything is read or written.
-    """
-    from lejepa_id.reacher.grid import check_sweep_values
+def train_setup(args: argparse.Namespace) -> tuple[dict, list, list]:
+    """(training settings, lambdas, seeds) from --config and the train options, with the
+    thread setting shared with every other command (``--threads``, LEJEPA_ID_THREADS)."""
     from lejepa_id.reacher.training import TrainConfig
     from lejepa_id.training.runtime import resolve_device
 
     conf = _train_defaults(args.config)
-    lams = args.lams or conf.pop("lams", [1e-3, 5e-3, 1e-2, 5e-2])
+    lams = args.lams or conf.pop("lambs", [1e-3, 5e-3, 1e-2, 5e-2])
     seeds = args.seeds or conf.pop("seeds", [0, 1, 2])
-    conf.pop("lams", None)
+    conf.pop("lambs", None)
     conf.pop("seeds", None)
     cli = {
         "epochs": args.epochs,
@@ -315,33 +319,50 @@ def train_setup(args: argparse.Namespace, labels: list[str] | None = None, n_dat
         "device": args.device if args.device != "auto" else None,
     }
     conf.update({k: v for k, v in cli.items() if v is not None})
-    base = TrainConfig(**conf)
-    base.validate()
-    # Every run's settings are checked before anything is read or written.
-    check_sweep_values(base, lams, seeds, labels, n_datasets)
-    resolve_device(base.device)  # fail on a missing GPU before loading gigabytes of frames
-    if args.threads is not None:
-        if args.threads < 1:
-            raise UsageError(f"--threads={args.threads} must be >= 1")
-        import torch
+    device = TrainConfig.from_mapping(conf, where="--config").device
+    resolve_device(device)  # fail on a missing GPU before loading gigabytes of frames
+    apply_threads_argument(args)
+    return conf, list(lams), list(seeds)
 
-        torch.set_num_threads(args.threads)
-    return base, lams, seeds
+
+def train_grid(
+    args: argparse.Namespace, datasets: dict[str, Path], conf: dict, lams: list, seeds: list
+) -> list[Path]:
+    """Train datasets x lambdas x seeds into ``--out`` through the sweep machinery (the
+    route of `lejepa-id sweep`: its resume check, lock, manifest and progress)."""
+    from lejepa_id.config.limits import check_name
+    from lejepa_id.reacher.experiment import ReacherExperiment, check_datasets
+    from lejepa_id.sweeps.runner import ExecutorOptions, run_experiment
+    from lejepa_id.sweeps.state import read_manifest
+
+    root = Path(args.out).resolve()
+    manifest = read_manifest(root) if root.is_dir() else None
+    # A grid folder keeps the name it was first trained under, also when moved.
+    recorded = (manifest or {}).get("experiment")
+    exp = ReacherExperiment(
+        name=recorded if isinstance(recorded, str) else root.name,
+        runs={check_name("label", label): {"data": str(path)} for label, path in datasets.items()},
+        eval=str(args.eval),
+        defaults=conf,
+        axes={"lambs": lams, "seeds": seeds},
+    )
+    specs = exp.expand()  # every run's settings are checked before anything is read
+    check_datasets(exp)
+    summary = run_experiment(exp, root, ExecutorOptions(jobs=1), progress=not args.quiet)
+    failed = sorted(k for k, v in summary.statuses.items() if v == "failed")
+    if failed:
+        raise UsageError(f"{len(failed)} run(s) failed: {', '.join(failed)} (see error.json)")
+    return [root / s.run_id for s in specs]
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from lejepa_id.reacher.datasets import load_dataset
-    from lejepa_id.reacher.grid import sweep
-    from lejepa_id.records.layout import check_creatable
-
     if args.labels and len(args.labels) != len(args.data):
         raise UsageError(f"--labels needs one name per --data ({len(args.data)})")
-    base, lams, seeds = train_setup(args, args.labels, len(args.data))
-    check_creatable(args.out)
-    gallery = load_dataset(args.eval, expect_kind="eval")
-    datasets = [load_dataset(d, expect_kind="pairs") for d in args.data]
-    runs = sweep(datasets, gallery, base, lams, seeds, args.out, args.labels, not args.quiet)
-    print_runs(runs)
+    labels = args.labels or [Path(d).name for d in args.data]
+    if len(set(labels)) != len(labels):
+        raise UsageError(f"need one distinct label per dataset, got {labels}")
+    conf, lams, seeds = train_setup(args)
+    print_runs(train_grid(args, dict(zip(labels, args.data)), conf, lams, seeds))
     return 0
 
 
@@ -432,10 +453,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 SWEEP_KEYS = ("rhos", "deltas", "traj_kinds")
 
 
@@ -449,7 +466,7 @@ def register_sweep(sub) -> None:
         "at each --deltas into --data-root, then train every dataset x --lams x --seeds "
         "into --out. Rerunning resumes. `reacher figures --runs OUT` then draws "
         "reacher_r2_vs_rho and reacher_r2_vs_delta. --config reads the 'sweep' section "
-        "(rhos, deltas, traj_kinds) and the 'train' section.",
+        "(rhos, deltas, traj_kinds) and the training 'defaults', 'lambs' and 'seeds'.",
     )
     p.add_argument("--eval", required=True, type=Path, help="the eval gallery dataset")
     p.add_argument("--data-root", required=True, type=Path, help="where datasets are rendered")
@@ -508,19 +525,18 @@ def sweep_specs(args: argparse.Namespace) -> list[tuple[str, object]]:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from lejepa_id.reacher.datasets import load_dataset, render_dataset
-    from lejepa_id.reacher.grid import sweep
+    from lejepa_id.reacher.datasets import render_dataset
 
     specs = sweep_specs(args)
-    base, lams, seeds = train_setup(args)
+    conf, lams, seeds = train_setup(args)
     if args.workers < 0:
         raise UsageError(f"--workers={args.workers} must be >= 0")
-    gallery = load_dataset(args.eval, expect_kind="eval")
-    runs = []
     for label, spec in specs:
         render_dataset(spec, args.data_root / label, workers=args.workers)
-        data = load_dataset(args.data_root / label, expect_kind="pairs")
-        runs += sweep([data], gallery, base, lams, seeds, args.out, [label], not args.quiet)
-        del data  # one dataset in memory at a time
-    print_runs(runs)
+    datasets = {label: args.data_root / label for label, _ in specs}
+    print_runs(train_grid(args, datasets, conf, lams, seeds))
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

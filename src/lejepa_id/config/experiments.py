@@ -41,7 +41,7 @@ AXES = {
 }
 # rho_grid sweeps an anisotropic channel: each value (r1, r2) gives the first latent
 # correlation r1 and every other one r2, whatever the run's dim.
-EXPERIMENT_KEYS = ("name", "description", "plugins", "defaults", "runs", *AXES)
+EXPERIMENT_KEYS = ("name", "kind", "description", "plugins", "defaults", "runs", *AXES)
 
 
 @dataclass
@@ -223,6 +223,8 @@ def load_experiment(
     for key, value in parse_set(sets or []).items():
         _apply_set(tree, key, value)
     overrides = tree.pop("__overrides__", {})
+    if tree.get("kind", "synthetic") != "synthetic":
+        raise UsageError(f"{path.name}: kind={tree['kind']!r} is not a synthetic experiment")
     for key in tree:
         if key not in EXPERIMENT_KEYS:
             raise UsageError(

@@ -87,3 +87,14 @@ def check_name(what: str, name: Any) -> str:
             "'.', '+' or '=', starting with a letter or digit (no '/', no '..')"
         )
     return name
+
+
+def yaml_number(value: Any) -> Any:
+    """A float for a string YAML 1.1 left unparsed (``1e-3`` without a dot), else the
+    value unchanged: every config reader accepts any numeric spelling."""
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value

@@ -412,11 +412,9 @@ def _coerce(key: str, value: Any, owner: ComponentKey | None = None) -> Any:
         if isinstance(value, float) and value.is_integer():
             return int(value)
     if float in allowed and isinstance(value, int | float | str):
-        # YAML 1.1 reads 1e-3 (no dot) as a string; accept any numeric spelling.
-        try:
-            return float(value)
-        except ValueError:
-            pass
+        number = limits.yaml_number(value)
+        if not isinstance(number, str):
+            return float(number)
     if str in allowed and isinstance(value, str):
         return value
     if list in allowed and isinstance(value, list | tuple) and value:

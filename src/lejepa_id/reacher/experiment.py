@@ -21,7 +21,6 @@ them), resumably and on any executor (local pool or SLURM), one run per group.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import itertools
 from collections.abc import Callable, Collection, Sequence
@@ -29,17 +28,19 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
-from lejepa_id.config.experiments import parse_set
+from lejepa_id.config.experiments import fmt_value, parse_set
 from lejepa_id.config.limits import check_name
 from lejepa_id.errors import UsageError
-from lejepa_id.reacher.grid import run_dir_name, write_baseline
-from lejepa_id.reacher.training import TRAIN_TYPES, TrainConfig, train_run
-from lejepa_id.records.layout import run_dir
+from lejepa_id.reacher.datasets import FrameData
+from lejepa_id.reacher.evaluation import pixel_baseline
+from lejepa_id.reacher.training import TrainConfig, fit_indices, train_run
+from lejepa_id.records.io import atomic_write_json
 from lejepa_id.records.result import RunResult
 
-KIND = "reacher"
+KIND_NAME = "reacher"
 AXES = {"lambs": "lam", "seeds": "seed"}
 TOP_KEYS = ("name", "kind", "description", "eval", "defaults", "runs", *AXES)
 TRAIN_KEYS = tuple(f.name for f in fields(TrainConfig))
@@ -47,13 +48,11 @@ TRAIN_KEYS = tuple(f.name for f in fields(TrainConfig))
 
 @dataclass(frozen=True)
 class ReacherRunConfig:
-    """One run: its training settings and datasets. ``steps`` counts epochs (progress
-    is reported once per epoch)."""
+    """One run: its training settings and datasets."""
 
     train: TrainConfig
     data: str
     eval: str
-    effective_inits = 1
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.train.to_dict(), "data": self.data, "eval": self.eval}
@@ -61,15 +60,6 @@ class ReacherRunConfig:
     @property
     def device(self) -> str:
         return self.train.device
-
-    @property
-    def steps(self) -> int:
-        return self.train.epochs
-
-    @property
-    def cost(self) -> float:
-        """Relative wall time against the synthetic runs' ``spec_cost`` (rough)."""
-        return 1e3 * self.train.epochs
 
 
 @dataclass
@@ -80,15 +70,60 @@ class ReacherSpec:
     run: str
     axes: dict[str, Any]
     config: ReacherRunConfig
+    plugins: tuple[str, ...] = ()
+    kind = KIND_NAME
 
     @property
     def run_id(self) -> str:
         return f"{self.run}/{run_dir_name(self.config.train.lam, self.config.train.seed)}"
 
-    @staticmethod
+
+class ReacherKind:
+    """The Reacher grid as an experiment kind of the sweeps (:mod:`lejepa_id.sweeps.kinds`):
+    each run trained alone, its progress counted in epochs, a stored result reused only
+    when it was trained on the same datasets."""
+
+    name = KIND_NAME
+    progress_unit = "epochs"
+
+    def load(self, path: str | Path, sets: list[str] | None) -> ReacherExperiment:
+        return load_reacher_experiment(path, sets)
+
+    def stack_key(self, spec: ReacherSpec) -> tuple:
+        return ("alone", spec.run_id)
+
+    def members(self, spec: ReacherSpec) -> int:
+        return 1
+
+    def cost(self, spec: ReacherSpec) -> float:
+        # Relative to the synthetic runs' cost: an epoch of 100,000 pixel pairs weighs about
+        # as much as a thousand synthetic steps.
+        return 1e3 * spec.config.train.epochs
+
+    def progress_total(self, spec: ReacherSpec) -> int:
+        return spec.config.train.epochs
+
+    def check_stored(self, spec: ReacherSpec, stored: dict[str, Any], path: Path) -> None:
+        from lejepa_id.reacher.datasets import load_angles
+
+        old = stored.get("data")
+        if not isinstance(old, dict):
+            return
+        for key, dataset in (
+            ("train_identity", spec.config.data),
+            ("eval_identity", spec.config.eval),
+        ):
+            _, meta = load_angles(dataset)
+            if old.get(key) != meta["identity"]:
+                raise UsageError(
+                    f"{path} was trained on another dataset ({key} {old.get(key)}); "
+                    "use another --out or the same datasets"
+                )
+
     def train_and_save(
+        self,
         specs: Sequence[ReacherSpec],
-        out: str | Path,
+        root: Path,
         progress: bool = True,
         on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
         keep: Collection[str] = (),
@@ -98,7 +133,7 @@ class ReacherSpec:
         from lejepa_id.reacher.datasets import load_dataset
 
         on_epoch = None if on_eval is None else (lambda epoch: on_eval(epoch, []))
-        results = []
+        results: list[RunResult | None] = []
         for spec in specs:
             if spec.run_id in keep:  # never the case for groups of one; kept for the API
                 results.append(None)
@@ -106,9 +141,8 @@ class ReacherSpec:
             c = spec.config
             data = _load(c.data, "pairs", load_dataset)
             gallery = _load(c.eval, "eval", load_dataset)
-            label_dir = run_dir(out, spec.experiment, spec.run)
-            write_baseline(label_dir / "baseline.json", data, gallery, c.train.fit_n)
-            run = run_dir(out, spec.experiment, spec.run_id)
+            write_baseline(Path(root) / spec.run / "baseline.json", data, gallery, c.train.fit_n)
+            run = Path(root) / spec.run_id
             results.append(train_run(data, gallery, c.train, run, progress, on_epoch))
         return results
 
@@ -141,18 +175,7 @@ class ReacherExperiment:
         data = merged.pop("data", None)
         if not isinstance(data, str):
             raise UsageError(f"runs.{run}.data must be the path of a training dataset")
-        unknown = sorted(set(merged) - set(TRAIN_KEYS))
-        if unknown:
-            raise UsageError(
-                f"runs.{run}: unknown key {unknown[0]!r}; allowed: data, {', '.join(TRAIN_KEYS)}"
-            )
-        for key, value in merged.items():
-            # YAML 1.1 reads 1e-3 (no dot) as a string: accept any numeric spelling.
-            if TRAIN_TYPES[key] is float and isinstance(value, str):
-                with contextlib.suppress(ValueError):
-                    merged[key] = float(value)
-        train = TrainConfig(**merged)
-        train.validate()
+        train = TrainConfig.from_mapping(merged, where=f"runs.{run} (besides data)")
         return ReacherRunConfig(train, data, self.eval)
 
     def expand(self) -> list[ReacherSpec]:
@@ -176,16 +199,6 @@ class ReacherExperiment:
                 )
             seen.add(spec.run_id)
         return specs
-
-
-def is_reacher_config(path: str | Path) -> bool:
-    """Whether an experiment YAML declares ``kind: reacher`` (False when unreadable:
-    the synthetic loader then reports the problem)."""
-    try:
-        tree = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError):
-        return False
-    return isinstance(tree, dict) and tree.get("kind") == KIND
 
 
 def load_reacher_experiment(path: str | Path, sets: list[str] | None = None) -> ReacherExperiment:
@@ -217,7 +230,7 @@ def load_reacher_experiment(path: str | Path, sets: list[str] | None = None) -> 
         overrides=overrides,
         description=str(tree.get("description", "")),
     )
-    _check_datasets(exp)
+    check_datasets(exp)
     exp.expand()  # every run's settings are checked before anything is written
     return exp
 
@@ -237,13 +250,16 @@ def _apply_set(tree: dict, overrides: dict, key: str, value: Any) -> None:
         raise UsageError(f"unknown key {key!r}; allowed: {', '.join((*TOP_KEYS, *TRAIN_KEYS))}")
 
 
-def _check_datasets(exp: ReacherExperiment) -> None:
+def check_datasets(exp: ReacherExperiment) -> None:
     """Complete datasets of the right kinds and one image size (frames are not read)."""
     from lejepa_id.reacher.datasets import load_angles
 
     _, gallery = load_angles(exp.eval)
     if gallery["identity"]["kind"] != "eval":
-        raise UsageError(f"eval: {exp.eval} is a {gallery['identity']['kind']} dataset")
+        raise UsageError(
+            f"eval: {exp.eval} holds {gallery['identity']['kind']} pairs; --eval (eval:) "
+            "needs an eval dataset"
+        )
     for run in exp.runs:
         path = exp.run_config(run).data
         _, meta = load_angles(path)
@@ -255,3 +271,25 @@ def _check_datasets(exp: ReacherExperiment) -> None:
                 f"runs.{run}.data: image sizes differ ({size} vs the eval set's "
                 f"{gallery['identity']['size']}); render both with the same --size"
             )
+
+
+KIND = ReacherKind()
+
+
+def run_dir_name(lam: float, seed: int) -> str:
+    """Directory of one run inside its dataset's label directory (distinct values give
+    distinct names: ``lam0.001_seed0``, ``lam0.0010000001_seed0``)."""
+    return f"lam{fmt_value(float(lam))}_seed{seed}"
+
+
+def write_baseline(path: Path, data: FrameData, gallery: FrameData, fit_n: int) -> None:
+    """The pixel baseline R^2(pixels -> z) of one training dataset, computed once."""
+    if path.exists():
+        return
+    idx = fit_indices(data.frames.shape[0], fit_n)
+    x_fit = data.frames[idx, 0].reshape(len(idx), -1).astype(np.float32) / 255.0
+    x_eval = gallery.frames[:, 0].reshape(len(gallery.frames), -1)
+    r2_px = pixel_baseline(
+        x_fit, data.angles[idx, 0], x_eval.astype(np.float32) / 255.0, gallery.angles[:, 0]
+    )
+    atomic_write_json(path, {"r2_pixels_pca64_hz": r2_px, "kind": data.kind})

@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from lejepa_id.config.limits import yaml_number
 from lejepa_id.encoders.stacked import CNNEncoder
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import build_objective
@@ -88,6 +89,20 @@ class TrainConfig:
     def to_dict(self) -> dict:
         """Every setting by name (the ``config`` of the run's result file)."""
         return asdict(self)
+
+    @classmethod
+    def from_mapping(cls, values: dict, where: str = "config") -> TrainConfig:
+        """The validated settings of a mapping (a YAML file's, or merged ones): unknown
+        keys and bad values are one-line UsageErrors naming the key."""
+        unknown = sorted(str(k) for k in set(values) - set(TRAIN_TYPES))
+        if unknown:
+            raise UsageError(
+                f"{where}: unknown key {unknown[0]!r}; allowed: {', '.join(TRAIN_TYPES)}"
+            )
+        coerced = {k: yaml_number(v) if TRAIN_TYPES[k] is float else v for k, v in values.items()}
+        config = cls(**coerced)
+        config.validate()
+        return config
 
 
 TRAIN_TYPES = {

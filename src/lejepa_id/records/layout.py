@@ -1,4 +1,4 @@
-"""Running expanded experiment runs and laying out their results on disk.
+"""Where runs live on disk, and checks that an output folder can be written.
 
 Layout: ``OUT/<experiment>/<run_id>/`` holds ``result.json`` (written last, atomically:
 its presence marks a finished run), ``weights.safetensors`` and, for runs that save one,
@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
-from lejepa_id.config.experiments import RunSpec
 from lejepa_id.errors import UsageError
-from lejepa_id.training.trainer import RunResult, train
 
 
 def run_dir(out: str | Path, experiment: str, run_id: str) -> Path:
@@ -48,25 +45,3 @@ def check_creatable(path: str | Path, what: str = "--out") -> Path:
     if not os.access(probe, os.W_OK | os.X_OK):
         raise UsageError(f"{what} {str(path)!r} is not writable ({str(probe)!r} is read-only)")
     return path
-
-
-def train_and_save(
-    specs: Sequence[RunSpec],
-    out: str | Path,
-    progress: bool = True,
-    on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
-    keep: Collection[str] = (),
-) -> list[RunResult]:
-    """Train a compatible group of runs together and save each run's result, except
-    those of the run ids in ``keep`` (already saved by an interrupted sweep)."""
-    results = train(
-        [s.config for s in specs],
-        progress=progress,
-        names=[s.run_id for s in specs],
-        on_eval=on_eval,
-    )
-    for spec, res in zip(specs, results):
-        res.name = spec.run_id
-        if spec.run_id not in keep:
-            res.save(run_dir(out, spec.experiment, spec.run_id))
-    return results

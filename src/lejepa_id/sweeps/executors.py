@@ -1,7 +1,7 @@
 """Executing planned groups: in this process, in a local process pool, or via submitit.
 
-Every executor runs :func:`run_group` on each group: train it with
-``runs.train_and_save`` (which writes each run's result.json last and atomically) and
+Every executor runs :func:`run_group` on each group: train it with the experiment kind's
+``train_and_save`` (which writes each run's result.json last and atomically) and
 turn any exception into an ``error.json`` per run, so a crash never stops the sweep and
 is retried by the next one. Executors report progress through a :class:`Progress`.
 """
@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from lejepa_id.config.experiments import RunSpec
 from lejepa_id.plugins import load_all as load_plugins
+from lejepa_id.sweeps.kinds import kind_of
 from lejepa_id.sweeps.plan import Group
 from lejepa_id.sweeps.state import RESULT, clear_error, read_result, write_error
 
@@ -58,8 +59,6 @@ def run_group(
     # A spawned worker or a cluster job starts with the built-in components only.
     for spec in specs:
         load_plugins(spec.plugins)
-    # train_and_save lays runs out as OUT/<experiment>/<run_id>; root is OUT/<experiment>.
-    out = root.parent
     callback = None
     if on_step is not None:
 
@@ -71,11 +70,8 @@ def run_group(
     keep = {s.run_id for s in specs if read_result(root / s.run_id / RESULT) is not None}
     new = [s for s in specs if s.run_id not in keep]
     try:
-        from lejepa_id.records.layout import train_and_save
-
-        # A spec of another kind (a Reacher pixel run) brings its own trainer.
-        train = getattr(type(specs[0]), "train_and_save", train_and_save)
-        results = train(specs, out, progress=False, on_eval=callback, keep=keep)
+        kind = kind_of(specs[0])
+        results = kind.train_and_save(specs, root, progress=False, on_eval=callback, keep=keep)
     except Exception as exc:  # noqa: BLE001 - any crash becomes an error record
         trace = traceback.format_exc()
         message = f"{type(exc).__name__}: {exc}".splitlines()[0]

@@ -20,7 +20,7 @@ from lejepa_id.config.experiments import RunSpec
 from lejepa_id.config.run import RunConfig
 from lejepa_id.encoders.stacked import encoder_cost
 from lejepa_id.objectives import build_objective
-from lejepa_id.training.trainer import group_key
+from lejepa_id.sweeps.kinds import kind_of
 
 # Largest group on a CPU, by encoder. Measured on 2 cores (benchmarks/bench_sweeps.py):
 # stacking 8 runs gains 1.25x run-steps/s for the mlp and 1.29x for the matched encoder
@@ -50,7 +50,7 @@ class Group:
     @property
     def members(self) -> int:
         """Encoders in the stack (a run with best-of-K initializations counts K)."""
-        return sum(s.config.effective_inits for s in self.specs)
+        return sum(kind_of(s).members(s) for s in self.specs)
 
     @property
     def cost(self) -> float:
@@ -63,25 +63,16 @@ class Group:
 
 
 def stack_key(spec: RunSpec) -> tuple:
-    """Runs with one key may be stacked: :func:`group_key` for synthetic runs; a run of
-    another kind (a Reacher pixel run) is trained alone."""
-    if isinstance(spec.config, RunConfig):
-        return group_key(spec.config)
-    return ("alone", spec.run_id)
+    """Runs with one key may be stacked; the run's experiment kind decides, and runs of
+    two kinds never share a stack."""
+    kind = kind_of(spec)
+    return (kind.name, *kind.stack_key(spec))
 
 
 def spec_cost(spec: RunSpec) -> float:
-    """Rough relative cost of one run: steps x members x per-step work.
-
-    The work term is a floor (launch and Python overhead dominate small models) plus the
-    encoder's multiply-adds per sample, so an N = 1024 run counts more than an N = 2 one.
-    A run of another kind gives its own ``cost``.
-    """
-    c = spec.config
-    if not isinstance(c, RunConfig):
-        return float(c.cost)
-    flops = encoder_cost(c).work
-    return c.steps * c.effective_inits * (1.0 + flops / 1e5)
+    """Rough relative cost of one run, as its experiment kind estimates it (synthetic:
+    steps x members x (a floor for overhead + the encoder's multiply-adds per sample))."""
+    return float(kind_of(spec).cost(spec))
 
 
 def member_bytes(config: RunConfig) -> int:
@@ -113,13 +104,13 @@ def member_cap(config: RunConfig, device_type: str, jobs: int, device_memory: in
 
 def _split(specs: list[RunSpec], cap: int) -> list[list[RunSpec]]:
     """Split runs into as few chunks as ``cap`` members allows, of balanced size."""
-    members = sum(s.config.effective_inits for s in specs)
+    members = sum(kind_of(s).members(s) for s in specs)
     chunks = max(1, math.ceil(members / cap))
     target = math.ceil(members / chunks)
     out: list[list[RunSpec]] = [[]]
     load = 0
     for spec in specs:
-        k = spec.config.effective_inits
+        k = kind_of(spec).members(spec)
         if out[-1] and load + k > target:
             out.append([])
             load = 0
@@ -152,7 +143,8 @@ def plan_groups(
     chunks: list[list[RunSpec]] = []
     for members in classes.values():
         if not isinstance(members[0].config, RunConfig):
-            chunks.append(members)
+            # Only synthetic runs have a memory model to cap a stack by.
+            chunks.extend([m] for m in members)
             continue
         cap = max_members or member_cap(members[0].config, device_type, jobs, device_memory)
         chunks.extend(_split(members, cap))

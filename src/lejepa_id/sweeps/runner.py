@@ -17,7 +17,6 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from lejepa_id.config.experiments import load_experiment
 from lejepa_id.errors import UsageError
 from lejepa_id.records.layout import ensure_writable
 from lejepa_id.records.result import RESULT_FILE
@@ -28,6 +27,7 @@ from lejepa_id.sweeps.executors import (
     slurm_executor,
     submitit_local_executor,
 )
+from lejepa_id.sweeps.kinds import kind_of, load_any
 from lejepa_id.sweeps.plan import Group, plan_groups, reindex, resume_groups
 from lejepa_id.sweeps.state import (
     check_compatible,
@@ -110,8 +110,8 @@ class ProgressBar:
 
     def advanced(self, index: int, step: int) -> None:
         group = self.groups[index]
-        steps = group.specs[0].config.steps
-        new = group.cost * min(step / steps, 1.0)
+        first = group.specs[0]
+        new = group.cost * min(step / kind_of(first).progress_total(first), 1.0)
         self.bar.update(max(new - self.partial.get(index, 0.0), 0.0))
         self.partial[index] = new
 
@@ -178,10 +178,23 @@ def run_sweep(
         executor: an explicit executor object with ``run(groups, root, progress)``
             (tests pass a submitit DebugExecutor wrapped in SubmititExecutor).
     """
-    options = options or ExecutorOptions()
     exp = _load(config, sets)
+    return run_experiment(exp, experiment_dir(out, exp.name), options, progress, executor)
+
+
+def run_experiment(
+    exp: Any,
+    root: str | Path,
+    options: ExecutorOptions | None = None,
+    progress: bool = True,
+    executor: Any = None,
+) -> SweepSummary:
+    """Train every run of a loaded experiment that is not already done in ``root``, the
+    experiment's folder (``OUT/<experiment>`` for ``lejepa-id sweep``); each run's result
+    goes to ``root/<run_id>``."""
+    root = Path(root)
+    options = options or ExecutorOptions()
     specs = exp.expand()
-    root = experiment_dir(out, exp.name)
     check_compatible(exp, specs, root)
     local = options.kind == "local"
     device_type = resolve_device(specs[0].config.device).type if local else "cuda"
@@ -215,12 +228,8 @@ def run_sweep(
 
 
 def _load(config: str | Path, sets: list[str] | None) -> Any:
-    """The experiment of a config: synthetic, or a Reacher grid (``kind: reacher``)."""
-    from lejepa_id.reacher.experiment import is_reacher_config, load_reacher_experiment
-
-    if is_reacher_config(config):
-        return load_reacher_experiment(config, sets)
-    return load_experiment(config, sets)
+    """The experiment of a config, through the loader of its ``kind:``."""
+    return load_any(config, sets)
 
 
 def _make_executor(options: ExecutorOptions, jobs: int, device_type: str, root: Path) -> Any:

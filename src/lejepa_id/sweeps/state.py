@@ -32,9 +32,11 @@ from typing import Any
 from lejepa_id.config.experiments import AXES, Experiment, RunSpec
 from lejepa_id.errors import UsageError
 from lejepa_id.records.io import atomic_write_json, read_json, read_json_mapping
+from lejepa_id.records.result import RESULT_FILE
+from lejepa_id.sweeps.kinds import kind_of
 
 MANIFEST = "sweep.json"
-RESULT = "result.json"
+RESULT = RESULT_FILE
 ERROR = "error.json"
 # Keys that may differ between invocations without changing what a run computes.
 IGNORED_KEYS = ("device",)
@@ -138,6 +140,7 @@ def check_compatible(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
                 f"{root / spec.run_id} was trained with {key}={stored['config'][key]!r} but "
                 f"this config has {key}={want[key]!r}; use another --out or the same config"
             )
+        kind_of(spec).check_stored(spec, stored, root / spec.run_id)
 
 
 def write_manifest(

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from lejepa_id.metrics.action import action_scores
 from lejepa_id.metrics.evaluation import EvalSet, Scorer
 from lejepa_id.metrics.reference import grid_metrics
 from lejepa_id.objectives import build_objective, objective_class
+from lejepa_id.records.layout import run_dir
 from lejepa_id.records.result import RunResult
 from lejepa_id.training.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
 from lejepa_id.training.runtime import derive_seed, generator, resolve_device
@@ -458,3 +460,31 @@ def load_encoder(config: RunConfig, weights: dict[str, torch.Tensor]) -> torch.n
         {k: v.unsqueeze(0) for k, v in weights.items() if not k.startswith(OBJECTIVE_PREFIX)}
     )
     return enc
+
+
+def train_and_save(
+    specs: Sequence[Any],
+    out: str | Path,
+    progress: bool = True,
+    on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
+    keep: Collection[str] = (),
+    root: str | Path | None = None,
+) -> list[RunResult]:
+    """Train a compatible group of expanded runs (specs with ``config``, ``run_id`` and
+    ``experiment``) together and save each run's result under
+    ``out/<experiment>/<run_id>/`` (or ``root/<run_id>/`` when the experiment's folder is
+    given), except those of the run ids in ``keep`` (already saved by an interrupted
+    sweep)."""
+    results = train(
+        [s.config for s in specs],
+        progress=progress,
+        names=[s.run_id for s in specs],
+        on_eval=on_eval,
+    )
+    for spec, res in zip(specs, results):
+        res.name = spec.run_id
+        if spec.run_id not in keep:
+            res.save(
+                Path(root) / spec.run_id if root else run_dir(out, spec.experiment, spec.run_id)
+            )
+    return results

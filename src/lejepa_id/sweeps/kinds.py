@@ -1,0 +1,138 @@
+"""Experiment kinds: what the generic sweep layers (planner, runner, executors, resume)
+need to know about one kind of run, and nothing more.
+
+A kind is named by an experiment YAML's ``kind:`` key (absent: ``synthetic``) and by its
+specs' ``kind`` attribute. It loads its experiment files and tells, for each expanded run
+(a *spec*), which runs may share one stacked model, how much the run costs, how far along
+it is, how to train and save a group, and whether a stored result still belongs to the
+run. The synthetic worlds and the Reacher pixel experiment are the two built in (the
+Reacher's is resolved by name, so importing the sweeps needs no MuJoCo); a plugin adds
+another with :func:`register_kind`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import yaml
+
+from lejepa_id.config.experiments import load_experiment
+from lejepa_id.encoders.stacked import encoder_cost
+from lejepa_id.errors import UsageError
+from lejepa_id.training.trainer import group_key, train_and_save
+
+
+class ExperimentKind(Protocol):
+    """The interface of one kind of experiment (see the module docstring)."""
+
+    name: str
+    progress_unit: str  # what ``on_eval``'s step counts: "steps", "epochs"
+
+    def load(self, path: str | Path, sets: list[str] | None) -> Any:
+        """The experiment of a YAML file (an object with ``name`` and ``expand()``)."""
+
+    def stack_key(self, spec: Any) -> tuple:
+        """Runs with one key may be trained as one stack."""
+
+    def members(self, spec: Any) -> int:
+        """Models the run trains (best-of-K initializations count K)."""
+
+    def cost(self, spec: Any) -> float:
+        """Relative wall time, for scheduling and the ETA."""
+
+    def progress_total(self, spec: Any) -> int:
+        """The step count at which the run is done, in ``progress_unit``."""
+
+    def check_stored(self, spec: Any, stored: dict[str, Any], path: Path) -> None:
+        """Raise UsageError when a finished result in ``path`` is of another run."""
+
+    def train_and_save(
+        self,
+        specs: Sequence[Any],
+        root: Path,
+        progress: bool = True,
+        on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
+        keep: Collection[str] = (),
+    ) -> list[Any]:
+        """Train a group and save each run's result under ``root/<run_id>`` (``root``:
+        the experiment's folder; except the run ids in ``keep``); return the results."""
+
+
+class SyntheticKind:
+    """Runs of :class:`~lejepa_id.config.run.RunConfig`: stacked by
+    :func:`~lejepa_id.training.trainer.group_key`, costed by their encoder."""
+
+    name = "synthetic"
+    progress_unit = "steps"
+
+    def load(self, path: str | Path, sets: list[str] | None) -> Any:
+        return load_experiment(path, sets)
+
+    def stack_key(self, spec: Any) -> tuple:
+        return group_key(spec.config)
+
+    def members(self, spec: Any) -> int:
+        return spec.config.effective_inits
+
+    def cost(self, spec: Any) -> float:
+        # A floor for launch and Python overhead plus the encoder's multiply-adds.
+        c = spec.config
+        return c.steps * c.effective_inits * (1.0 + encoder_cost(c).work / 1e5)
+
+    def progress_total(self, spec: Any) -> int:
+        return spec.config.steps
+
+    def check_stored(self, spec: Any, stored: dict[str, Any], path: Path) -> None:
+        return None  # the config comparison of sweeps.state covers everything
+
+    def train_and_save(self, specs, root, progress=True, on_eval=None, keep=()):
+        return train_and_save(
+            specs, root.parent, progress=progress, on_eval=on_eval, keep=keep, root=root
+        )
+
+
+_KINDS: dict[str, ExperimentKind | str] = {
+    "synthetic": SyntheticKind(),
+    "reacher": "lejepa_id.reacher.experiment:KIND",
+}
+
+
+def register_kind(kind: ExperimentKind) -> ExperimentKind:
+    """Make ``kind`` selectable as ``kind: <its name>`` in an experiment YAML."""
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def get_kind(name: str) -> ExperimentKind:
+    """The kind of that name (an unknown name is a one-line UsageError)."""
+    if name not in _KINDS:
+        raise UsageError(f"kind={name!r} is not one of {', '.join(_KINDS)}")
+    kind = _KINDS[name]
+    if isinstance(kind, str):
+        module, _, attr = kind.partition(":")
+        kind = _KINDS[name] = getattr(importlib.import_module(module), attr)
+    return kind
+
+
+def kind_of(spec: Any) -> ExperimentKind:
+    """The kind of an expanded run (its class's ``kind`` name; synthetic by default)."""
+    return get_kind(getattr(spec, "kind", "synthetic"))
+
+
+def file_kind(path: str | Path) -> str:
+    """The ``kind:`` an experiment YAML declares (synthetic when absent or unreadable:
+    the synthetic loader then reports the problem with the file)."""
+    try:
+        tree = yaml.safe_load(Path(path).read_text())
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        return "synthetic"
+    kind = tree.get("kind", "synthetic") if isinstance(tree, dict) else "synthetic"
+    return kind if isinstance(kind, str) else str(kind)
+
+
+def load_any(path: str | Path, sets: list[str] | None = None) -> Any:
+    """The experiment of a YAML file, through the loader of the kind it declares."""
+    return get_kind(file_kind(path)).load(path, sets)
