@@ -106,6 +106,8 @@ def test_matched_encoder_run_and_user_world():
     )
     assert 0 < user.metrics["r2_hz"] <= 1
     assert user.to_dict()["config"]["mixing"] == "custom:sinh"
+    # One truth: the result's config names the world it was trained on, as its record does.
+    assert user.config.mixing == user.mixing == "custom:sinh"
 
 
 def test_saved_result_and_weights_round_trip(tmp_path):

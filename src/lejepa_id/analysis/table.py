@@ -112,10 +112,10 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
         return None
     if status != "failed" and not isinstance(data.get("metrics"), dict):
         return None
-    reacher = _is_reacher(data)
-    # A Reacher grid's runs (and their error records, whose run id names the label) lie
-    # one level deeper: <experiment>/<label>/lam<lam>_seed<seed>/.
-    nested = reacher or "/" in str(data.get("run_id", ""))
+    # A run that belongs to a labelled group inside its experiment (a Reacher dataset
+    # label; an error record's run id names it) lies one level deeper:
+    # <experiment>/<label>/<run>/.
+    nested = isinstance(data.get("label"), str) or "/" in str(data.get("run_id", ""))
     exp_dir = path.parents[2] if nested else path.parent.parent
     manifest = manifests.setdefault(exp_dir, _manifest(exp_dir))
     label = path.parent.parent.name
@@ -128,8 +128,12 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
         "diverged_step": data.get("diverged_step"),
     }
     row.update({k: data["config"].get(k) for k in CONFIG_COLUMNS})
-    if reacher:  # its own settings (epochs, clip, ...) and its training data's kind
-        row.update({k: v for k, v in data["config"].items() if not isinstance(v, dict | list)})
+    # Keys of any other kind or component (a Reacher run's epochs and clip, a plugin's
+    # own keys), and the training data's kind when the record names one.
+    row.update(
+        {k: v for k, v in data["config"].items() if k not in row and not isinstance(v, dict | list)}
+    )
+    if isinstance(data.get("kind"), str):
         row["kind"] = data["kind"]
     row.update(_rho_columns(row.get("rho")))
     for key, value in (data.get("metrics") or {}).items():
@@ -141,12 +145,6 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
     row["error"] = data.get("error") if status == "failed" else None
     row["path"] = str(path.parent)
     return row
-
-
-def _is_reacher(data: dict[str, Any]) -> bool:
-    """Whether a run record is a Reacher run's (its run record carries the training
-    dataset's ``kind`` and the run's ``label``)."""
-    return isinstance(data.get("label"), str) and isinstance(data.get("kind"), str)
 
 
 def _rho_columns(rho: Any) -> dict[str, Any]:

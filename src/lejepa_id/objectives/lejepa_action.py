@@ -14,6 +14,7 @@ import torch
 from torch import nn
 
 from lejepa_id.errors import UsageError
+from lejepa_id.metrics.action import action_scores
 from lejepa_id.objectives.lejepa import LeJEPA
 from lejepa_id.objectives.registry import register_objective
 from lejepa_id.objectives.sigreg import sigreg
@@ -66,6 +67,11 @@ class LeJEPAAction(LeJEPA):
         super().validate_config(config)
         if not transition_class(config.transition).takes_actions:
             raise UsageError(f"mode={cls.name!r} needs transition linear_action (actions)")
+
+    def final_scores(self, module, z, h, world) -> dict[str, float]:
+        # The learned predictor against the world's own (A, B) and its LQR design.
+        t = world.transition
+        return action_scores(z, h, module["W_A"], module["W_B"], t.A, t.B)
 
     def module(self, config: Any, members: int) -> nn.Module:
         return StackedPredictor(members, config.code_size, config.action_dim)

@@ -46,6 +46,16 @@ class Objective:
                 f"views={config.views!r}: mode {cls.name} needs exactly {cls.views} views"
             )
 
+    def final_scores(
+        self, module: dict[str, Any] | None, z: Any, h: Any, world: Any
+    ) -> dict[str, float]:
+        """Scores of one run at its end that only this objective can compute (of its own
+        parameters, say): ``module`` is that run's slice of :meth:`module`'s weights as
+        float64 arrays (None without one), ``z`` (N, n) and ``h`` (N, m) float64 arrays of
+        its evaluation set, ``world`` its :class:`~lejepa_id.worlds.World`. Register each
+        name with ``declare_metric``. None by default."""
+        return {}
+
     def memory_floats(self, config: Any) -> int:
         """Floats per stacked member the loss keeps beyond the codes (for memory
         estimates); 0 by default."""

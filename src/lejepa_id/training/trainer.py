@@ -23,7 +23,6 @@ from tqdm.auto import tqdm
 from lejepa_id.config.run import RunConfig
 from lejepa_id.encoders.stacked import build_encoder
 from lejepa_id.errors import UsageError
-from lejepa_id.metrics.action import action_scores
 from lejepa_id.metrics.evaluation import EvalSet, Scorer
 from lejepa_id.metrics.reference import grid_metrics
 from lejepa_id.objectives import build_objective, objective_class
@@ -157,6 +156,9 @@ def train(
         res.threads = n
         if worlds is not None:
             res.mixing = recorded_mixing(cfg, world)
+            if res.mixing != cfg.mixing:
+                # One truth: the result's config names the world it was trained on.
+                res.config = dataclasses.replace(cfg, mixing=res.mixing)
     return results[0] if single else results
 
 
@@ -324,8 +326,8 @@ class _Trainer:
             zg = torch.stack([self.evalsets[r].z_grid for r, _ in self.members])
             xg = torch.stack([self.evalsets[r].x_grid for r, _ in self.members])
             scores.update(grid_metrics(zg, self.encoder(xg)))
-        if self.module is not None and step == self.c0.steps:
-            scores.update(self._action_scores(h))
+        if step == self.c0.steps:
+            scores.update(self._objective_scores(h))
         self.encoder.train()
         per_member = []
         for i in range(len(self.members)):
@@ -414,16 +416,18 @@ class _Trainer:
             results.append(res)
         return results
 
-    def _action_scores(self, h: torch.Tensor) -> dict[str, torch.Tensor]:
-        """The action metrics per member (:mod:`lejepa_id.metrics.action`)."""
-        W = {k: v.detach().double().cpu().numpy() for k, v in self.module.state_dict().items()}
+    def _objective_scores(self, h: torch.Tensor) -> dict[str, torch.Tensor]:
+        """The objective's own final scores per member (its ``final_scores``)."""
+        state = {} if self.module is None else self.module.state_dict()
+        W = {k: v.detach().double().cpu().numpy() for k, v in state.items()}
         rows = []
         for i, (r, _) in enumerate(self.members):
-            t = self.worlds[r].transition
+            own = {k: v[i] for k, v in W.items()} if self.module is not None else None
             z = self.evalsets[r].z.double().cpu().numpy()
-            rows.append(
-                action_scores(z, h[i].double().cpu().numpy(), W["W_A"][i], W["W_B"][i], t.A, t.B)
-            )
+            hi = h[i].double().cpu().numpy()
+            rows.append(self.objective.final_scores(own, z, hi, self.worlds[r]))
+        if not rows[0]:
+            return {}
         return {k: torch.tensor([row[k] for row in rows], dtype=torch.float64) for k in rows[0]}
 
     def _member_weights(self, i: int) -> dict[str, torch.Tensor]:
