@@ -184,3 +184,69 @@ def test_the_whitened_optimum_finding_needs_the_full_schedule(tmp_path: Path) ->
     frame = collect(tmp_path).frame.assign(steps=2000)
     claim = claim_whitened_optimum(frame)
     assert claim.verdict == "not shown" and "full schedule" in claim.reason
+
+
+def test_theorem3_discloses_the_uncentered_error_vacuous_bounds_and_the_rho() -> None:
+    from lejepa_id.analysis.synthetic_claims import claim_bound
+
+    rows = [
+        {"experiment": "grid", "law": "gaussian", "procrustes_mse_centered": 0.1,
+         "procrustes_mse": 0.1, "approx_bound": 0.5},
+        # Centered below, the published uncentered error 3x above: counted as a pass,
+        # the uncentered excess disclosed.
+        {"experiment": "grid", "law": "gaussian", "mode": "whiten",
+         "procrustes_mse_centered": 0.2, "procrustes_mse": 1.5, "approx_bound": 0.5},
+        # A vacuous bound (>= n = 2): counted apart.
+        {"experiment": "grid", "law": "gaussian", "procrustes_mse_centered": 0.2,
+         "procrustes_mse": 0.2, "approx_bound": 3.0},
+    ]  # fmt: skip
+    claim = claim_bound(runs_frame(rows))
+    v = claim.values
+    assert claim.verdict == "pass"
+    assert (v["n_informative"], v["n_vacuous"], v["n_vacuous_below"]) == (2, 1, 1)
+    assert v["uncentered"]["n_above"] == 1 and v["uncentered"]["max_error_over_bound"] == 3.0
+    assert v["uncentered"]["above_by_mode"] == {"whiten": 1}
+    assert v["rho_tested"] == [0.95] and "one ρ only" in claim.notes[0]
+    # Only vacuous bounds: nothing is shown; one above: a fail.
+    only_vacuous = claim_bound(runs_frame(rows[2:]))
+    assert only_vacuous.verdict == "not shown" and "vacuous" in only_vacuous.reason
+    above = dict(rows[0], procrustes_mse_centered=0.6)
+    assert claim_bound(runs_frame([above, rows[1]])).verdict == "fail"
+
+
+def test_alignment_gap_per_experiment_in_the_theorys_scope() -> None:
+    from lejepa_id.analysis.synthetic_claims import claim_gap
+
+    def run(experiment: str, delta: float, **kw) -> dict:
+        # rho = 0.95, tr Cov = 2: relative gap delta / 0.2.
+        return {"experiment": experiment, "law": "gaussian", "delta": delta} | kw
+
+    rows = [run("a", 0.001), run("a", 0.002), run("b", 0.02), run("b", 0.03)]
+    # Outside the scope (InfoNCE, a Laplace law) or shorter: listed, never counted.
+    outside = [run("a", 0.5, mode="infonce"), run("a", 0.5, law="laplace"),
+               run("a", 0.5, steps=2000)]  # fmt: skip
+    claim = claim_gap(runs_frame(rows + outside))
+    per = claim.values["per_experiment"]
+    assert per["a"]["median"] == pytest.approx(0.0075) and per["b"]["median"] == pytest.approx(
+        0.125
+    )
+    assert claim.verdict == "fail"  # experiment b is far from 0: premise met, rule broken
+    assert claim.values["outside_scope"] == 2 and claim.values["in_scope_shorter"] == 1
+    assert claim_gap(runs_frame(rows[:2] + outside)).verdict == "pass"
+    short = claim_gap(runs_frame([run("b", 0.03, steps=2000)]))
+    assert short.verdict == "not shown" and "full schedule" in short.reason
+
+
+def test_published_2d_discloses_a_systematic_offset() -> None:
+    from lejepa_id.analysis.synthetic_claims import claim_published_2d
+
+    rows = []
+    for mixing, published in (("spiral", 0.9858), ("banana", 0.9860), ("sinusoid", 0.9859)):
+        for k, seed in enumerate((1337, 1338, 1339)):
+            rows.append({"experiment": "2d", "law": "gaussian", "mixing": mixing,
+                         "run": f"{mixing}_lejepa", "seed": seed,
+                         "r2_hz": published - 0.0015 + 0.0002 * (k - 1)})  # fmt: skip
+    claim = claim_published_2d(runs_frame(rows))
+    assert claim.verdict == "pass"  # each within the 0.005 margin ...
+    assert claim.values["systematic_offset"] and claim.values["n_negative"] == 3  # ... all below
+    assert "systematic offset" in claim.summary
