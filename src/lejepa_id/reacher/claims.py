@@ -64,6 +64,9 @@ def plan_lines(plan: dict) -> list[str]:
         lines.append(_against_line("vs oracle", g["vs_oracle"]))
         lines.append(_against_line("vs reference", g["vs_reference"]))
     for name, c in plan["comparisons"].items():
+        if "ci95_welch" not in c and "runs" in plan:  # a plan.json from before run-level CIs
+            a, b = name.split("_vs_")
+            c = c | {"ci95_welch": st.welch_interval(*_log_means(plan, a, b))}
         lines.append(
             f"{name} ({c['metric']}): difference {_fmt(c.get('difference'))} 95% CI "
             f"(Welch) {_ci(c.get('ci95_welch'))}; Welch p={_fmt(c['p_welch'])}, Mann-Whitney "
@@ -74,6 +77,15 @@ def plan_lines(plan: dict) -> list[str]:
 
 
 SCHEMA_VERSION = 1
+
+
+def _log_means(plan: dict, a: str, b: str) -> tuple[list[float], list[float]]:
+    """Each run's mean log(J / J_oracle), for kinds a and b."""
+    runs = plan["runs"]
+    return (
+        [r["log_ratio_mean"] for r in runs if r["kind"] == a],
+        [r["log_ratio_mean"] for r in runs if r["kind"] == b],
+    )
 
 
 def _claim(cid, text, metric, filt, stat, rule, values, verdict, summary) -> dict:
@@ -290,8 +302,7 @@ def _worse_claim(plan: dict, cid: str, text: str, worse: str, differences: str) 
         verdict = "not shown"
     keys = ("n", "difference", "p_welch", "p_mannwhitney", "p_tost", "direction")
     values = {k: c.get(k) for k in keys}
-    a = [r["log_ratio_mean"] for r in plan["runs"] if r["kind"] == "ou"]
-    b = [r["log_ratio_mean"] for r in plan["runs"] if r["kind"] == worse]
+    a, b = _log_means(plan, "ou", worse)
     rl = _run_level_two(a, b, plan["margin_log"])
     enough = min(len(a), len(b)) >= st.BOOTSTRAP_MIN_RUNS
     values |= {
@@ -460,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     datasets = read_datasets(Path(args[1])) if len(args) == 2 else {}
     write_claims(plan, plan_path.parent / "claims.json", datasets)
+    for line in plan_lines(plan):
+        print(line)
     print(f"wrote {plan_path.parent / 'claims.json'}")
     return 0
 
