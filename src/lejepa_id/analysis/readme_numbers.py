@@ -34,8 +34,12 @@ def verdict_lines(claims: list[dict[str, Any]], ids: list[str] | None = None) ->
     for c in claims:
         if ids is not None and c["id"] not in ids:
             continue
-        line = f"- `{c['id']}`: **{c['verdict']}**. {c['summary']}."
-        line = line.replace("..", ".")
+        summary = c["summary"]
+        if summary.startswith("not shown (premise: "):  # the verdict says "not shown"
+            summary = summary[len("not shown ") :]
+            line = f"- `{c['id']}`: **not shown** {summary}."
+        else:
+            line = f"- `{c['id']}`: **{c['verdict']}**. {summary}."
         for note in c.get("notes", []):
             line += f" Note: {note}."
         lines.append(line)
@@ -115,19 +119,31 @@ def _premise_cell(rec: dict[str, Any]) -> str:
 
 
 def table_anisotropic(root: Path) -> str:
-    """Anisotropic cells: measured and predicted R^2(h -> z), the convergence premise."""
+    """Anisotropic cells as a grid per run: R^2(h -> z), the predicted-linear cells in
+    bold, a dagger where the convergence premise fails (relative alignment gap > 0.05)."""
     recs = _per_setting(_claims(root, "beyond/claims.json"), "anisotropic_r2")
-    out = [
-        "| run | ρ of z_1 | ρ of the rest | R^2(h -> z) | predicted | relative alignment gap "
-        "(premise ≤ 0.05) | ε / √m | seeds |",
-        "|---|---|---|---|---|---|---|---|",
+    if not recs:
+        return "(no anisotropic runs)"
+    runs = list(dict.fromkeys(r["run"] for r in recs))
+    firsts = sorted({r["rho_first"] for r in recs})
+    rests = sorted({r["rho_rest"] for r in recs}, reverse=True)
+    cell = {(r["run"], r["rho_first"], r["rho_rest"]): r for r in recs}
+    head = ["rest \\ z_1"] + [
+        f"{run} {f:g}" if i == 0 else f"{f:g}" for run in runs for i, f in enumerate(firsts)
     ]
-    for r in recs:
-        out.append(
-            f"| {r['run']} | {r['rho_first']:g} | {r['rho_rest']:g} | {r['r2_hz']:.3f} | "
-            f"{r['pred_r2_hz']:.3g} | {_premise_cell(r)} | "
-            f"{r['premises']['whitened']['value']:.2f} | {r['seeds']} |"
-        )
+    out = ["| " + " | ".join(head) + " |", "|---|" + "---|" * (len(head) - 1)]
+    for rest in rests:
+        row = [f"{rest:g}"]
+        for run in runs:
+            for first in firsts:
+                r = cell.get((run, first, rest))
+                if r is None:
+                    row.append("-")
+                    continue
+                text = f"{r['r2_hz']:.3f}"
+                text = f"**{text}**" if r["pred_r2_hz"] == 1 else text
+                row.append(text + ("" if r["premises"]["converged"]["held"] else " †"))
+        out.append("| " + " | ".join(row) + " |")
     return "\n".join(out)
 
 
