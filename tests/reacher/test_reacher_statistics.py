@@ -226,3 +226,25 @@ def test_bootstrap_needs_enough_runs_and_conclusions_name_every_difference():
     assert claim["values"]["bootstrap_ci95"] is None and "power" in claim["summary"]
     more = _fake_runs("ou", 0.0, 10, rng) + _fake_runs("trajmatch", 0.1, 10, rng)
     assert _plan(more)["comparisons"]["ou_vs_trajmatch"]["ci95"] is not None
+
+
+def test_claims_are_rewritten_from_an_existing_plan(tmp_path, capsys):
+    import json
+
+    from lejepa_id.reacher.claims import main
+
+    rng = np.random.default_rng(0)
+    runs = _fake_runs("ou", 0.0, 2, rng) + _fake_runs("traj", 0.5, 2, rng)
+    for r in runs:  # the per-run tests plan.json holds, printed by main
+        test = {"p": 0.5, "direction": "costs more than the oracle"}
+        r |= {"label": r["kind"], "vs_oracle": test, "vs_reference": test}
+    plan = _plan(runs)
+    (tmp_path / "plan.json").write_text(json.dumps(plan))
+    assert main([str(tmp_path / "plan.json")]) == 0
+    ids = [c["id"] for c in json.loads((tmp_path / "claims.json").read_text())["claims"]]
+    assert ids[0] == "reacher_ou_plans_like_oracle" and len(ids) == 4
+    capsys.readouterr()
+    assert main([str(tmp_path / "missing.json")]) == 2
+    assert main([str(tmp_path / "plan.json"), str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "nowhere" in err[1]

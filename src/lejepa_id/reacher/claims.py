@@ -469,6 +469,9 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as err:
         print(f"PLAN {str(plan_path)!r}: not a readable plan.json ({err})", file=sys.stderr)
         return 2
+    if len(args) == 2 and not Path(args[1]).is_dir():
+        print(f"DATASETS_DIR {args[1]!r} is not a directory", file=sys.stderr)
+        return 2
     datasets = read_datasets(Path(args[1])) if len(args) == 2 else {}
     write_claims(plan, plan_path.parent / "claims.json", datasets)
     for line in plan_lines(plan):
