@@ -248,11 +248,11 @@ def _judge(claim: Claim, table: pd.DataFrame, sides) -> Claim:
     }
     unmet_count = len(records) - len(met)
     if not met:
-        worst = max(records, key=lambda rec: rec["relative_gap"])
+        gaps = table["relative_gap"].dropna()
+        measured = f"{gaps.min():.3g} to {gaps.max():.3g}" if len(gaps) else "unmeasured"
         claim.summary = f"0 of {len(records)} settings meet the premises"
         claim.premise_unmet(
-            f"no setting converged (relative alignment gap {table['relative_gap'].min():.3g} "
-            f"to {worst['relative_gap']:.3g}, needed ≤ {GAP_PREMISE:g})"
+            f"no setting converged (relative alignment gap {measured}, needed ≤ {GAP_PREMISE:g})"
         )
         return claim
     within = [rec for rec in met if rec["status"] == "within"]
