@@ -21,3 +21,19 @@ def test_readme_python_example_runs():
     scope: dict = {}
     exec(compile(example, "README example", "exec"), scope)
     assert 0.0 <= scope["result"].metrics["r2_hz"] <= 1.0
+
+
+def test_a_stale_results_number_in_the_readme_is_caught():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_sync", ROOT / "scripts" / "sync_readme.py")
+    sync = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sync)
+    text = (ROOT / "README.md").read_text()
+    start = "<!-- results-claims:start -->"
+    assert start in text
+    # A stale verdict line (as the README once said: "median 0.033 over 51 runs").
+    head, tail = text.split(start, 1)
+    stale = head + start + "\n- `alignment_gap`: **pass**, median 0.033 over 51 runs." + tail
+    fixed, changed = sync.synced(stale)
+    assert changed == ["results-claims"] and fixed == sync.synced(text)[0]

@@ -160,10 +160,12 @@ def test_claims_json_has_the_schema_and_reads_external_claims(tmp_path: Path) ->
         "gaussian_peak",
         "theorem3_bound",
         "scaling",
+        "scaling_reproduces_table",
         "published_2d",
         "anisotropic_boundary",
         "anisotropic_r2",
         "code_size",
+        "whitened_optimum_reached",
         "action_lqr",
         "reacher_planning",
     ]

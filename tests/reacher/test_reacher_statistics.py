@@ -56,13 +56,14 @@ def test_two_level_bootstrap_covers_run_to_run_spread():
     assert pairs_only[1] - pairs_only[0] < 0.01
 
 
-def _fake_runs(kind: str, centre: float, n_runs: int, rng) -> list[dict]:
+def _fake_runs(kind: str, centre: float, n_runs: int, rng, r2: float = 0.99) -> list[dict]:
     runs = []
     for seed in range(n_runs):
         log_r = centre + 0.02 * rng.standard_normal(40) + 0.01 * seed
         ratio = np.exp(log_r)
         runs.append(
             {
+                "run": f"runs/{kind}/lam0.01_seed{seed}",
                 "kind": kind,
                 "lam": 0.01,
                 "seed": seed,
@@ -72,7 +73,9 @@ def _fake_runs(kind: str, centre: float, n_runs: int, rng) -> list[dict]:
                 "opt_ratio_median": 1.0,
                 "early_fraction": float(np.mean(ratio < 1)),
                 "log_ratio_mean": float(log_r.mean()),
-                "r2_hz": 0.9,
+                "log_ratio_vs_reference_mean": float(log_r.mean()),
+                "r2_hz": r2,
+                "orth_err_whitened": 0.05,
                 "lqr_rel_err": {"median": 0.01 if kind == "ou" else 5.0},
             }
         )
@@ -82,7 +85,11 @@ def _fake_runs(kind: str, centre: float, n_runs: int, rng) -> list[dict]:
 def test_summary_claims_and_table_on_a_clear_case(tmp_path):
     rng = np.random.default_rng(0)
     runs = _fake_runs("ou", 0.0, 3, rng) + _fake_runs("traj", 0.5, 3, rng)
-    plan = {"config": {"equiv_margin": 0.05}, **summarize(runs, np.zeros(40), math.log1p(0.05))}
+    plan = {
+        "config": {"equiv_margin": 0.05},
+        "runs": runs,
+        **summarize(runs, np.zeros(40), math.log1p(0.05)),
+    }
     assert plan["kinds"]["ou"]["vs_reference"]["verdict"] == "equivalent"
     assert plan["kinds"]["traj"]["vs_oracle"]["t_test"]["direction"] == "costs more than the oracle"
     comp = plan["comparisons"]["ou_vs_traj"]
@@ -105,7 +112,11 @@ def test_summary_claims_and_table_on_a_clear_case(tmp_path):
 def test_one_seed_gives_no_verdict():
     rng = np.random.default_rng(0)
     runs = _fake_runs("ou", 0.0, 1, rng)
-    plan = {"config": {"equiv_margin": 0.05}, **summarize(runs, np.zeros(40), math.log1p(0.05))}
+    plan = {
+        "config": {"equiv_margin": 0.05},
+        "runs": runs,
+        **summarize(runs, np.zeros(40), math.log1p(0.05)),
+    }
     claims = {c["id"]: c for c in reacher_claims(plan)}
     assert claims["reacher_ou_plans_like_oracle"]["verdict"] == "not shown"
     assert claims["reacher_traj_plans_worse"]["verdict"] == "not measured"
@@ -126,7 +137,11 @@ def test_tab_reacher_compiles_with_pdflatex(tmp_path):
         + _fake_runs("trajmatch", 0.3, 2, rng)
         + _fake_runs("traj", 0.5, 1, rng)
     )
-    plan = {"config": {"equiv_margin": 0.05}, **summarize(runs, np.zeros(40), math.log1p(0.05))}
+    plan = {
+        "config": {"equiv_margin": 0.05},
+        "runs": runs,
+        **summarize(runs, np.zeros(40), math.log1p(0.05)),
+    }
     (tmp_path / "tab_reacher.tex").write_text(tab_reacher(plan))
     (tmp_path / "doc.tex").write_text(
         "\\documentclass{article}\n\\begin{document}\n\\input{tab_reacher.tex}\n\\end{document}\n"
@@ -140,3 +155,96 @@ def test_tab_reacher_compiles_with_pdflatex(tmp_path):
     )
     assert res.returncode == 0, res.stdout[-2000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 1000
+
+
+def _plan(runs: list[dict]) -> dict:
+    summary = summarize(runs, np.zeros(40), math.log1p(0.05))
+    return {"config": {"equiv_margin": 0.05}, "runs": runs, **summary}
+
+
+def test_an_unidentified_code_is_not_a_counterexample_to_theorem_4():
+    rng = np.random.default_rng(0)
+    # Premise met, rule broken: identified OU codes whose LQR values are far off -> fail.
+    broken = _fake_runs("ou", 0.0, 3, rng)
+    for r in broken:
+        r["lqr_rel_err"] = {"median": 0.7}
+    claims = {c["id"]: c for c in reacher_claims(_plan(broken))}
+    assert claims["reacher_ou_lqr_values_match"]["verdict"] == "fail"
+    # Premise unmet (R^2 0.45, as OU seed 0 in results/reacher_control): not shown, never fail.
+    stalled = _fake_runs("ou", 0.0, 3, rng, r2=0.45)
+    for r in stalled:
+        r["lqr_rel_err"] = {"median": 0.7}
+    claims = {c["id"]: c for c in reacher_claims(_plan(stalled))}
+    lqr = claims["reacher_ou_lqr_values_match"]
+    assert lqr["verdict"] == "not shown" and lqr["reason"].startswith("premise: identified in 0")
+    assert lqr["summary"].startswith("not shown (premise: ")
+    assert [c["held"] for c in lqr["values"]["premises"]["identified"]] == [False] * 3
+    assert lqr["premises"][0]["name"] == "identified"
+    assert claims["reacher_ou_plans_like_oracle"]["verdict"] == "not shown"
+
+
+def test_run_level_intervals_are_honest_at_two_runs():
+    a, b = [0.406, 0.117], [0.132, 0.101]  # the OU and coverage-matched run means
+    welch = st.welch_interval(a, b)
+    assert welch[0] < -1.5 and welch[1] > 1.8  # the t interval the issue recomputed
+    perm = st.permutation_interval_two(a, b)
+    assert perm["min_p"] == pytest.approx(1 / 3) and perm["interval"] == [-math.inf, math.inf]
+    assert st.sign_flip_interval([0.4, 0.1])["interval"] == [-math.inf, math.inf]
+    # With enough runs the exact interval is finite and covers the true shift of -6.
+    far = st.permutation_interval_two([1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12])
+    assert far["interval"][0] < -6 < far["interval"][1] < 0
+    assert st.t_interval([1.0, 2.0, 3.0]) == pytest.approx(
+        list(stats.t.interval(0.95, 2, loc=2.0, scale=1.0 / math.sqrt(3)))
+    )
+
+
+def test_power_of_the_planned_comparison():
+    # Textbook value: two groups of 20, effect of one standard deviation: power ~ 0.87.
+    assert st.welch_power(20, 20, 1.0, 1.0) == pytest.approx(0.869, abs=0.005)
+    assert st.runs_for_power(1.0, 1.0) == 17
+    assert st.welch_power(2, 2, 0.145, 0.0488) < 0.1
+
+
+def test_bootstrap_needs_enough_runs_and_conclusions_name_every_difference():
+    rng = np.random.default_rng(0)
+    runs = _fake_runs("ou", 0.0, 2, rng) + _fake_runs("trajmatch", 0.1, 2, rng)
+    plan = _plan(runs)
+    assert plan["comparisons"]["ou_vs_trajmatch"]["ci95"] is None  # 2 runs < threshold
+    assert plan["kinds"]["ou"]["vs_reference"]["ci95"] is None
+    assert plan["kinds"]["ou"]["vs_reference"]["ci95_t"] is not None
+
+    def meta(kurt: float, lag: float, circle: float, wrap: float) -> dict:
+        cov = {"circle_fraction": circle, "wrap_fraction": wrap}
+        joint = {"excess_kurtosis": kurt, "lag_corr": lag}
+        return {"coverage": [cov, cov], "diagnostics": {"per_joint": [joint, joint]}}
+
+    datasets = {"ou": meta(0.02, 0.95, 0.79, 0.0), "trajmatch": meta(-0.32, 0.84, 0.85, 0.0)}
+    claim = {c["id"]: c for c in reacher_claims(plan, datasets)}["reacher_gap_not_coverage"]
+    text = claim["values"]["dataset_differences"]
+    for word in ("range", "wrap", "marginal shape", "lag correlation", "-0.32", "0.84"):
+        assert word in text
+    assert claim["values"]["bootstrap_ci95"] is None and "power" in claim["summary"]
+    more = _fake_runs("ou", 0.0, 10, rng) + _fake_runs("trajmatch", 0.1, 10, rng)
+    assert _plan(more)["comparisons"]["ou_vs_trajmatch"]["ci95"] is not None
+
+
+def test_claims_are_rewritten_from_an_existing_plan(tmp_path, capsys):
+    import json
+
+    from lejepa_id.reacher.claims import main
+
+    rng = np.random.default_rng(0)
+    runs = _fake_runs("ou", 0.0, 2, rng) + _fake_runs("traj", 0.5, 2, rng)
+    for r in runs:  # the per-run tests plan.json holds, printed by main
+        test = {"p": 0.5, "direction": "costs more than the oracle"}
+        r |= {"label": r["kind"], "vs_oracle": test, "vs_reference": test}
+    plan = _plan(runs)
+    (tmp_path / "plan.json").write_text(json.dumps(plan))
+    assert main([str(tmp_path / "plan.json")]) == 0
+    ids = [c["id"] for c in json.loads((tmp_path / "claims.json").read_text())["claims"]]
+    assert ids[0] == "reacher_ou_plans_like_oracle" and len(ids) == 4
+    capsys.readouterr()
+    assert main([str(tmp_path / "missing.json")]) == 2
+    assert main([str(tmp_path / "plan.json"), str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "nowhere" in err[1]

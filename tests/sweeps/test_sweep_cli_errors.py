@@ -86,3 +86,15 @@ def test_results_of_another_config_are_refused(tmp_path: Path, capsys) -> None:
     assert "1 already done" in capsys.readouterr().out
     manifest = json.loads((root / "sweep.json").read_text())
     assert manifest["run_ids"] == {"spiral_lejepa-seed1337": "spiral_lejepa"}
+
+
+def test_dry_run_lists_the_beyond_families_and_writes_nothing(tmp_path, capsys) -> None:
+    # The full-length families of issue 22: whiten beside lejepa, boundary cells, 3 seeds.
+    out = tmp_path / "results"
+    for name, total in (("codedim", 54), ("anisotropic", 360)):
+        assert main(["sweep", str(CONFIGS / f"{name}.yaml"), "--out", str(out), "--dry-run"]) == 0
+        text = capsys.readouterr().out
+        assert text.startswith(f"{name}: {total} runs") and "nothing written" in text
+        assert "mode: lejepa, whiten" in text and "steps: 20000" in text
+    assert "[0.9, 0.93]" in text and "[0.9, 0.96]" in text  # both sides of the boundary
+    assert not out.exists()

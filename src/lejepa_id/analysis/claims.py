@@ -10,6 +10,14 @@ docs/sweeps.md ("claims.json").
 Verdicts: ``pass`` (the statistic meets the stated rule), ``fail`` (the data contradict
 the claim under that rule), ``not shown`` (data present but too weak either way:
 failing to reject a difference is not agreement), ``not measured`` (no data).
+
+Premises: a claim declares the conditions under which its rule applies (:class:`Premise`:
+the theorem's scope, convergence of training to the optimum the prediction is about, an
+identified code). A refutation needs the premise met and the rule broken, so a setting
+whose premise fails is never counted against the claim: it is reported as
+``not shown (premise: ...)`` with the measured value beside the threshold, and a claim
+none of whose settings meets its premises is ``not shown`` with ``reason`` saying which
+premise failed.
 """
 
 from __future__ import annotations
@@ -31,6 +39,40 @@ SCHEMA_VERSION = 1
 EXTERNAL_FILES = ("reacher/claims.json",)
 
 
+@dataclass(frozen=True)
+class Premise:
+    """One condition of a claim's rule: a name, what it states, its threshold if any."""
+
+    name: str
+    statement: str
+    threshold: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check(premise: Premise, value: float | None, held: bool) -> dict[str, Any]:
+    """One premise as measured on one setting: its value and whether it held."""
+    number = None if value is None or value != value else float(value)  # NaN -> None
+    return {"value": number, "threshold": premise.threshold, "held": bool(held)}
+
+
+def failed_premises(checks: dict[str, dict[str, Any]]) -> list[str]:
+    """The names of the premises that did not hold, in declaration order."""
+    return [name for name, c in checks.items() if not c["held"]]
+
+
+def premise_status(checks: dict[str, dict[str, Any]]) -> str | None:
+    """``not shown (premise: ...)`` naming every failed premise and its value, else None."""
+    parts = []
+    for name in failed_premises(checks):
+        c = checks[name]
+        value = "unmeasured" if c["value"] is None else f"{c['value']:.3g}"
+        bound = "" if c["threshold"] is None else f" vs {c['threshold']:g}"
+        parts.append(f"{name} {value}{bound}")
+    return f"not shown (premise: {'; '.join(parts)})" if parts else None
+
+
 @dataclass
 class Claim:
     """One claim as judged: what, on which metric and runs, by which statistic, verdict."""
@@ -46,6 +88,21 @@ class Claim:
     rule: str = ""  # when the verdict is pass, fail or not shown
     source: str = "synthetic"
     notes: list[str] = field(default_factory=list)
+    # The conditions of the rule (Premise.to_json) and, when the verdict is "not shown"
+    # for want of them, which premise failed: "premise: ..." (empty otherwise).
+    premises: list[dict[str, Any]] = field(default_factory=list)
+    reason: str = ""
+
+    def declare(self, *premises: Premise) -> None:
+        self.premises = [p.to_json() for p in premises]
+
+    def premise_unmet(self, reason: str) -> None:
+        """Verdict ``not shown`` because the premise failed: never ``fail``."""
+        self.verdict = "not shown"
+        self.reason = f"premise: {reason}"
+        self.summary = f"not shown (premise: {reason})" + (
+            f"; {self.summary}" if self.summary else ""
+        )
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -91,6 +91,14 @@ def run_summary(frame: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
     return HEADER + [labels[m] for m in metrics], body
 
 
+def _premises_html(c: Claim) -> str:
+    """The claim's premises under its rule, and its notes (disclosed choices)."""
+    h = html.escape
+    items = [f"<li><b>{h(p['name'])}</b>: {h(p['statement'])}</li>" for p in c.premises]
+    items += [f"<li>{h(n)}</li>" for n in c.notes]
+    return f"<br><small>premises and notes:<ul>{''.join(items)}</ul></small>" if items else ""
+
+
 def _claims_html(claims: list[Claim], notes: list[str]) -> list[str]:
     h = html.escape
     parts = [
@@ -103,7 +111,7 @@ def _claims_html(claims: list[Claim], notes: list[str]) -> list[str]:
         parts.append(
             f"<tr><td><code>{h(c.id)}</code><br><small>{h(c.source)}</small></td>"
             f"<td>{h(c.text)}</td><td>{h(c.metric)}</td><td>{h(c.filter)}</td>"
-            f"<td>{h(c.statistic)}<br><small>{h(c.rule)}</small></td>"
+            f"<td>{h(c.statistic)}<br><small>{h(c.rule)}</small>{_premises_html(c)}</td>"
             f"<td>{h(c.summary)}<details><summary>values</summary><code>{h(values)}</code>"
             f'</details></td><td class="{h(c.verdict.replace(" ", "-"))}">{h(c.verdict)}</td>'
             "</tr>"

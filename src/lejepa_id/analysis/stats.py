@@ -54,3 +54,38 @@ def fmt_mean_std(mean: float, std: float, digits: int = 4) -> str:
     if not math.isfinite(std):
         return f"{mean:.{digits}f}"
     return f"{mean:.{digits}f} ± {std:.2g}"
+
+
+def tost_summary(
+    mean_a: float, sd_a: float, n_a: int, mean_b: float, sd_b: float, n_b: int, margin: float
+) -> dict:
+    """Welch TOST of |mean_a - mean_b| < margin from summary statistics.
+
+    The two one-sided tests at level 0.05 are the 90% Welch interval of the difference
+    lying inside (-margin, margin): ``equivalent``. ``outside`` when that interval lies
+    wholly beyond one of the margins (different by more than the margin). With no spread
+    on either side the interval is the point difference.
+    """
+    diff = mean_a - mean_b
+    va, vb = sd_a**2 / n_a if n_a > 0 else math.nan, sd_b**2 / n_b if n_b > 0 else math.nan
+    se = math.sqrt(va + vb) if n_a >= 2 and n_b >= 2 else math.nan
+    if not math.isfinite(se):
+        return {"difference": diff, "ci90": None, "p_tost": None, "result": "undetermined"}
+    if se == 0:
+        low = high = diff
+        p = 0.0 if abs(diff) < margin else 1.0
+    else:
+        df = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
+        half = float(stats.t.ppf(0.95, df)) * se
+        low, high = diff - half, diff + half
+        p = max(
+            float(stats.t.sf((diff + margin) / se, df)),
+            float(stats.t.cdf((diff - margin) / se, df)),
+        )
+    if -margin < low and high < margin:
+        result = "equivalent"
+    elif low >= margin or high <= -margin:
+        result = "outside"
+    else:
+        result = "undetermined"
+    return {"difference": diff, "ci90": [low, high], "p_tost": p, "result": result}

@@ -401,9 +401,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
     check_creatable(out.parent)
     result = evaluate_planning(args.runs, angles[:, 0], cfg)
     atomic_write_json(out, result)
-    from lejepa_id.reacher.claims import plan_lines, write_claims
+    from lejepa_id.reacher.claims import plan_lines, read_datasets, write_claims
 
-    write_claims(result, out.parent / "claims.json")
+    # The datasets' render metadata, when kept beside the runs (DIR/datasets/<kind>.json),
+    # lets the conclusions name every difference between the data compared.
+    write_claims(result, out.parent / "claims.json", read_datasets(args.runs.parent / "datasets"))
     for line in plan_lines(result):
         print(line)
     print(f"wrote {out} and {out.parent / 'claims.json'}")

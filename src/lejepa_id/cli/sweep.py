@@ -30,6 +30,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.max_group is not None and args.max_group < 1:
         raise UsageError(f"--max-group={args.max_group} must be >= 1")
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
+    if args.dry_run:
+        from lejepa_id.sweeps.runner import dry_run
+
+        for line in dry_run(args.config, sets, args.out).lines():
+            print(line)
+        return 0
     options = ExecutorOptions(
         kind=args.executor,
         jobs=args.jobs,
@@ -154,6 +160,12 @@ def _register_sweep(sub: argparse._SubParsersAction) -> None:
         "default: a memory heuristic on GPU, a small cap on CPU)",
     )
     add_run_arguments(p)
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="expand the config and check it against OUT, print the runs it would train "
+        "(per run name, and the objectives, lengths, seeds, rho and code sizes), write nothing",
+    )
     p.add_argument("--partition", default=None, help="SLURM partition")
     p.add_argument("--time", type=int, default=None, help="SLURM time limit per job, minutes")
     p.add_argument("--gpus", type=int, default=None, help="SLURM GPUs per job")

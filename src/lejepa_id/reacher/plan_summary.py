@@ -1,7 +1,9 @@
 """Across-seed summaries of the planning evaluation: per kind, per (kind, lambda), between kinds.
 
 Every test here takes one value per run (the run's mean over its start/goal pairs): the
-runs are the replicates. Bootstrap intervals resample runs and pairs (two levels).
+runs are the replicates. Intervals are t intervals over runs; the two-level bootstrap
+(runs and pairs) only with at least ``statistics.BOOTSTRAP_MIN_RUNS`` runs a group, since
+with fewer it cannot see the run-to-run spread.
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ def _against(matrix: np.ndarray, margin: float, what: str) -> dict:
     run_means = matrix.mean(1)
     tost = st.tost_one_sample(run_means, margin)
     test = st.t_test_zero(run_means, f"costs more than {what}", f"costs less than {what}")
+    enough = matrix.shape[0] >= st.BOOTSTRAP_MIN_RUNS
     return {
         "run_means": run_means.tolist(),
         "mean": float(run_means.mean()),
-        "ci95": st.bootstrap_runs_pairs(matrix, level=0.95),
-        "ci90": st.bootstrap_runs_pairs(matrix, level=0.90),
+        "ci95_t": st.t_interval(run_means, 0.95),
+        "ci95": st.bootstrap_runs_pairs(matrix, level=0.95) if enough else None,
+        "ci90": st.bootstrap_runs_pairs(matrix, level=0.90) if enough else None,
         "tost": tost,
         "t_test": test,
         "verdict": st.verdict(tost["p_tost"], test["p"]),
@@ -66,8 +70,14 @@ def compare_kinds(runs: list[dict], a: str, b: str, margin: float) -> dict:
     out = st.compare_two(
         [r["log_ratio_mean"] for r in ra], [r["log_ratio_mean"] for r in rb], (a, b), margin
     )
-    out["ci95"] = st.bootstrap_difference(
-        np.log([r["ratio"] for r in ra]), np.log([r["ratio"] for r in rb])
+    out["ci95_welch"] = st.welch_interval(
+        [r["log_ratio_mean"] for r in ra], [r["log_ratio_mean"] for r in rb]
+    )
+    enough = min(len(ra), len(rb)) >= st.BOOTSTRAP_MIN_RUNS
+    out["ci95"] = (
+        st.bootstrap_difference(np.log([r["ratio"] for r in ra]), np.log([r["ratio"] for r in rb]))
+        if enough
+        else None
     )
     out["verdict"] = st.verdict(out["p_tost"], out["p_welch"])
     out["metric"] = "mean log(J/J_oracle) per run"

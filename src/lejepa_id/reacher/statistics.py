@@ -12,6 +12,8 @@ test reports its direction.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import stats
 
@@ -161,3 +163,136 @@ def verdict(p_tost: float | None, p_diff: float | None) -> str:
     if p_diff is not None and p_diff < ALPHA:
         return "different"
     return "not shown"
+
+
+# Run-level inference honest at the number of runs (issue 22). A two-level bootstrap over
+# R runs can draw only R distinct values of the run effect: with few runs its interval is
+# far narrower than the run-to-run spread warrants. Below this many runs per group it is
+# not computed; t intervals and exact permutation intervals are reported instead.
+BOOTSTRAP_MIN_RUNS = 10
+
+
+def t_interval(values, level: float = 0.95) -> list[float] | None:
+    """Student t interval of the mean of per-run values (df = n - 1)."""
+    x = _finite(values)
+    if x.size < 2:
+        return None
+    half = float(stats.t.ppf((1 + level) / 2, x.size - 1) * np.std(x, ddof=1) / np.sqrt(x.size))
+    return [float(x.mean() - half), float(x.mean() + half)]
+
+
+def welch_interval(a, b, level: float = 0.95) -> list[float] | None:
+    """Welch t interval of mean(a) - mean(b) (Welch-Satterthwaite df)."""
+    a, b = _finite(a), _finite(b)
+    if a.size < 2 or b.size < 2:
+        return None
+    va, vb = np.var(a, ddof=1) / a.size, np.var(b, ddof=1) / b.size
+    if not va + vb > 0:
+        return None
+    df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
+    half = float(stats.t.ppf((1 + level) / 2, df) * np.sqrt(va + vb))
+    d = float(a.mean() - b.mean())
+    return [d - half, d + half]
+
+
+MAX_SPLITS = 20000  # beyond this many splits, a seeded random sample of them
+
+
+def _splits(n_a: int, n_b: int) -> np.ndarray:
+    """Assignments of n_a + n_b values to group a, as a boolean matrix: all of them, or
+    MAX_SPLITS drawn with a fixed seed when there are more."""
+    import itertools
+    from math import comb
+
+    n = n_a + n_b
+    if comb(n, n_a) <= MAX_SPLITS:
+        idx = np.array(list(itertools.combinations(range(n), n_a)))
+    else:
+        rng = np.random.default_rng([n_a, n_b, 24])
+        idx = np.argsort(rng.random((MAX_SPLITS, n)), axis=1)[:, :n_a]
+    masks = np.zeros((len(idx), n), dtype=bool)
+    np.put_along_axis(masks, idx, True, axis=1)
+    return masks
+
+
+def min_permutation_p(n_a: int, n_b: int) -> float:
+    """The smallest two-sided p an exact permutation test of n_a against n_b can give."""
+    from math import comb
+
+    return 2.0 / comb(n_a + n_b, n_a)
+
+
+def _grid(centre: float, values: np.ndarray) -> np.ndarray:
+    span = float(np.ptp(values)) or float(np.abs(values).max()) or 1.0
+    return centre + np.linspace(-10 * span, 10 * span, 4001)
+
+
+def permutation_interval_two(a, b, level: float = 0.95) -> dict:
+    """Exact permutation interval of the shift mean(a) - mean(b): the shifts not rejected
+    by the two-sided permutation test of the difference in means.
+
+    Unbounded when even the most extreme split cannot reach 1 - level: then no data of
+    that size can exclude any shift, and the interval says so.
+    """
+    a, b = _finite(a), _finite(b)
+    alpha = 1 - level
+    if a.size == 0 or b.size == 0:
+        return {"interval": None, "min_p": None}
+    floor = min_permutation_p(a.size, b.size)
+    if floor > alpha:
+        return {"interval": [-math.inf, math.inf], "min_p": floor}
+    masks = _splits(a.size, b.size)
+    pooled = np.concatenate([a, b])
+    in_a = np.r_[np.ones(a.size), np.zeros(b.size)]
+    # Shifting a by d moves each split's statistic by -d * slope, the observed one by -d.
+    stat0 = masks @ pooled / a.size - (~masks) @ pooled / b.size
+    slope = masks @ in_a / a.size - (~masks) @ in_a / b.size
+    obs0 = float(a.mean() - b.mean())
+    grid = _grid(obs0, pooled)
+    p = (np.abs(stat0[:, None] - grid * slope[:, None]) >= np.abs(obs0 - grid) - 1e-12).mean(0)
+    kept = grid[p > alpha]
+    return {"interval": [float(kept.min()), float(kept.max())] if kept.size else None,
+            "min_p": floor}  # fmt: skip
+
+
+def sign_flip_interval(values, level: float = 0.95) -> dict:
+    """Exact sign-flip (one-sample permutation) interval of the mean of per-run values."""
+    x = _finite(values)
+    alpha = 1 - level
+    if x.size == 0:
+        return {"interval": None, "min_p": None}
+    floor = 2.0 / 2**x.size
+    if floor > alpha:
+        return {"interval": [-math.inf, math.inf], "min_p": floor}
+    if x.size <= 14:
+        signs = np.array(np.meshgrid(*[[-1.0, 1.0]] * x.size)).reshape(x.size, -1).T
+    else:
+        signs = np.random.default_rng([x.size, 25]).choice([-1.0, 1.0], (MAX_SPLITS, x.size))
+    grid = _grid(float(x.mean()), x)
+    y = x[None, :] - grid[:, None]  # (grid, n)
+    flipped = np.abs(y @ signs.T) / x.size  # (grid, signs)
+    p = (flipped >= np.abs(y.mean(1))[:, None] - 1e-12).mean(1)
+    kept = grid[p > alpha]
+    return {"interval": [float(kept.min()), float(kept.max())] if kept.size else None,
+            "min_p": floor}  # fmt: skip
+
+
+def welch_power(n_a: int, n_b: int, sd: float, effect: float, alpha: float = ALPHA) -> float:
+    """Power of the two-sided two-sample t-test to detect a true difference ``effect``
+    with a common per-run standard deviation ``sd`` (noncentral t, df = n_a + n_b - 2)."""
+    if n_a < 2 or n_b < 2 or not sd > 0:
+        return math.nan
+    df = n_a + n_b - 2
+    nc = effect / (sd * math.sqrt(1 / n_a + 1 / n_b))
+    crit = float(stats.t.ppf(1 - alpha / 2, df))
+    return float(stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc))
+
+
+def runs_for_power(sd: float, effect: float, power: float = 0.8, limit: int = 10000) -> int | None:
+    """The smallest number of runs per group that gives ``power``; None above ``limit``."""
+    if not sd > 0 or not effect:
+        return None
+    for n in range(2, limit + 1):
+        if welch_power(n, n, sd, effect) >= power:
+            return n
+    return None

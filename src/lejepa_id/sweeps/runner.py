@@ -34,6 +34,7 @@ from lejepa_id.sweeps.state import (
     experiment_dir,
     partition,
     read_manifest,
+    read_result,
     recorded_groups,
     sweep_lock,
     write_manifest,
@@ -225,6 +226,48 @@ def run_experiment(
             summary.statuses = dict(bar.statuses)
             summary.wall_s = time.perf_counter() - start
     return summary
+
+
+@dataclass
+class DryRun:
+    """What a sweep would train, computed without writing anything."""
+
+    experiment: str
+    root: Path
+    total: int
+    done: int
+    by_run: dict[str, int]
+    settings: dict[str, list[str]]
+
+    def lines(self) -> list[str]:
+        out = [
+            f"{self.experiment}: {self.total} runs under {self.root} ({self.done} done, "
+            f"{self.total - self.done} to train); nothing written (--dry-run)"
+        ]
+        out += [f"  {run}: {n} runs" for run, n in self.by_run.items()]
+        out += [f"  {key}: {', '.join(values)}" for key, values in self.settings.items()]
+        return out
+
+
+DRY_RUN_KEYS = ("mode", "lam", "steps", "seed", "rho", "code_dim")
+
+
+def dry_run(config: str | Path, sets: list[str] | None = None, out: str | Path = "runs") -> DryRun:
+    """The runs a sweep would train, refusals included, with nothing written."""
+    exp = _load(config, sets)
+    specs = exp.expand()
+    root = experiment_dir(out, exp.name)
+    check_compatible(exp, specs, root)
+    done = sum(read_result(root / s.run_id / RESULT_FILE) is not None for s in specs)
+    by_run: dict[str, int] = {}
+    values: dict[str, set[str]] = {k: set() for k in DRY_RUN_KEYS}
+    for spec in specs:
+        by_run[spec.run] = by_run.get(spec.run, 0) + 1
+        cfg = spec.config.to_dict()
+        for key in DRY_RUN_KEYS:
+            values[key].add(str(cfg.get(key)))
+    settings = {k: sorted(v) for k, v in values.items()}
+    return DryRun(exp.name, root, len(specs), done, by_run, settings)
 
 
 def _load(config: str | Path, sets: list[str] | None) -> Any:
