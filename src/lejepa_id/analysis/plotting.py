@@ -6,6 +6,7 @@ every axis, a colour bar on every heatmap and legends placed outside the data.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,8 +17,39 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-MODE_LABELS = {"lejepa": "SIGReg (LeJEPA)", "whiten": "VICReg (whiten)", "infonce": "InfoNCE"}
-MODE_COLORS = {"lejepa": "tab:blue", "whiten": "tab:green", "infonce": "tab:red"}
+from lejepa_id.objectives import objective_class, objective_names  # noqa: E402
+
+
+class _ObjectiveStyle(Mapping[str, str]):
+    """Objective name -> its ``label`` or ``color`` (class attributes of the objective),
+    read from the registry when asked, so a plugin's objective is drawn and named like the
+    built-in ones without an edit here."""
+
+    _PALETTE = ("tab:purple", "tab:orange", "tab:brown", "tab:pink", "tab:olive", "tab:cyan")
+
+    def __init__(self, attr: str) -> None:
+        self.attr = attr
+
+    def __getitem__(self, name: str) -> str:
+        if name not in objective_names():
+            raise KeyError(name)
+        value = getattr(objective_class(name), self.attr, "")
+        if value:
+            return value
+        if self.attr == "label":
+            return name
+        return self._PALETTE[objective_names().index(name) % len(self._PALETTE)]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(objective_names())
+
+    def __len__(self) -> int:
+        return len(objective_names())
+
+
+MODE_LABELS: Mapping[str, str] = _ObjectiveStyle("label")
+MODE_COLORS: Mapping[str, str] = _ObjectiveStyle("color")
+# The paper's objectives, in the order of its figures and tables.
 MODE_ORDER = ("lejepa", "whiten", "infonce")
 MIXING_ORDER = ("spiral", "banana", "sinusoid", "nvp")
 THEOREM_MODES = ("lejepa", "whiten")  # the objectives Theorem 3 is stated for

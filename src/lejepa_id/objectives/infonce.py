@@ -20,6 +20,8 @@ class InfoNCE(Objective):
     sigma: float = 1.0
     """Temperature sigma; > 0."""
 
+    label = "InfoNCE"
+    color = "tab:red"
     views = 2
 
     def validate(self) -> InfoNCE:

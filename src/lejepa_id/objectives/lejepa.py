@@ -34,6 +34,8 @@ class LeJEPA(Objective):
     t_max: float = 3.0
     """SIGReg: largest knot; > 0."""
 
+    label = "SIGReg (LeJEPA)"
+    color = "tab:blue"
     per_run = ("lam",)
 
     def validate(self) -> LeJEPA:

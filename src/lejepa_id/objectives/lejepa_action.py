@@ -60,6 +60,8 @@ class LeJEPAAction(LeJEPA):
     trainable parameters the engine optimizes with the encoder's.
     """
 
+    label = "SIGReg + action predictor"
+    color = "tab:purple"
     views = 2
 
     @classmethod

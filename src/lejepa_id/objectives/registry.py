@@ -29,6 +29,10 @@ class Objective:
     name: ClassVar[str]
     views: ClassVar[int | None] = None
     """The exact number of views the loss needs (None: any number >= 2)."""
+    label: ClassVar[str] = ""
+    """How figures and reports name it (empty: its registered name)."""
+    color: ClassVar[str] = ""
+    """Its matplotlib colour in figures (empty: one from a fixed palette)."""
     per_run: ClassVar[tuple[str, ...]] = ()
     """Hyperparameters that may differ between runs trained in one stack: the engine
     passes them to :meth:`loss` as tensors of shape (R,) instead of the field's value."""

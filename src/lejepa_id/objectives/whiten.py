@@ -19,6 +19,8 @@ class Whiten(Objective):
     lam: float = 0.5
     """Regularizer weight lambda in [0, 1] (0.5: the published whitening runs' value)."""
 
+    label = "VICReg (whiten)"
+    color = "tab:green"
     per_run = ("lam",)
 
     def validate(self) -> Whiten:
