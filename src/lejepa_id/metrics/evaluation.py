@@ -39,9 +39,9 @@ class EvalSet:
     x_grid: torch.Tensor | None = None
 
     @classmethod
-    def draw(cls, world: World, n: int, generator: torch.Generator) -> EvalSet:
-        """Draw n latents and one view each, render both (and the 2D grid)."""
-        z = world.sample_latents(n, generator)
+    def draw(cls, world: World, samples: int, generator: torch.Generator) -> EvalSet:
+        """Draw ``samples`` latents and one view each, render both (and the 2D grid)."""
+        z = world.sample_latents(samples, generator)
         z_prime = world.sample_views(z, 1, generator)[0]
         z_grid = x_grid = None
         if world.dim == 2:

@@ -30,14 +30,14 @@ class LatentMoments:
         self.correlations, self.gaussian = correlations, gaussian
         self.cache: dict = {}  # per-code-size values that metrics derive from z once
         z = z.to(torch.float64)
-        self.n, self.dim = z.shape[-2], z.shape[-1]
+        self.samples, self.dim = z.shape[-2], z.shape[-1]
         self.z = z
         self.z_mean = z.mean(dim=-2)
         zc = z - self.z_mean.unsqueeze(-2)
-        self.czz = zc.transpose(-2, -1) @ zc / self.n
+        self.czz = zc.transpose(-2, -1) @ zc / self.samples
         self.czz_inv = pinv_sym(self.czz)
-        self.zz_raw = z.transpose(-2, -1) @ z / self.n
-        self.z_sq = z.pow(2).sum(dim=(-2, -1)) / self.n
+        self.zz_raw = z.transpose(-2, -1) @ z / self.samples
+        self.z_sq = z.pow(2).sum(dim=(-2, -1)) / self.samples
 
 
 class CodeMoments:
@@ -56,7 +56,7 @@ class CodeMoments:
         self.h, self.h_prime = h.to(torch.float64), h_prime.to(torch.float64)
         self.rho = rho
         self.memo: dict[str, torch.Tensor] = {}  # values several metrics share
-        self.n = latents.n
+        self.samples = latents.samples
         self.latent_dim, self.code_dim = latents.dim, h.shape[-1]
 
     @cached_property
@@ -66,11 +66,11 @@ class CodeMoments:
     @cached_property
     def hz_raw(self) -> torch.Tensor:
         """h^T z / n_eval. Shape: (R, m, n)."""
-        return self.h.transpose(-2, -1) @ self.lat.z / self.n
+        return self.h.transpose(-2, -1) @ self.lat.z / self.samples
 
     @cached_property
     def hh_raw(self) -> torch.Tensor:
-        return self.h.transpose(-2, -1) @ self.h / self.n
+        return self.h.transpose(-2, -1) @ self.h / self.samples
 
     @cached_property
     def chz(self) -> torch.Tensor:
@@ -97,4 +97,4 @@ class CodeMoments:
 
     @cached_property
     def cov_unbiased(self) -> torch.Tensor:
-        return self.chh * (self.n / (self.n - 1))
+        return self.chh * (self.samples / (self.samples - 1))

@@ -78,7 +78,7 @@ def predicted_feature_r2(m: CodeMoments) -> torch.Tensor:
 )
 def predicted_alignment_gap(m: CodeMoments) -> torch.Tensor:
     diff = m.h_prime - m.h
-    step = diff.transpose(-2, -1) @ diff / m.n  # E[(h' - h)(h' - h)^T]
+    step = diff.transpose(-2, -1) @ diff / m.samples  # E[(h' - h)(h' - h)^T]
     whitened = torch.diagonal(pinv_sym(m.chh) @ step, dim1=-2, dim2=-1).sum(-1)
     measured = whitened / (2 * m.code_dim)
     minimum = [float("nan") if p is None else p[1] for p in _predictions(m)]
