@@ -169,12 +169,18 @@ class ReacherExperiment:
     overrides: dict[str, Any] = field(default_factory=dict)
     description: str = ""
 
+    def data_path(self, run: str) -> str:
+        """The training dataset of a run (its ``data``, which --set may override)."""
+        data = {**self.defaults, **self.runs[run], **self.overrides}.get("data")
+        if not isinstance(data, str):
+            raise UsageError(f"runs.{run}.data must be the path of a training dataset")
+        return data
+
     def run_config(self, run: str, **axis_values: Any) -> ReacherRunConfig:
         """Defaults, then the run's keys, then axis values, then --set; validated."""
         merged = {**self.defaults, **self.runs[run], **axis_values, **self.overrides}
-        data = merged.pop("data", None)
-        if not isinstance(data, str):
-            raise UsageError(f"runs.{run}.data must be the path of a training dataset")
+        merged.pop("data", None)
+        data = self.data_path(run)
         train = TrainConfig.from_mapping(merged, where=f"runs.{run} (besides data)")
         return ReacherRunConfig(train, data, self.eval)
 
@@ -261,7 +267,7 @@ def check_datasets(exp: ReacherExperiment) -> None:
             "needs an eval dataset"
         )
     for run in exp.runs:
-        path = exp.run_config(run).data
+        path = exp.data_path(run)
         _, meta = load_angles(path)
         kind, size = meta["identity"]["kind"], meta["identity"]["size"]
         if kind == "eval":
