@@ -27,13 +27,13 @@ from pathlib import Path
 import numpy as np
 import torch
 from safetensors import SafetensorError
-from scipy import linalg
 
 from lejepa_id.errors import UsageError
 from lejepa_id.linalg import affine_fit
 from lejepa_id.reacher import statistics as st
 from lejepa_id.records.io import load_tensors, read_json_mapping
 from lejepa_id.records.result import RESULT_FILE
+from lejepa_id.theory import lqr
 
 LQR_A = np.array([[0.95, 0.05], [-0.03, 0.92]])
 LQR_B = 0.3 * np.eye(2)
@@ -192,10 +192,11 @@ def lqr_value_errors(
     W, c = affine_fit(z_fit, h_fit)  # h ~ z @ W + c, so M = W^T
     M = W.T.numpy()
     eye = np.eye(2)
-    P = linalg.solve_discrete_are(LQR_A, LQR_B, eye, eye)
+    _, P = lqr.lqr_gain(LQR_A, LQR_B, eye, eye)
     try:
-        A_h = M @ LQR_A @ np.linalg.inv(M)
-        P_h = linalg.solve_discrete_are(A_h, M @ LQR_B, eye, eye)
+        # The dynamics pushed forward to the code, with the code's own identity cost.
+        pushed = lqr.transform_lqr(LQR_A, LQR_B, eye, eye, M)
+        _, P_h = lqr.lqr_gain(pushed.A, pushed.B, eye, eye)
     except (np.linalg.LinAlgError, ValueError):
         # A collapsed code has a singular M: there is no pushed-forward system.
         nan = np.full(len(z_eval), np.nan)
