@@ -46,7 +46,7 @@ def test_each_run_is_initialized_from_its_own_seed():
 
 
 def test_cnn_maps_pixels_to_codes():
-    enc = CNNEncoder(d_latent=2, seed=0)
+    enc = CNNEncoder(code_dim=2, seed=0)
     out = enc(torch.rand(4, 3, 64, 64))
     assert out.shape == (4, 2)
     assert torch.equal(CNNEncoder(seed=0).head[0].weight, enc.head[0].weight)

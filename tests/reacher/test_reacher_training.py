@@ -127,8 +127,8 @@ def test_the_initialization_draws_from_the_derived_init_seed():
     from lejepa_id.encoders.stacked import CNNEncoder
 
     model, _ = rt._model(_cfg(seed=3), torch.device("cpu"))
-    want = CNNEncoder(d_latent=2, seed=derive_seed(3, 2)).state_dict()
-    other = CNNEncoder(d_latent=2, seed=3).state_dict()  # the old scheme's seed
+    want = CNNEncoder(code_dim=2, seed=derive_seed(3, 2)).state_dict()
+    other = CNNEncoder(code_dim=2, seed=3).state_dict()  # the old scheme's seed
     got = model.state_dict()
     assert all(torch.equal(got[k], want[k]) for k in want)
     assert not torch.equal(got["head.3.weight"], other["head.3.weight"])

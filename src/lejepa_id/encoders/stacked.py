@@ -193,17 +193,17 @@ class StackedMatched(nn.Module):
 
 
 class CNNEncoder(nn.Module):
-    """Pixels (3 x 64 x 64) -> d_latent codes.
+    """Pixels (3 x 64 x 64) -> code_dim codes.
 
     Four Conv(k=4, s=2, p=1) layers with 32, 64, 128, 256 channels, each followed by
     BatchNorm and GELU; 4 x 4 average pool; Linear(256, 256), BatchNorm1d, GELU;
-    Linear(256, d_latent).
+    Linear(256, code_dim).
 
     Shape:
-        (B, 3, 64, 64) -> (B, d_latent)
+        (B, 3, 64, 64) -> (B, code_dim)
     """
 
-    def __init__(self, d_latent: int = 2, in_channels: int = 3, seed: int = 0) -> None:
+    def __init__(self, code_dim: int = 2, in_channels: int = 3, seed: int = 0) -> None:
         super().__init__()
         blocks: list[nn.Module] = []
         channels = [in_channels, 32, 64, 128, 256]
@@ -211,7 +211,7 @@ class CNNEncoder(nn.Module):
             blocks += [nn.Conv2d(c_in, c_out, 4, 2, 1), nn.BatchNorm2d(c_out), nn.GELU()]
         self.features = nn.Sequential(*blocks, nn.AdaptiveAvgPool2d(1), nn.Flatten())
         self.head = nn.Sequential(
-            nn.Linear(256, 256), nn.BatchNorm1d(256), nn.GELU(), nn.Linear(256, d_latent)
+            nn.Linear(256, 256), nn.BatchNorm1d(256), nn.GELU(), nn.Linear(256, code_dim)
         )
         self._reset(seed)
 

@@ -161,7 +161,7 @@ def encode(
 ) -> torch.Tensor:
     """Codes of frames with the model in eval mode (BatchNorm running statistics).
 
-    Shape: (n, S, S, 3) uint8 -> (n, d_latent) float64 on the CPU
+    Shape: (n, S, S, 3) uint8 -> (n, code_dim) float64 on the CPU
     """
     was_training = model.training
     model.eval()
@@ -300,7 +300,7 @@ _TERMS = ("alignment", "sigreg")
 
 def _model(cfg: TrainConfig, device: torch.device) -> tuple[torch.nn.Module, bool]:
     """The cnn encoder on the device, and whether it uses the NHWC layout."""
-    model = CNNEncoder(d_latent=2, seed=derive_seed(cfg.seed, _INIT)).to(device)
+    model = CNNEncoder(code_dim=2, seed=derive_seed(cfg.seed, _INIT)).to(device)
     channels_last = cfg.channels_last and device.type == "cuda"
     if channels_last:
         model = model.to(memory_format=torch.channels_last)
