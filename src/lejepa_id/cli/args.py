@@ -62,6 +62,17 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     )
     add_threads_argument(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument(
+        "--logger",
+        dest="loggers",
+        action="append",
+        default=[],
+        choices=["csv", "tensorboard", "wandb"],
+        help="also log every evaluation to a tracker, in each run's folder: csv "
+        "(curves.csv), tensorboard (tensorboard/; needs the [tensorboard] extra) or "
+        "wandb (needs the [wandb] extra; WANDB_MODE=offline works without an account). "
+        "Repeatable.",
+    )
     add_plugin_argument(p)
 
 

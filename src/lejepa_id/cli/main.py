@@ -27,6 +27,7 @@ from lejepa_id.plugins import load_entry_points
 def cmd_run(args: argparse.Namespace) -> int:
     from lejepa_id.config.experiments import load_experiment
     from lejepa_id.records.layout import ensure_writable, run_dir
+    from lejepa_id.records.loggers import check_loggers
     from lejepa_id.records.result import RESULT_FILE
     from lejepa_id.training.runtime import resolve_device
     from lejepa_id.training.trainer import train_and_save
@@ -36,8 +37,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     exp = load_experiment(args.config, sets, only=args.run)
     (spec,) = dataclasses.replace(exp, axes={**exp.axes, "seeds": [args.seed]}).expand()
     resolve_device(spec.config.device)  # a missing GPU is refused before the folder exists
+    check_loggers(args.loggers)  # so is a tracker whose package is not installed
     out = ensure_writable(args.out)
-    (result,) = train_and_save([spec], out, progress=not args.no_progress)
+    (result,) = train_and_save([spec], out, progress=not args.no_progress, loggers=args.loggers)
     path = run_dir(out, spec.experiment, spec.run_id) / RESULT_FILE
     _print_metrics(result.status, result.diverged_step, result.metrics)
     print(f"wrote {path}")

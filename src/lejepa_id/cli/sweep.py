@@ -1,4 +1,4 @@
-"""Subcommands ``sweep``, ``aggregate``, ``figures`` and ``report`` of ``lejepa-id``.
+"""Subcommands ``sweep``, ``aggregate``, ``figures``, ``report`` and ``curves``.
 
 ``lejepa_id.cli.main`` calls :func:`register` with its subparsers. Each handler takes the
 parsed arguments and returns an exit status; bad input raises UsageError (one line,
@@ -44,6 +44,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         gpus=args.gpus,
         array_parallelism=args.array_parallelism,
         max_members=args.max_group,
+        loggers=tuple(args.loggers),
     )
     # SIGTERM (a scheduler or `kill`) stops the sweep like Ctrl-C: pool workers are
     # terminated and every finished run stays saved for the next invocation.
@@ -109,6 +110,19 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"  [{claim.verdict:12s}] {claim.id} ({claim.metric.split(':')[0]}): {claim.summary}")
     print(f"wrote {report.path}")
     print(f"wrote {report.claims_path}")
+    return 0
+
+
+def cmd_curves(args: argparse.Namespace) -> int:
+    from lejepa_id.analysis.curves import plot_curves
+
+    metrics = [m for m in args.metrics.split(",") if m] if args.metrics else None
+    path, found = plot_curves(args.dir, args.out, metrics)
+    for skipped in found.skipped:
+        print(f"skipped {skipped}: not a valid result or curves file", file=sys.stderr)
+    running = f", {len(found.running)} still training" if found.running else ""
+    print(f"{len(found.runs)} runs{running}")
+    print(f"wrote {path}")
     return 0
 
 
@@ -217,3 +231,21 @@ def _register_analysis(sub: argparse._SubParsersAction) -> None:
         help="HTML file (default: DIR/report.html); claims.json and figures/ are written beside it",
     )
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser(
+        "curves",
+        help="plot the training curves of a run or of every run under a folder (PNG)",
+        description="Read the curves of every run under DIR (a run's folder, an "
+        "experiment's or a results root): result.json of finished runs, curves.csv "
+        "(--logger csv) of runs still training; draw one panel per metric against the "
+        "step, one line per run.",
+    )
+    p.add_argument("dir", help="a run's folder, a sweep's OUT/<experiment> or a results root")
+    p.add_argument("--out", default=None, help="PNG file (default: DIR/curves.png)")
+    p.add_argument(
+        "--metrics",
+        default=None,
+        help="comma-separated curve keys (default: loss, r2_hz, orth_err, alignment, "
+        "sigreg, lr where present)",
+    )
+    p.set_defaults(func=cmd_curves)

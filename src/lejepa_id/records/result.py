@@ -7,6 +7,8 @@ its presence marks a finished run.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,8 +28,15 @@ class RunResult:
     One record for every kind of run: a synthetic run's ``config`` is a
     :class:`~lejepa_id.config.run.RunConfig`, a Reacher run's a
     :class:`~lejepa_id.reacher.training.TrainConfig` (anything with ``to_dict()`` and
-    ``seed``). ``curves`` holds column lists of equal length (one entry per evaluation
-    of a synthetic run, per epoch of a Reacher run).
+    ``seed``).
+
+    ``curves`` is one table in columns: every key has one entry per evaluation of a
+    synthetic run (per epoch of a Reacher run), so ``pd.DataFrame(result.curves)``
+    works. A metric not computed at an evaluation is NaN there (``null`` in
+    result.json): the final-only metrics (``mcc``, the 2D ``grid_*`` scores, the
+    action scores) have a value in the last row only; their final values are also in
+    ``metrics``. Result files written before this rule (short final-only columns) are
+    read back aligned by :func:`aligned_curves`.
     """
 
     config: Any
@@ -51,6 +60,10 @@ class RunResult:
     extra: dict[str, Any] = field(default_factory=dict)
     """Keys of one kind of run only, written at the top level of the result file (a
     Reacher run: its ``data``, ``kind``, ``label``, ``steps`` and ``device_name``)."""
+
+    def curves_frame(self) -> Any:
+        """``curves`` as a pandas DataFrame, one row per evaluation."""
+        return curves_frame(self.curves)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"config": self.config.to_dict()}
@@ -85,3 +98,43 @@ class RunResult:
             save_tensors(directory / "scatter.safetensors", self.scatter)
         atomic_write_json(directory / RESULT_FILE, self.to_dict())
         return directory / RESULT_FILE
+
+
+def append_curve_row(curves: dict[str, list[float]], row: Mapping[str, float]) -> None:
+    """Append one evaluation to ``curves`` in place, keeping every column one entry per
+    row: a key first seen now gets NaN for the earlier rows, a known key missing from
+    ``row`` gets NaN in this one. (:data:`math.nan` itself, one object, so that two
+    identical runs' curves still compare equal with ``==``.)"""
+    n = len(next(iter(curves.values()), []))
+    for key in [*curves, *(k for k in row if k not in curves)]:
+        curves.setdefault(key, [math.nan] * n).append(row.get(key, math.nan))
+
+
+def aligned_curves(curves: Mapping[str, list[Any]]) -> dict[str, list[float]]:
+    """Curves read from a result file as columns of equal length, NaN for ``null``.
+
+    Files written before curves were padded hold the final-only metrics as short
+    columns (one entry, at the last evaluation): they are aligned to the end, which
+    is where their values were computed.
+    """
+    n = max((len(v) for v in curves.values()), default=0)
+    out: dict[str, list[float]] = {}
+    for key, values in curves.items():
+        col = [_number(v) for v in values]
+        out[key] = [math.nan] * (n - len(col)) + col
+    return out
+
+
+def _number(value: Any) -> float:
+    # atomic_write_json stores NaN as null and infinities as "inf" / "-inf"; steps and
+    # epochs stay integers.
+    if value is None:
+        return math.nan
+    return value if isinstance(value, int | float) else float(value)
+
+
+def curves_frame(curves: Mapping[str, list[Any]]) -> Any:
+    """A run's curves (a RunResult's, or a result file's ``curves``) as a DataFrame."""
+    import pandas as pd
+
+    return pd.DataFrame(aligned_curves(curves))

@@ -44,8 +44,11 @@ def run_group(
     root: str | Path,
     threads: int | None = None,
     on_step: StepCallback | None = None,
+    loggers: Sequence[str] = (),
 ) -> dict[str, str]:
     """Train one group and save its runs; returns {run_id: finished|diverged|failed}.
+
+    ``loggers`` names the trackers (``--logger``) each run of the group writes to.
 
     This is the unit of work of every executor (it runs in a worker process or a
     SLURM job), so it must never raise for a failed training: the failure is written
@@ -71,7 +74,11 @@ def run_group(
     new = [s for s in specs if s.run_id not in keep]
     try:
         kind = kind_of(specs[0])
-        results = kind.train_and_save(specs, root, progress=False, on_eval=callback, keep=keep)
+        # Only passed when asked for: run_sweep refuses loggers for other kinds (Reacher).
+        extra: dict[str, Any] = {"loggers": tuple(loggers)} if loggers else {}
+        results = kind.train_and_save(
+            specs, root, progress=False, on_eval=callback, keep=keep, **extra
+        )
     except Exception as exc:  # noqa: BLE001 - any crash becomes an error record
         trace = traceback.format_exc()
         message = f"{type(exc).__name__}: {exc}".splitlines()[0]
@@ -90,13 +97,15 @@ def run_group(
 class InlineExecutor:
     """Groups one after another in this process (``--jobs 1``; also the tests' path)."""
 
-    def __init__(self, threads: int | None = None) -> None:
-        self.threads = threads
+    def __init__(self, threads: int | None = None, loggers: Sequence[str] = ()) -> None:
+        self.threads, self.loggers = threads, tuple(loggers)
 
     def run(self, groups: list[Group], root: Path, progress: Progress) -> None:
         for group in groups:
             progress.started(group)
-            statuses = run_group(group.index, group.specs, root, self.threads, progress.advanced)
+            statuses = run_group(
+                group.index, group.specs, root, self.threads, progress.advanced, self.loggers
+            )
             progress.finished(group, statuses)
 
 
@@ -124,8 +133,10 @@ def _post_step(index: int, step: int) -> None:
         _QUEUE.put((index, step))
 
 
-def _pool_task(index: int, specs: list[RunSpec], root: str) -> dict[str, str]:
-    return run_group(index, specs, root, None, _post_step)
+def _pool_task(
+    index: int, specs: list[RunSpec], root: str, loggers: tuple[str, ...]
+) -> dict[str, str]:
+    return run_group(index, specs, root, None, _post_step, loggers)
 
 
 class PoolExecutor:
@@ -135,8 +146,8 @@ class PoolExecutor:
     which hides each one's kernel-launch latency.
     """
 
-    def __init__(self, jobs: int, threads: int) -> None:
-        self.jobs, self.threads = jobs, threads
+    def __init__(self, jobs: int, threads: int, loggers: Sequence[str] = ()) -> None:
+        self.jobs, self.threads, self.loggers = jobs, threads, tuple(loggers)
 
     def run(self, groups: list[Group], root: Path, progress: Progress) -> None:
         ctx = multiprocessing.get_context("spawn")
@@ -159,7 +170,9 @@ class PoolExecutor:
             while waiting or running:
                 while waiting and len(running) < self.jobs:
                     group = waiting.pop(0)
-                    running[pool.submit(_pool_task, group.index, group.specs, str(root))] = group
+                    running[
+                        pool.submit(_pool_task, group.index, group.specs, str(root), self.loggers)
+                    ] = group
                     progress.started(group)
                 done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
                 _drain(queue, progress)
@@ -219,8 +232,8 @@ class SubmititExecutor:
     machine. Progress is per finished group (jobs cannot stream steps back).
     """
 
-    def __init__(self, executor: Any, poll_s: float = 2.0) -> None:
-        self.executor, self.poll_s = executor, poll_s
+    def __init__(self, executor: Any, poll_s: float = 2.0, loggers: Sequence[str] = ()) -> None:
+        self.executor, self.poll_s, self.loggers = executor, poll_s, tuple(loggers)
 
     def run(self, groups: list[Group], root: Path, progress: Progress) -> None:
         if not groups:
@@ -230,6 +243,9 @@ class SubmititExecutor:
             [g.index for g in groups],
             [g.specs for g in groups],
             [str(root)] * len(groups),
+            [None] * len(groups),
+            [None] * len(groups),
+            [self.loggers] * len(groups),
         )
         for g in groups:
             progress.started(g)

@@ -88,9 +88,15 @@ class SyntheticKind:
     def check_stored(self, spec: Any, stored: dict[str, Any], path: Path) -> None:
         return None  # the config comparison of sweeps.state covers everything
 
-    def train_and_save(self, specs, root, progress=True, on_eval=None, keep=()):
+    def train_and_save(self, specs, root, progress=True, on_eval=None, keep=(), loggers=()):
         return train_and_save(
-            specs, root.parent, progress=progress, on_eval=on_eval, keep=keep, root=root
+            specs,
+            root.parent,
+            progress=progress,
+            on_eval=on_eval,
+            keep=keep,
+            root=root,
+            loggers=loggers,
         )
 
 

@@ -19,6 +19,7 @@ from tqdm.auto import tqdm
 
 from lejepa_id.errors import UsageError
 from lejepa_id.records.layout import ensure_writable
+from lejepa_id.records.loggers import check_loggers
 from lejepa_id.records.result import RESULT_FILE
 from lejepa_id.sweeps.executors import (
     InlineExecutor,
@@ -27,7 +28,7 @@ from lejepa_id.sweeps.executors import (
     slurm_executor,
     submitit_local_executor,
 )
-from lejepa_id.sweeps.kinds import kind_of, load_any
+from lejepa_id.sweeps.kinds import file_kind, kind_of, load_any
 from lejepa_id.sweeps.plan import Group, plan_groups, reindex, resume_groups
 from lejepa_id.sweeps.state import (
     check_compatible,
@@ -143,6 +144,8 @@ class ExecutorOptions:
     gpus: int | None = None
     array_parallelism: int | None = None
     max_members: int | None = None
+    loggers: tuple[str, ...] = ()
+    """Trackers every run writes to (``--logger``); see :mod:`lejepa_id.records.loggers`."""
 
 
 def default_jobs(device_type: str) -> int:
@@ -179,6 +182,13 @@ def run_sweep(
         executor: an explicit executor object with ``run(groups, root, progress)``
             (tests pass a submitit DebugExecutor wrapped in SubmititExecutor).
     """
+    options = options or ExecutorOptions()
+    check_loggers(options.loggers)
+    if options.loggers and file_kind(config) != "synthetic":
+        raise UsageError(
+            f"--logger {options.loggers[0]} logs synthetic runs; a Reacher run's "
+            "per-epoch curves are in its result.json (lejepa-id curves DIR plots them)"
+        )
     exp = _load(config, sets)
     return run_experiment(exp, experiment_dir(out, exp.name), options, progress, executor)
 
@@ -288,13 +298,16 @@ def _make_executor(options: ExecutorOptions, jobs: int, device_type: str, root: 
                 options.array_parallelism,
             ),
             poll_s=10.0,
+            loggers=options.loggers,
         )
     if options.kind == "submitit-local":
         return SubmititExecutor(
-            submitit_local_executor(root / ".submitit", options.time_min), poll_s=0.5
+            submitit_local_executor(root / ".submitit", options.time_min),
+            poll_s=0.5,
+            loggers=options.loggers,
         )
     cores = os.cpu_count() or 1
     threads = max(1, cores // jobs)
     if jobs == 1:
-        return InlineExecutor(threads)
-    return PoolExecutor(jobs, threads)
+        return InlineExecutor(threads, options.loggers)
+    return PoolExecutor(jobs, threads, options.loggers)

@@ -27,7 +27,8 @@ from lejepa_id.metrics.evaluation import EvalSet, Scorer
 from lejepa_id.metrics.reference import grid_metrics
 from lejepa_id.objectives import build_objective, objective_class
 from lejepa_id.records.layout import run_dir
-from lejepa_id.records.result import RunResult
+from lejepa_id.records.loggers import Logger, LoggerHub, Member, make_loggers
+from lejepa_id.records.result import RunResult, append_curve_row
 from lejepa_id.training.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
 from lejepa_id.training.runtime import derive_seed, generator, resolve_device
 from lejepa_id.training.threads import encoder_work, resolve_threads, torch_threads
@@ -124,6 +125,7 @@ def train(
     names: Sequence[str] | None = None,
     on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
     threads: int | str | None = None,
+    loggers: Sequence[Logger] | None = None,
 ) -> RunResult | list[RunResult]:
     """Train one run, or a group of runs sharing an architecture, to completion.
 
@@ -133,7 +135,11 @@ def train(
             user-supplied mixing: ``train(cfg, World.make(my_fn, dim=2))``.
         progress: show a progress bar with steps/s, loss and R^2(h -> z).
         names: labels for the progress bar and results.
-        on_eval: called after each evaluation with (step, one metrics dict per run).
+        on_eval: called after each evaluation with (step, one metrics dict per member:
+            per run, or per run and init when ``inits`` > 1).
+        loggers: trackers fed at every evaluation with each live member's metrics and
+            learning rate (:mod:`lejepa_id.records.loggers`), e.g.
+            ``loggers=[CSVLogger("runs/mine")]``; closed when training ends.
         threads: CPU threads for torch while training: a count, or ``auto``/None to
             follow ``LEJEPA_ID_THREADS``, ``OMP_NUM_THREADS``, else the model size
             (see :mod:`lejepa_id.training.threads`). Restored afterwards; never changes the weights.
@@ -151,7 +157,8 @@ def train(
     members = sum(c.effective_inits for c in cfgs)
     work = members * encoder_work(c0)
     with torch_threads(resolve_threads(work, threads)) as n:
-        results = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval).run()
+        trainer = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval)
+        results = trainer.run(LoggerHub(loggers or []))
     for res, cfg, world in zip(results, cfgs, wlds):
         res.threads = n
         if worlds is not None:
@@ -336,15 +343,26 @@ class _Trainer:
             row.update({k: float(v[i]) for k, v in self.last_terms.items()})
             per_member.append(row)
             if self.alive[i]:
-                curve = self.curves[i]
-                curve.setdefault("step", []).append(step)
-                curve.setdefault("lr", []).append(self.schedule.at(step))
-                for k, v in row.items():
-                    curve.setdefault(k, []).append(v)
+                append_curve_row(
+                    self.curves[i], {"step": step, "lr": self.schedule.at(step), **row}
+                )
         return per_member
 
-    def run(self) -> list[RunResult]:
+    def log_members(self) -> list[Member]:
+        """Who the loggers hear of: one entry per member, named like its run."""
+        return [
+            Member(
+                run=self.names[r] or f"run{r}",
+                init=k,
+                inits=self.cfgs[r].effective_inits,
+                config=self.cfgs[r].to_dict(),
+            )
+            for r, k in self.members
+        ]
+
+    def run(self, hub: Logger) -> list[RunResult]:
         c0 = self.c0
+        members = self.log_members()
         start = time.perf_counter()
         last_rows: list[dict[str, float]] = []
         label = self.names[0] if len(self.cfgs) == 1 else f"{len(self.cfgs)} runs"
@@ -365,15 +383,25 @@ class _Trainer:
             last_rows = self.evaluate(done)
             if self.on_eval is not None:
                 self.on_eval(done, last_rows)
-            live = [r for r, a in zip(last_rows, self.alive.tolist()) if a]
+            alive = self.alive.tolist()
+            lr = self.schedule.at(done)
+            for member, row, a in zip(members, last_rows, alive):
+                if a:  # the same rows as the curves: a diverged member's stop
+                    hub.log(member, done, {"lr": lr, **row})
+            live = [r for r, a in zip(last_rows, alive) if a]
             if live:
                 bar.set_postfix(
                     loss=f"{np.mean([r['loss'] for r in live]):.4g}",
                     r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
                 )
 
-        with bar:
-            done = run_loop(self.engine, c0.steps, set(c0.eval_steps()), at_eval, after_step)
+        for member in members:
+            hub.start(member)
+        try:
+            with bar:
+                done = run_loop(self.engine, c0.steps, set(c0.eval_steps()), at_eval, after_step)
+        finally:
+            hub.close()
         wall = time.perf_counter() - start
         return self._results(last_rows, wall, done)
 
@@ -473,17 +501,25 @@ def train_and_save(
     on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
     keep: Collection[str] = (),
     root: str | Path | None = None,
+    loggers: Sequence[str] = (),
 ) -> list[RunResult]:
     """Train a compatible group of expanded runs (specs with ``config``, ``run_id`` and
     ``experiment``) together and save each run's result under
     ``out/<experiment>/<run_id>/`` (or ``root/<run_id>/`` when the experiment's folder is
     given), except those of the run ids in ``keep`` (already saved by an interrupted
-    sweep)."""
+    sweep).
+
+    ``loggers`` names trackers (``csv``, ``tensorboard``, ``wandb``) that write into each
+    run's folder; the runs in ``keep`` are not logged again."""
+    # A group is one experiment's runs (the sweep planner never mixes experiments).
+    folder = Path(root) if root else Path(out) / specs[0].experiment
+    hubs = [LoggerHub(make_loggers(loggers, folder), skip=keep)] if loggers else []
     results = train(
         [s.config for s in specs],
         progress=progress,
         names=[s.run_id for s in specs],
         on_eval=on_eval,
+        loggers=hubs,
     )
     for spec, res in zip(specs, results):
         res.name = spec.run_id

@@ -1,0 +1,236 @@
+"""Curves of equal length, the loggers fed at each evaluation, and --logger."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from lejepa_id import RunConfig, train
+from lejepa_id.cli.main import main
+from lejepa_id.records.io import read_json
+from lejepa_id.records.loggers import CSVLogger, Logger, Member, TensorBoardLogger
+from lejepa_id.records.result import aligned_curves, curves_frame
+
+CONFIGS = str(Path(__file__).parents[2] / "configs")
+TINY = dict(
+    steps=40,
+    batch=64,
+    eval_size=300,
+    eval_every=20,
+    eval_every_early=10,
+    early_until=20,
+    hidden=16,
+    num_directions=16,
+    device="cpu",
+)
+CLI_FAST = [
+    *("--seed", "0", "--no-progress"),
+    *("--set", "steps=30", "--set", "eval_size=300", "--set", "eval_every=10"),
+    *("--set", "hidden=16", "--set", "num_directions=16", "--set", "scatter=0"),
+]
+
+
+class Recorder(Logger):
+    def __init__(self) -> None:
+        self.started: list[Member] = []
+        self.rows: list[tuple[str, int, dict[str, float]]] = []
+        self.closed = 0
+
+    def start(self, member: Member) -> None:
+        self.started.append(member)
+
+    def log(self, member, step, metrics) -> None:
+        self.rows.append((member.label, step, dict(metrics)))
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+@pytest.fixture(scope="module")
+def trained():
+    recorder = Recorder()
+    result = train(RunConfig(**TINY, seed=3), progress=False, loggers=[recorder])
+    return result, recorder
+
+
+def test_every_curve_has_one_entry_per_step(trained):
+    result, _ = trained
+    steps = result.curves["step"]
+    assert steps == [10, 20, 40]
+    assert {len(v) for v in result.curves.values()} == {len(steps)}
+    frame = pd.DataFrame(result.curves)
+    assert list(frame["step"]) == steps
+    # The final-only metrics (mcc, the 2D grid scores) are NaN before the last row.
+    for key in ("mcc", "grid_r2_hz"):
+        assert frame[key].iloc[:-1].isna().all() and math.isfinite(frame[key].iloc[-1])
+        assert frame[key].iloc[-1] == result.metrics[key]
+    assert frame["r2_hz"].notna().all()
+
+
+def test_saved_curves_read_back_as_the_same_table(trained, tmp_path):
+    result, _ = trained
+    result.save(tmp_path)
+    stored = read_json(tmp_path / "result.json")["curves"]
+    assert stored["mcc"][0] is None  # NaN is null in JSON
+    pd.testing.assert_frame_equal(curves_frame(stored), pd.DataFrame(result.curves))
+
+
+def test_result_files_of_before_the_padding_are_read_aligned():
+    old = {"step": [10, 20, 40], "loss": [0.3, 0.2, 0.1], "mcc": [0.9], "sigreg": [1, "inf", None]}
+    frame = curves_frame(old)
+    assert len(frame) == 3 and frame["mcc"].iloc[2] == 0.9 and frame["mcc"].iloc[:2].isna().all()
+    assert frame["sigreg"].iloc[1] == math.inf and math.isnan(frame["sigreg"].iloc[2])
+    assert aligned_curves({}) == {}
+
+
+def test_loggers_see_every_evaluation_as_the_curves_do(trained):
+    result, recorder = trained
+    assert [m.label for m in recorder.started] == ["run0"] and recorder.closed == 1
+    assert [step for _, step, _ in recorder.rows] == result.curves["step"]
+    for i, (_, _, row) in enumerate(recorder.rows):
+        for key, value in row.items():
+            assert result.curves[key][i] == value, key
+
+
+def test_csv_logger_writes_the_curves_table(tmp_path):
+    result = train(
+        RunConfig(**TINY, seed=1), progress=False, names=["a"], loggers=[CSVLogger(tmp_path)]
+    )
+    written = pd.read_csv(tmp_path / "a" / "curves.csv")
+    pd.testing.assert_frame_equal(written, pd.DataFrame(result.curves), check_dtype=False)
+
+
+def test_csv_logger_writes_one_file_per_init(tmp_path):
+    train(
+        RunConfig(**TINY, seed=1, inits=2),
+        progress=False,
+        names=["b"],
+        loggers=[CSVLogger(tmp_path)],
+    )
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == [
+        "curves-init0.csv",
+        "curves-init1.csv",
+    ]
+
+
+def test_tensorboard_logger_writes_scalars(tmp_path):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    result = train(
+        RunConfig(**TINY, seed=1),
+        progress=False,
+        names=["tb"],
+        loggers=[TensorBoardLogger(tmp_path)],
+    )
+    events = EventAccumulator(str(tmp_path / "tb" / "tensorboard"))
+    events.Reload()
+    loss = events.Scalars("loss")
+    assert [e.step for e in loss] == result.curves["step"]
+    assert [e.value for e in loss] == pytest.approx(result.curves["loss"], rel=1e-6)
+    assert [e.step for e in events.Scalars("mcc")] == [40]  # NaN rows are not logged
+
+
+def test_wandb_logger_offline(tmp_path, monkeypatch):
+    from lejepa_id.records.loggers import WandbLogger
+
+    monkeypatch.setenv("WANDB_MODE", "offline")
+    monkeypatch.setenv("WANDB_DIR", str(tmp_path / "wandb-dir"))
+    monkeypatch.setenv("WANDB_SILENT", "true")
+    train(RunConfig(**TINY, seed=1), progress=False, names=["w"], loggers=[WandbLogger(tmp_path)])
+    runs = list((tmp_path / "w").rglob("offline-run-*"))
+    assert len(runs) == 1 and list(runs[0].glob("*.wandb"))
+
+
+def test_cli_run_with_csv_logger_then_curves_png(tmp_path, capsys):
+    code = main(
+        [
+            "run",
+            CONFIGS + "/2d.yaml",
+            "--run",
+            "spiral_lejepa",
+            "--out",
+            str(tmp_path),
+            "--logger",
+            "csv",
+            *CLI_FAST,
+        ]
+    )
+    assert code == 0
+    run = tmp_path / "2d" / "spiral_lejepa-seed0"
+    result = json.loads((run / "result.json").read_text())
+    written = pd.read_csv(run / "curves.csv")
+    assert list(written["step"]) == result["curves"]["step"] == [10, 20, 30]
+    capsys.readouterr()
+    assert main(["curves", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "1 runs" in out and (tmp_path / "curves.png").stat().st_size > 10_000
+    assert (
+        main(["curves", str(run), "--metrics", "loss,mcc", "--out", str(tmp_path / "c.png")]) == 0
+    )
+    assert (tmp_path / "c.png").exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["curves", "{tmp}/missing"], "results directory '{tmp}/missing' does not exist"),
+        (["curves", "{tmp}"], "no training curves under '{tmp}'"),
+    ],
+)
+def test_curves_bad_dir_one_line(tmp_path, capsys, args, message):
+    args = [a.format(tmp=tmp_path) for a in args]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message.format(tmp=tmp_path) in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_curves_unknown_metric_names_the_allowed_ones(tmp_path, capsys):
+    result = train(RunConfig(**TINY, seed=1), progress=False)
+    result.save(tmp_path / "r")
+    assert main(["curves", str(tmp_path), "--metrics", "r2"]) == 2
+    err = capsys.readouterr().err
+    assert "--metrics 'r2' is not in these curves; allowed:" in err and "r2_hz" in err
+    assert not (tmp_path / "curves.png").exists()
+
+
+def test_sweep_logs_each_run_and_refuses_loggers_for_reacher(tmp_path, capsys):
+    code = main(
+        [
+            "sweep",
+            CONFIGS + "/2d.yaml",
+            "--out",
+            str(tmp_path),
+            "--jobs",
+            "1",
+            "--logger",
+            "csv",
+            "--set",
+            "runs=[spiral_lejepa]",
+            "--set",
+            "seeds=[0,1]",
+            *CLI_FAST[2:],
+        ]
+    )
+    assert code == 0, capsys.readouterr().err
+    csvs = sorted(p.parent.name for p in (tmp_path / "2d").rglob("curves.csv"))
+    assert csvs == ["spiral_lejepa-seed0", "spiral_lejepa-seed1"]
+    assert (
+        main(
+            [
+                "sweep",
+                CONFIGS + "/reacher_grid.yaml",
+                "--out",
+                str(tmp_path / "r"),
+                "--logger",
+                "csv",
+            ]
+        )
+        == 2
+    )
+    assert "--logger csv logs synthetic runs" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
