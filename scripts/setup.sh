@@ -4,7 +4,8 @@
 #   bash scripts/setup.sh --all    also the extras and system packages the full test suite
 #                                  uses: Coq + Coquelicot (proofs), Mesa EGL/OSMesa and
 #                                  MuJoCo (Reacher rendering), Chromium (HTML report test),
-#                                  pdflatex with booktabs (the LaTeX tables' compile test)
+#                                  pdflatex with booktabs (the LaTeX tables' compile test),
+#                                  zsh (the completion script's test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ALL=0
@@ -15,6 +16,7 @@ if [[ $ALL == 1 ]]; then
   command -v coqc >/dev/null || need+=(coq libcoq-coquelicot)
   [[ -d "$(coqc -where 2>/dev/null)/user-contrib/Coquelicot" ]] || need+=(libcoq-coquelicot)
   command -v chromium >/dev/null || need+=(chromium)
+  command -v zsh >/dev/null || need+=(zsh) # the zsh completion script's test
   # pdflatex (texlive-latex-base) and booktabs.sty (texlive-latex-recommended).
   command -v pdflatex >/dev/null || need+=(texlive-latex-base texlive-latex-recommended)
   kpsewhich booktabs.sty >/dev/null 2>&1 || need+=(texlive-latex-recommended)

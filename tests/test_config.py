@@ -92,7 +92,7 @@ def test_set_overrides_run_keys_experiment_keys_and_dotted_paths():
             ["coupling_draw=cuda"],
             "coupling_draw='cuda' is not one of float64, published, published_",
         ),
-        (["steps=ten"], "steps='ten' must be a integer"),
+        (["steps=ten"], "steps='ten' must be an integer"),
         (["runs=[spiral_lejepx]"], "run 'spiral_lejepx' is not one of"),
         (["seeds=[]"], "sweep axis 'seeds' is empty"),
         (["oops"], "must look like key=value"),
@@ -214,7 +214,7 @@ def test_python_api_misuse_raises_clear_errors():
     from lejepa_id.training.trainer import train
     from lejepa_id.worlds import World
 
-    with pytest.raises(UsageError, match="steps='100' must be a integer"):
+    with pytest.raises(UsageError, match="steps='100' must be an integer"):
         RunConfig(steps="100").validate()
     with pytest.raises(UsageError, match="lr=True must be a number"):
         RunConfig(lr=True).validate()

@@ -11,12 +11,15 @@ import dataclasses
 import sys
 from collections.abc import Sequence
 
+from lejepa_id import __version__
 from lejepa_id.cli.args import (
     OneLineParser,
     add_run_arguments,
     add_threads_argument,
     apply_threads_argument,
 )
+from lejepa_id.cli.completion import register as register_completion
+from lejepa_id.cli.config import register as register_config
 from lejepa_id.cli.reacher import register as register_reacher
 from lejepa_id.cli.sweep import register as register_sweeps
 from lejepa_id.errors import UsageError
@@ -82,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Train joint-embedding encoders on synthetic worlds and measure whether "
         "they recover the true latents (LeJEPA identifiability).",
     )
+    parser.add_argument(
+        "--version", action="version", version=f"lejepa-id {__version__}", help="print the version"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -127,6 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_sweeps(sub)
     register_reacher(sub)
+    register_config(sub)
+    register_completion(sub)
 
     p = sub.add_parser(
         "verify",

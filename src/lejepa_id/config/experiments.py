@@ -195,6 +195,14 @@ def _apply_set(tree: dict[str, Any], key: str, value: Any) -> None:
     elif key in EXPERIMENT_KEYS:
         tree[key] = value
     elif key in run_keys():
+        axis = next((a for a, field in AXES.items() if field == key and a != "rho_grid"), None)
+        if axis is not None and isinstance(value, str | list) and "," in str(value):
+            # lam=1e-3,1e-2 means a sweep over lam: that is the axis lambs.
+            shown = value if isinstance(value, str) else ",".join(map(str, value))
+            raise UsageError(
+                f"--set {key}={shown!r} sets one value; to sweep {key} set the axis "
+                f"{axis}: {_list_hint(shown).replace('KEY', axis)}"
+            )
         tree.setdefault("__overrides__", {})[key] = value
     else:
         raise UsageError(
@@ -290,6 +298,12 @@ def _runs(tree: dict[str, Any], path: Path, only: str | None) -> dict[str, dict[
     return runs
 
 
+def _list_hint(value: str) -> str:
+    """How to write comma-separated text as the YAML list it was probably meant to be."""
+    items = ", ".join(part.strip() for part in value.strip("[]()").split(","))
+    return f"write a YAML list, [{items}] (quoted on a command line: --set 'KEY=[{items}]')"
+
+
 def _axes(tree: dict[str, Any]) -> dict[str, list[Any]]:
     axes = {}
     for key in AXES:
@@ -297,6 +311,11 @@ def _axes(tree: dict[str, Any]) -> dict[str, list[Any]]:
             value = tree[key]
             if key == "rho_grid":
                 value = _rho_grid(value)
+            if isinstance(value, str) and "," in value:
+                raise UsageError(
+                    f"{key}={value!r} is one string, not a list; "
+                    + _list_hint(value).replace("KEY", key)
+                )
             if not isinstance(value, list):
                 value = [value]
             if not value:

@@ -368,7 +368,7 @@ def _check_type(key: str, value: Any, owner: ComponentKey | None = None) -> None
         or (list in allowed and _number_list(value))
     )
     if isinstance(value, bool) or not ok:
-        raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
+        raise UsageError(f"{key}={value!r} must be {_type_name(allowed)}")
 
 
 def _number_list(value: Any) -> bool:
@@ -405,10 +405,16 @@ def _coerce(key: str, value: Any, owner: ComponentKey | None = None) -> Any:
     if value is None and type(None) in allowed:
         return None
     if isinstance(value, bool):
-        raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
+        raise UsageError(f"{key}={value!r} must be {_type_name(allowed)}")
     if int in allowed:
         if isinstance(value, int):
             return value
+        if isinstance(value, str) and str not in allowed:
+            # YAML 1.1 reads 2e3 (no dot) as a string: an integral spelling is an integer.
+            try:
+                value = float(value)
+            except ValueError:
+                pass
         if isinstance(value, float) and value.is_integer():
             return int(value)
     if float in allowed and isinstance(value, int | float | str):
@@ -419,7 +425,7 @@ def _coerce(key: str, value: Any, owner: ComponentKey | None = None) -> Any:
         return value
     if list in allowed and isinstance(value, list | tuple) and value:
         return [_coerce_number(key, v, allowed) for v in value]
-    raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
+    raise UsageError(f"{key}={value!r} must be {_type_name(allowed)}")
 
 
 def _coerce_number(key: str, value: Any, allowed: tuple[type, ...]) -> float:
@@ -428,18 +434,18 @@ def _coerce_number(key: str, value: Any, allowed: tuple[type, ...]) -> float:
             return float(value)
         except ValueError:
             pass
-    raise UsageError(f"{key}={value!r} must be a {_type_name(allowed)}")
+    raise UsageError(f"{key}={value!r} must be {_type_name(allowed)}")
 
 
 def _type_name(allowed: tuple[type, ...]) -> str:
     names = {
-        int: "integer",
-        float: "number",
-        str: "string",
-        list: "non-empty list of numbers",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a non-empty list of numbers",
         type(None): "null",
     }
-    return " or ".join(names.get(t, t.__name__) for t in allowed)
+    return " or ".join(names.get(t, f"a {t.__name__}") for t in allowed)
 
 
 def make_run_config(overrides: dict[str, Any], where: str = "config") -> RunConfig:

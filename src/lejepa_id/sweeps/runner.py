@@ -78,6 +78,11 @@ class SweepSummary:
         return out
 
 
+IN_FLIGHT_SHARE = 0.98
+"""The share of a group's cost its training steps count for on the sweep bar; the
+rest is added when the group has finished (scored and saved)."""
+
+
 class ProgressBar:
     """Progress over run-steps weighted by cost, with runs done, running, failed and ETA."""
 
@@ -113,7 +118,11 @@ class ProgressBar:
     def advanced(self, index: int, step: int) -> None:
         group = self.groups[index]
         first = group.specs[0]
-        new = group.cost * min(step / kind_of(first).progress_total(first), 1.0)
+        # The last evaluation reports every step done, but the final metrics and the
+        # saving are still to come: a group counts as complete only once finished, so
+        # the bar never reads 100% while runs are still running.
+        done = min(step / kind_of(first).progress_total(first), 1.0)
+        new = group.cost * IN_FLIGHT_SHARE * done
         self.bar.update(max(new - self.partial.get(index, 0.0), 0.0))
         self.partial[index] = new
 
