@@ -11,6 +11,7 @@ Experiment files (sets of runs and sweep axes) are :mod:`lejepa_id.config.experi
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import math
@@ -411,10 +412,8 @@ def _coerce(key: str, value: Any, owner: ComponentKey | None = None) -> Any:
             return value
         if isinstance(value, str) and str not in allowed:
             # YAML 1.1 reads 2e3 (no dot) as a string: an integral spelling is an integer.
-            try:
+            with contextlib.suppress(ValueError):
                 value = float(value)
-            except ValueError:
-                pass
         if isinstance(value, float) and value.is_integer():
             return int(value)
     if float in allowed and isinstance(value, int | float | str):
