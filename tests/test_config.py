@@ -250,7 +250,7 @@ def test_rho_list_and_rho_grid_give_anisotropic_runs(tmp_path):
     [
         ({"rho": [0.9]}, "lists 1 correlations; dim=2 needs 2"),
         ({"rho": [0.9, 1.0]}, "rho=1.0 must lie in the open interval"),
-        ({"rho": []}, "rho=[] must be a number or non-empty list of numbers"),
+        ({"rho": []}, "rho=[] must be a number or a non-empty list of numbers"),
         ({"code_dim": 0}, "code_dim=0 must lie in"),
         ({"obs_dim": 3}, "obs_dim=3: mixing spiral keeps D = dim = 2"),
         ({"encoder": "matched", "mixing": "coupling", "code_dim": 4}, "matched encoder needs"),

@@ -27,16 +27,18 @@ def resolved_yaml(
     from lejepa_id.config.experiments import load_experiment
     from lejepa_id.errors import UsageError
     from lejepa_id.reacher.experiment import is_reacher_config, load_reacher_experiment
+    from lejepa_id.resources import resolve_config
 
     exp: Any
-    if is_reacher_config(config):
-        exp = load_reacher_experiment(config, sets)
+    path = resolve_config(config)
+    if is_reacher_config(path):
+        exp = load_reacher_experiment(path, sets)
         if run is not None and run not in exp.runs:
             raise UsageError(
                 f"run {run!r} is not in experiment {exp.name}; allowed: {', '.join(exp.runs)}"
             )
     else:
-        exp = load_experiment(config, sets, only=run)
+        exp = load_experiment(path, sets, only=run)
     if seed is not None:
         exp = dataclasses.replace(exp, axes={**exp.axes, "seeds": [seed]})
     specs = [s for s in exp.expand() if run is None or s.run == run]
@@ -77,7 +79,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "file's defaults, the run's keys, the sweep axes and every --set: what run or "
         "sweep would train. Nothing is trained or written.",
     )
-    show.add_argument("config", help="experiment YAML, e.g. configs/2d.yaml")
+    show.add_argument("config", help="experiment YAML or a paper config's name (2d, scaling, ...)")
     show.add_argument("--run", default=None, help="only this run name of the config's 'runs'")
     show.add_argument("--seed", type=int, default=None, help="only this seed (as run --seed)")
     show.add_argument(

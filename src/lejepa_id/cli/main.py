@@ -98,7 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
         "writes OUT/<experiment>/<run_id>/result.json, the weights "
         "and, if configured, a scatter of (z, x, h).",
     )
-    p.add_argument("config", help="experiment YAML file, e.g. configs/2d.yaml")
+    p.add_argument(
+        "config",
+        help="experiment YAML file (configs/2d.yaml) or the name of a paper config the "
+        "package ships (2d, gennorm, scaling, grid, anisotropic, codedim, action)",
+    )
     p.add_argument("--run", required=True, help="run name from the config's 'runs'")
     p.add_argument("--seed", type=int, required=True, help="run seed")
     p.add_argument("--out", default="runs", help="results directory (default: runs)")

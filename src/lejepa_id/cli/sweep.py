@@ -150,7 +150,9 @@ def _register_sweep(sub: argparse._SubParsersAction) -> None:
         "finishes the same results. Failed runs get error.json and are retried "
         "on the next invocation.",
     )
-    p.add_argument("config", help="experiment YAML, e.g. configs/scaling.yaml")
+    p.add_argument(
+        "config", help="experiment YAML (configs/scaling.yaml) or a paper config's name (scaling)"
+    )
     p.add_argument("--out", default="runs", help="results root (default: runs)")
     p.add_argument(
         "--executor",

@@ -28,6 +28,7 @@ from lejepa_id.config.run import (
 from lejepa_id.errors import UsageError
 from lejepa_id.plugins import load_all as load_plugins
 from lejepa_id.plugins import loaded as loaded_plugins
+from lejepa_id.resources import resolve_config
 
 # Sweep axes: experiment-level list keys, each sweeping one RunConfig field.
 AXES = {
@@ -219,12 +220,15 @@ def load_experiment(
 ) -> Experiment:
     """Read and validate an experiment YAML file, applying ``--set`` overrides.
 
+    ``path`` is a file, or the name of one of the paper's configs (``"2d"``,
+    ``"scaling"``; see :func:`lejepa_id.resources.resolve_config`).
+
     ``only`` keeps (and validates) that one run, so an override that suits it is not
     refused because another run of the file would be invalid with it. ``plugins`` (paths
     or module names, e.g. from ``--plugin``) are loaded first, then the file's own
     ``plugins:`` list (paths relative to the file).
     """
-    path = Path(path)
+    path = resolve_config(path)
     tree = _read_tree(path)
     load_plugins(plugins)
     load_plugins(_plugin_list(tree, path), base=path.parent)

@@ -44,6 +44,7 @@ from lejepa_id.proofs.sources import (
     parse_theorem_list,
     scan_sources,
 )
+from lejepa_id.resources import shipped_dir
 
 #: The one-line install hint printed when Coq is missing.
 INSTALL_HINT = "apt-get install -y coq libcoq-coquelicot"
@@ -62,9 +63,9 @@ def coqc_path() -> str:
 
 
 def default_formal_dir() -> Path:
-    """The repository's ``formal/``: next to the package source, else above the cwd."""
-    here = Path(__file__).resolve()
-    candidates = [here.parents[3] / "formal"] if len(here.parents) > 3 else []
+    """The repository's ``formal/`` (or an installed wheel's copy), else above the cwd."""
+    # The checkout's formal/ (a source tree), else the copy an installed wheel bundles.
+    candidates = [shipped_dir("formal")]
     cwd = Path.cwd().resolve()
     candidates += [p / "formal" for p in (cwd, *cwd.parents)]
     for cand in candidates:

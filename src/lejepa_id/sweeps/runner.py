@@ -21,6 +21,7 @@ from lejepa_id.errors import UsageError
 from lejepa_id.records.layout import ensure_writable
 from lejepa_id.records.loggers import check_loggers
 from lejepa_id.records.result import RESULT_FILE
+from lejepa_id.resources import resolve_config
 from lejepa_id.sweeps.executors import (
     InlineExecutor,
     PoolExecutor,
@@ -183,7 +184,7 @@ def run_sweep(
     """Train every run of an experiment that is not already done under ``out``.
 
     Args:
-        config: experiment YAML.
+        config: experiment YAML, or a shipped config's name (``scaling``).
         sets: ``key=value`` overrides (sweep axes included: ``seeds=[0,1]``).
         out: results root; runs go to ``out/<experiment>/<run_id>/``.
         options: executor kind and options.
@@ -192,6 +193,7 @@ def run_sweep(
             (tests pass a submitit DebugExecutor wrapped in SubmititExecutor).
     """
     options = options or ExecutorOptions()
+    config = resolve_config(config)
     check_loggers(options.loggers)
     if options.loggers and file_kind(config) != "synthetic":
         raise UsageError(
