@@ -49,7 +49,7 @@ def resolved_yaml(
     head = f"# {len(specs)} run{'s' if len(specs) != 1 else ''} of {config}"
     if sets:
         head += " with " + " ".join(f"--set {s}" for s in sets)
-    return head + "\n" + yaml.safe_dump(body, sort_keys=False, default_flow_style=None)
+    return head + "\n" + yaml.safe_dump(body, sort_keys=False, default_flow_style=False)
 
 
 def _plain(value: Any) -> Any:
