@@ -91,14 +91,12 @@ def script(shell: str, parser: argparse.ArgumentParser, prog: str = "lejepa-id")
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
-    from lejepa_id.cli.main import build_parser
-
-    print(script(args.shell, build_parser()), end="")
+    print(script(args.shell, args.root_parser), end="")
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``completion`` to the main parser."""
+def register(sub: argparse._SubParsersAction, root: argparse.ArgumentParser) -> None:
+    """Add ``completion`` to the main parser ``root`` (whose tree the script follows)."""
     p = sub.add_parser(
         "completion",
         help="print a bash or zsh completion script",
@@ -108,4 +106,4 @@ def register(sub: argparse._SubParsersAction) -> None:
         "'eval \"$(lejepa-id completion zsh)\"' to ~/.zshrc.",
     )
     p.add_argument("shell", choices=SHELLS, help="bash or zsh")
-    p.set_defaults(func=cmd_completion)
+    p.set_defaults(func=cmd_completion, root_parser=root)

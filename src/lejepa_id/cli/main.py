@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     register_sweeps(sub)
     register_reacher(sub)
     register_config(sub)
-    register_completion(sub)
+    register_completion(sub, parser)
 
     p = sub.add_parser(
         "verify",
