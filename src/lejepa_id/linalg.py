@@ -20,7 +20,7 @@ def pinv_sym(a: torch.Tensor) -> torch.Tensor:
     return torch.linalg.pinv(a, rtol=PINV_RTOL, hermitian=True)
 
 
-def as_float64(a: ArrayLike) -> torch.Tensor:
+def as_float64(a: ArrayLike | float) -> torch.Tensor:
     """A tensor copy (or view) of ``a`` in float64."""
     return torch.as_tensor(a).to(torch.float64)
 

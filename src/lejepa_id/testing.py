@@ -29,6 +29,8 @@ class StackingError(AssertionError):
 
 def _per_run_values(cls: type[Objective], key: str, members: int) -> list[Any]:
     default = next(f.default for f in dataclasses.fields(cls) if f.name == key)
+    if default is dataclasses.MISSING:
+        raise TypeError(f"{cls.__name__}.{key} has no default to vary around")
     # Distinct values near the default, each one a valid setting of the objective.
     out = []
     for r in range(members):

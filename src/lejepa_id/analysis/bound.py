@@ -148,8 +148,9 @@ def fig_grid_heatmaps(frame: pd.DataFrame, out: Path, formats, made: Figures) ->
             image = ax.imshow(table.to_numpy(float), cmap=cmap, aspect="auto", origin="lower")
             for (i, j), v in np.ndenumerate(table.to_numpy(float)):
                 if np.isfinite(v):
+                    dark = float(np.asarray(image.norm(v))) < 0.5
                     ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=6.5,
-                            color="w" if image.norm(v) < 0.5 else "k")  # fmt: skip
+                            color="w" if dark else "k")  # fmt: skip
             ax.set_xticks(range(table.shape[1]), [f"{v:g}" for v in table.columns], rotation=45)
             ax.set_yticks(range(table.shape[0]), [f"{v:g}" for v in table.index])
             ax.set_xlabel("regularizer weight λ")

@@ -55,7 +55,8 @@ def read_scatter(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None
     three (n, 2) arrays (a truncated or foreign file is skipped with a note)."""
     try:
         data = load_tensors(path)
-        arrays = tuple(data[k].float().numpy() for k in ("z", "x", "h"))
+        z, x, h = (data[k].float().numpy() for k in ("z", "x", "h"))
+        arrays = (z, x, h)
     except (OSError, KeyError, SafetensorError):
         return None
     n = arrays[0].shape[0] if arrays[0].ndim == 2 else -1

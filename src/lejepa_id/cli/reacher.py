@@ -11,9 +11,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lejepa_id.cli.args import add_threads_argument, apply_threads_argument
 from lejepa_id.errors import UsageError
+
+if TYPE_CHECKING:  # imported where used: the command line starts without the renderer
+    from lejepa_id.reacher.datasets import RenderSpec
 
 DESCRIPTION = """\
 The Reacher experiment (docs/model.md, section 8): frames of the DeepMind Control Suite reacher
@@ -504,7 +508,7 @@ def _sweep_section(config: Path | None) -> dict:
     return section
 
 
-def sweep_specs(args: argparse.Namespace) -> list[tuple[str, object]]:
+def sweep_specs(args: argparse.Namespace) -> list[tuple[str, RenderSpec]]:
     """(label, RenderSpec) of every dataset of the sweep, validated."""
     from lejepa_id.reacher.datasets import RenderSpec
 

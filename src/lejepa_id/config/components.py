@@ -51,10 +51,13 @@ def _fields(cls: type | None) -> list[dataclasses.Field]:
 def _table(registered: tuple[tuple[str, str, int], ...]) -> dict[str, dict[str, ComponentKey]]:
     out: dict[str, dict[str, ComponentKey]] = {}
     for kind, name, _ in registered:
-        cls = objective_class(name) if kind == "objective" else transition_class(name)
-        holder = cls if kind == "objective" else cls.keys
+        # An objective holds its keys as its own fields, a transition in its keys class.
+        holder = objective_class(name) if kind == "objective" else transition_class(name).keys
         if name in out:
             raise TypeError(f"an objective and a transition are both named {name!r}")
+        if holder is None:  # a transition without keys of its own
+            out[name] = {}
+            continue
         out[name] = {
             f.name: ComponentKey(name, kind, f.name, _types(holder, f.name), f.default)
             for f in _fields(holder)

@@ -126,7 +126,12 @@ class RunConfig:
         for f in dataclasses.fields(RunConfig):
             if f.name == "params":
                 continue
-            default = f.default_factory() if f.default is dataclasses.MISSING else f.default
+            if f.default is not dataclasses.MISSING:
+                default = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                default = f.default_factory()
+            else:  # every RunConfig field has a default (RunConfig() is the paper's run)
+                raise TypeError(f"RunConfig.{f.name} has no default")
             setattr(self, f.name, values.pop(f.name, default))
         for key in list(values):
             if components.owners(key) or components.lookup(key):

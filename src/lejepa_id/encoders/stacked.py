@@ -225,7 +225,8 @@ class CNNEncoder(nn.Module):
                 fan_in = m.weight[0].numel()
                 bound = 1.0 / math.sqrt(fan_in)
                 m.weight.copy_((torch.rand(m.weight.shape, generator=gen) * 2 - 1) * bound)
-                m.bias.copy_((torch.rand(m.bias.shape, generator=gen) * 2 - 1) * bound)
+                if m.bias is not None:
+                    m.bias.copy_((torch.rand(m.bias.shape, generator=gen) * 2 - 1) * bound)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x))

@@ -127,7 +127,7 @@ def best_partial_isometry(
 
 
 def theorem3_bound(
-    epsilon: ArrayLike | float, delta: ArrayLike | float, rho: float
+    epsilon: ArrayLike | float, delta: ArrayLike | float, rho: torch.Tensor | float
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Theorem 3: D = delta / (2 rho (1 - rho)) and the bound D + (epsilon + D)^2."""
     epsilon, delta = as_float64(epsilon), as_float64(delta)

@@ -15,9 +15,12 @@ Shape convention: u (R, M, S) projections; sums (R, K-1, S); coefficients (R, K-
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 import torch
 
+nb: ModuleType | None
 try:
     import numba as nb
 except ImportError:  # pragma: no cover - numba is a dependency; this keeps GPUs-only installs

@@ -55,7 +55,8 @@ def _knot_constants(
     per setting (a training step would otherwise rebuild them from scratch). Read-only."""
     t, weights = sigreg_knots(knots, t_max)
     target = torch.exp(-0.5 * t * t)
-    return tuple(x.to(device=device, dtype=dtype) for x in (t, weights, target))
+    t, weights, target = (x.to(device=device, dtype=dtype) for x in (t, weights, target))
+    return t, weights, target
 
 
 @functools.lru_cache(maxsize=32)

@@ -34,7 +34,8 @@ def strip_comments(text: str) -> str:
     while i < len(text):
         if in_string:
             if text.startswith('""', i):
-                blank(i), blank(i + 1)
+                blank(i)
+                blank(i + 1)
                 i += 2
                 continue
             in_string = text[i] != '"'
@@ -42,11 +43,13 @@ def strip_comments(text: str) -> str:
             i += 1
         elif text.startswith("(*", i):
             depth += 1
-            blank(i), blank(i + 1)
+            blank(i)
+            blank(i + 1)
             i += 2
         elif depth > 0 and text.startswith("*)", i):
             depth -= 1
-            blank(i), blank(i + 1)
+            blank(i)
+            blank(i + 1)
             i += 2
         else:
             if text[i] == '"':

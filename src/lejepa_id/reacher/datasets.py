@@ -20,6 +20,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -264,7 +265,7 @@ def _angle_reports(spec: RenderSpec, angles: np.ndarray) -> dict:
     """Coverage of every dataset, pair diagnostics and the controller of the pair kinds."""
     from lejepa_id.reacher.controller import angle_coverage, controller_dict, pair_diagnostics
 
-    out = {"coverage": angle_coverage(angles)}
+    out: dict[str, Any] = {"coverage": angle_coverage(angles)}
     if spec.kind != "eval":
         out["diagnostics"] = pair_diagnostics(angles)
     if spec.kind in TRAJ_KINDS:
@@ -275,7 +276,7 @@ def _angle_reports(spec: RenderSpec, angles: np.ndarray) -> dict:
 def _versions() -> dict:
     import importlib.metadata as md
 
-    out = {}
+    out: dict[str, str | None] = {}
     for pkg in ("mujoco", "dm-control", "numpy"):
         try:
             out[pkg] = md.version(pkg)

@@ -7,12 +7,14 @@ Sized for print: 7-inch-wide panels with 8-point text, legends outside the data.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.typing import RcKeyType  # noqa: E402
 from scipy import stats  # noqa: E402
 
 from lejepa_id.reacher.controller import angle_coverage, wrap_angle  # noqa: E402
@@ -28,7 +30,12 @@ KIND_NAMES = {
     "trajmatch": "coverage-matched traj.",
     "eval": "eval gallery",
 }
-PRINT = {"font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 7}
+PRINT: dict[RcKeyType, Any] = {
+    "font.size": 8,
+    "axes.titlesize": 8,
+    "axes.labelsize": 8,
+    "legend.fontsize": 7,
+}
 
 
 def _identity_line(ax, x, y) -> None:

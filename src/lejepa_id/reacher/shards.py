@@ -87,6 +87,7 @@ def _render_shard(task: tuple[str, np.ndarray]) -> int:
     path, angles = task
     if _PARENT is not None and os.getppid() != _PARENT:
         os._exit(1)  # orphaned: the render was killed; its rerun renders this shard
+    assert _WORKER_RENDERER is not None, "the pool initializer builds the renderer"
     save_npy_atomic(Path(path), _WORKER_RENDERER.render_batch(angles))
     return angles.shape[0]
 

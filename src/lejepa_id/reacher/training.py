@@ -303,7 +303,8 @@ def _model(cfg: TrainConfig, device: torch.device) -> tuple[torch.nn.Module, boo
     model = CNNEncoder(code_dim=2, seed=derive_seed(cfg.seed, _INIT)).to(device)
     channels_last = cfg.channels_last and device.type == "cuda"
     if channels_last:
-        model = model.to(memory_format=torch.channels_last)
+        # Module.to(memory_format=...) works at run time but is missing from torch's stubs.
+        model = model.to(memory_format=torch.channels_last)  # type: ignore[call-overload]
     if device.type == "cuda":
         torch.backends.cudnn.benchmark = True  # fixed shapes: pick the fastest kernels once
         # cuDNN would run float32 convolutions in TF32 (10-bit mantissa) by default, so

@@ -179,8 +179,8 @@ def resume_groups(
         want = missing.intersection(ids) - covered
         if not want:
             continue
-        members = [by_id.get(i) for i in ids]
-        if any(m is None for m in members) or len({stack_key(m) for m in members}) > 1:
+        members = [by_id[i] for i in ids if i in by_id]
+        if len(members) < len(ids) or len({stack_key(m) for m in members}) > 1:
             notes.append(
                 f"{', '.join(sorted(want))}: first planned with runs outside this sweep; "
                 "trained in a new group (results may differ in the last bits)"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import torch
 
@@ -126,9 +126,10 @@ class Engine:
         batch = self.source.next()
         inputs, extras = batch if isinstance(batch, tuple) else (batch, {})
         H = self.encode(inputs)
-        loss, terms = self.objective.loss(
-            H, self.draws.next(), **self.per_run, **extras, **self.owned
-        )
+        # Per-run hyperparameters and the batch's extras are tensors, the objective's
+        # own module a Module: one keyword dict of both.
+        keywords: dict[str, Any] = {**self.per_run, **extras, **self.owned}
+        loss, terms = self.objective.loss(H, self.draws.next(), **keywords)
         finite = torch.isfinite(loss)
         self.diverged_at = torch.where(self.alive & ~finite, step + 1, self.diverged_at)
         self.alive = self.alive & finite

@@ -14,7 +14,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import torch
@@ -92,7 +92,8 @@ class DataStream:
     def __init__(self, world: World, config: RunConfig, device: torch.device) -> None:
         self.world, self.config = world, config
         self.gen = generator(device, config.seed, _DATA)
-        self.buffer: list[torch.Tensor] = []
+        # One entry per step: the inputs, and in an action world the actions with them.
+        self.buffer: list[torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]] = []
 
     def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]:
         if not self.buffer:
@@ -100,12 +101,12 @@ class DataStream:
             z = self.world.sample_latents(CHUNK * c.batch, self.gen)
             if self.world.transition.action_size():
                 views, actions = action_pairs(self.world, z, self.gen)
-                x = self.world.render(views).reshape(c.views, CHUNK, c.batch, -1).unbind(1)
+                xs = self.world.render(views).reshape(c.views, CHUNK, c.batch, -1).unbind(1)
                 extras = [{"actions": a} for a in actions.reshape(CHUNK, c.batch, -1).unbind(0)]
-                self.buffer = list(zip(x, extras))[::-1]
+                self.buffer = list(reversed(list(zip(xs, extras))))
             else:
                 x = self.world.render(self.world.sample_views(z, c.views, self.gen))
-                self.buffer = list(x.reshape(c.views, CHUNK, c.batch, -1).unbind(1))[::-1]
+                self.buffer = list(reversed(x.reshape(c.views, CHUNK, c.batch, -1).unbind(1)))
         return self.buffer.pop()
 
 
@@ -116,6 +117,30 @@ def _check_group(configs: Sequence[RunConfig]) -> None:
             keys = (*GROUP_KEYS, *_shared_params(first.mode))
             diff = [k for k in keys if getattr(c, k) != getattr(first, k)]
             raise ValueError(f"runs of one group must share {', '.join(diff)}")
+
+
+@overload
+def train(
+    configs: RunConfig,
+    worlds: World | Sequence[World] | None = None,
+    progress: bool = True,
+    names: Sequence[str] | None = None,
+    on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
+    threads: int | str | None = None,
+    loggers: Sequence[Logger] | None = None,
+) -> RunResult: ...
+
+
+@overload
+def train(
+    configs: Sequence[RunConfig],
+    worlds: World | Sequence[World] | None = None,
+    progress: bool = True,
+    names: Sequence[str] | None = None,
+    on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
+    threads: int | str | None = None,
+    loggers: Sequence[Logger] | None = None,
+) -> list[RunResult]: ...
 
 
 def train(
@@ -145,7 +170,7 @@ def train(
             (see :mod:`lejepa_id.training.threads`). Restored afterwards; never changes the weights.
     """
     single = isinstance(configs, RunConfig)
-    cfgs = [configs] if single else list(configs)
+    cfgs: list[RunConfig] = [configs] if isinstance(configs, RunConfig) else list(configs)
     if not cfgs or not all(isinstance(c, RunConfig) for c in cfgs):
         raise UsageError(f"train() needs a RunConfig or a non-empty list of them, got {configs!r}")
     cfgs = [c.validate(custom_world=worlds is not None) for c in cfgs]
@@ -297,11 +322,15 @@ class _Trainer:
         """The data source of :attr:`engine`. Shape: -> (R, V, B, D), and in an action
         world the actions {"actions": (R, B, k)}."""
         per_run = [s.next() for s in self.streams]
-        if not isinstance(per_run[0], tuple):
-            return torch.stack([per_run[r] for r, _ in self.members])
-        x = torch.stack([per_run[r][0] for r, _ in self.members])
-        keys = per_run[0][1]
-        return x, {k: torch.stack([per_run[r][1][k] for r, _ in self.members]) for k in keys}
+        plain = [b for b in per_run if not isinstance(b, tuple)]
+        if len(plain) == len(per_run):
+            return torch.stack([plain[r] for r, _ in self.members])
+        pairs = [b for b in per_run if isinstance(b, tuple)]
+        if len(pairs) != len(per_run):
+            raise ValueError("a group mixes action worlds with worlds without actions")
+        x = torch.stack([pairs[r][0] for r, _ in self.members])
+        keys = pairs[0][1]
+        return x, {k: torch.stack([pairs[r][1][k] for r, _ in self.members]) for k in keys}
 
     def _encode(self, X: torch.Tensor) -> torch.Tensor:
         """Shape: (R, V, B, D) -> (R, V, B, m)."""
@@ -329,9 +358,11 @@ class _Trainer:
         scores = self.scorer.score(h, h_prime, final=step == self.c0.steps)
         # The grid scores are final metrics: computing them only at the last evaluation
         # saves a third of each evaluation's cost.
+        grids = [(self.evalsets[r].z_grid, self.evalsets[r].x_grid) for r, _ in self.members]
         if self.c0.dim == 2 and step == self.c0.steps:
-            zg = torch.stack([self.evalsets[r].z_grid for r, _ in self.members])
-            xg = torch.stack([self.evalsets[r].x_grid for r, _ in self.members])
+            # EvalSet.draw makes the grids of every 2D world.
+            zg = torch.stack([z for z, _ in grids if z is not None])
+            xg = torch.stack([x for _, x in grids if x is not None])
             scores.update(grid_metrics(zg, self.encoder(xg)))
         if step == self.c0.steps:
             scores.update(self._objective_scores(h))

@@ -112,6 +112,8 @@ class Coupling(nn.Module):
     Layer i adds tanh(a W_i) to b when i is even and tanh(b W_i) to a when i is odd.
     """
 
+    weights: torch.Tensor  # (L, n/2, n/2), a buffer
+
     def __init__(
         self,
         dim: int,
@@ -155,6 +157,8 @@ class Linear(nn.Module):
     matched linear read-out M^T inverts it exactly. Shape: (..., n) -> (..., D).
     """
 
+    matrix: torch.Tensor  # (D, n), a buffer
+
     def __init__(self, dim: int, obs_dim: int | None = None, seed: int = 0) -> None:
         super().__init__()
         obs_dim = dim if obs_dim is None else obs_dim
@@ -174,7 +178,7 @@ class CallableMixing(nn.Module):
     def __init__(self, fn: Callable[[torch.Tensor], torch.Tensor], name: str | None = None) -> None:
         super().__init__()
         self.fn = fn
-        self.label = name or getattr(fn, "__name__", type(fn).__name__)
+        self.label: str = name or str(getattr(fn, "__name__", type(fn).__name__))
 
     def forward(self, z: torch.Tensor) -> torch.Tensor:
         return self.fn(z)

@@ -134,9 +134,9 @@ class OU(Transition):
 
     def correlations(self, dim: int) -> torch.Tensor:
         self.check(dim)
-        if isinstance(self.rho, tuple):
-            return torch.tensor(self.rho, dtype=torch.float64)
-        return torch.full((dim,), float(self.rho), dtype=torch.float64)
+        if isinstance(self.rho, int | float):
+            return torch.full((dim,), float(self.rho), dtype=torch.float64)
+        return torch.tensor(self.rho, dtype=torch.float64)
 
     def views(
         self,
@@ -149,10 +149,11 @@ class OU(Transition):
         if actions is not None:
             raise ValueError("the ou transition takes no actions")
         eta = law.sample((n_views, *z.shape), generator, dtype=z.dtype)
-        if isinstance(self.rho, tuple):
-            rho = self.correlations(z.shape[-1])
-            scale = torch.sqrt(1.0 - rho * rho)
-            return rho.to(z) * z.unsqueeze(0) + scale.to(z) * eta
-        # Scalar arithmetic, as in the published code, so isotropic worlds keep their numbers.
-        rho = float(self.rho)
-        return rho * z.unsqueeze(0) + math.sqrt(1.0 - rho * rho) * eta
+        if isinstance(self.rho, int | float):
+            # Scalar arithmetic, as in the published code, so isotropic worlds keep their
+            # numbers.
+            r = float(self.rho)
+            return r * z.unsqueeze(0) + math.sqrt(1.0 - r * r) * eta
+        rho = self.correlations(z.shape[-1])
+        scale = torch.sqrt(1.0 - rho * rho)
+        return rho.to(z) * z.unsqueeze(0) + scale.to(z) * eta
