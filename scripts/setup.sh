@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up lejepa-identifiability in ./.venv.
-#   bash scripts/setup.sh          Python packages (torch 2.13.0 CPU build, the package)
+#   bash scripts/setup.sh          Python packages (torch 2.13.0, the package)
 #   bash scripts/setup.sh --all    also the extras and system packages the full test suite
 #                                  uses: Coq + Coquelicot (proofs), Mesa EGL/OSMesa and
 #                                  MuJoCo (Reacher rendering), Chromium (HTML report test),
@@ -35,7 +35,11 @@ fi
 
 [[ -x .venv/bin/python ]] || python3 -m venv .venv
 PIP=(.venv/bin/python -m pip install -q --disable-pip-version-check)
-# Pinned: torch 2.13.0 is the CPU build (an unpinned torch pulls a multi-GB CUDA build);
+# Pinned: torch 2.13.0. Which build that is depends on pip's configuration: the project's
+# machines point pip at a local wheel folder with the CPU build; from the public index a
+# bare pin on Linux is the multi-GB CUDA build. For the CPU build elsewhere, install it
+# first from PyTorch's CPU index (README: --index-url https://download.pytorch.org/whl/cpu);
+# this line then finds it installed.
 # requirements-lock.txt pins everything else to the versions the project was tested with.
 "${PIP[@]}" torch==2.13.0 -c requirements-lock.txt
 if [[ $ALL == 1 ]]; then
