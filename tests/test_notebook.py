@@ -1,0 +1,56 @@
+"""notebooks/quickstart.ipynb runs top to bottom in a fresh kernel (nbclient), on a tiny
+training budget."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "quickstart.ipynb"
+
+
+@pytest.mark.slow
+def test_quickstart_notebook_executes(tmp_path, monkeypatch):
+    # The kernel inherits the environment: a budget of a few steps, results in tmp_path.
+    monkeypatch.setenv("LEJEPA_QUICKSTART_STEPS", "40")
+    monkeypatch.setenv("LEJEPA_QUICKSTART_SWEEP_STEPS", "40")
+    monkeypatch.setenv("LEJEPA_QUICKSTART_OUT", str(tmp_path))
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    errors = [
+        out
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.outputs
+        if out.output_type == "error"
+    ]
+    assert errors == []
+    assert (tmp_path / "runs" / "runs.parquet").is_file()
+    assert (tmp_path / "figures" / "2d_panels.png").is_file()
+    # The figures are shown inline: the plots and the paper figure are PNG outputs.
+    images = [
+        out
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.outputs
+        if "image/png" in out.get("data", {})
+    ]
+    assert len(images) >= 3
+    texts = "".join(
+        out.get("text", "") for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs
+    )
+    assert "40 steps" in texts and "sweep 2d: 2 runs" in texts
+
+
+def test_notebook_is_stored_without_outputs():
+    # Outputs belong to whoever runs it; a stored output would go stale with the code.
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nbformat.validate(nb)
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
+    assert os.path.getsize(NOTEBOOK) < 20_000
