@@ -140,6 +140,8 @@ def test_wandb_logger_offline(tmp_path, monkeypatch):
     monkeypatch.setenv("WANDB_MODE", "offline")
     monkeypatch.setenv("WANDB_DIR", str(tmp_path / "wandb-dir"))
     monkeypatch.setenv("WANDB_SILENT", "true")
+    monkeypatch.setenv("WANDB_CONFIG_DIR", str(tmp_path / "wandb-config"))
+    monkeypatch.setenv("WANDB_CACHE_DIR", str(tmp_path / "wandb-cache"))
     train(RunConfig(**TINY, seed=1), progress=False, names=["w"], loggers=[WandbLogger(tmp_path)])
     runs = list((tmp_path / "w").rglob("offline-run-*"))
     assert len(runs) == 1 and list(runs[0].glob("*.wandb"))
@@ -202,7 +204,7 @@ def test_sweep_logs_each_run_and_refuses_loggers_for_reacher(tmp_path, capsys):
     code = main(
         [
             "sweep",
-            CONFIGS + "/2d.yaml",
+            "2d",
             "--out",
             str(tmp_path),
             "--jobs",
