@@ -13,6 +13,7 @@ seeds) against the prediction for the optimal whitened code, within a stated mar
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -445,7 +446,7 @@ def claim_action(frame: pd.DataFrame) -> Claim:
     per_run = {}
     for run, sel in rows.groupby("run"):
         good = sel[sel["identified"]]
-        entry = {k: float(good[k].mean()) if len(good) else None for k in keys}
+        entry: dict[str, Any] = {k: float(good[k].mean()) if len(good) else None for k in keys}
         entry |= {
             "seeds": len(sel),
             "seeds_identified": len(good),

@@ -7,6 +7,7 @@ metric, its filter, its statistic and the rule of its verdict.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -330,7 +331,7 @@ def claim_scaling(frame: pd.DataFrame) -> Claim:
     means = rows.groupby(["mode", "dim"])["r2_hz"].mean()
     top = int(rows["dim"].max())
     reached = top >= SCALING_TARGET_N
-    v = {
+    v: dict[str, Any] = {
         "min_sigreg": float(means["lejepa"].min()),
         "min_vicreg": float(means["whiten"].min()),
         "largest_n": top,
@@ -441,7 +442,7 @@ def claim_published_2d(frame: pd.DataFrame) -> Claim:
     )
     claim.declare(Premise("scope", "the published setting: seed 1337, 20,000 steps, N = 2"))
     rows = frame if frame.empty else with_labels(frame)
-    matched = {}
+    matched: dict[str, dict[str, Any]] = {}
     for (label, mode), published in PUBLISHED_2D.items():
         if rows.empty:
             break

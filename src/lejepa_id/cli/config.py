@@ -26,13 +26,13 @@ def resolved_yaml(
     """The YAML text ``config show`` prints (see the module docstring)."""
     from lejepa_id.config.experiments import load_experiment
     from lejepa_id.errors import UsageError
-    from lejepa_id.reacher.experiment import is_reacher_config, load_reacher_experiment
     from lejepa_id.resources import resolve_config
+    from lejepa_id.sweeps.kinds import file_kind, load_any
 
     exp: Any
     path = resolve_config(config)
-    if is_reacher_config(path):
-        exp = load_reacher_experiment(path, sets)
+    if file_kind(path) != "synthetic":  # a Reacher grid, or a plug-in kind
+        exp = load_any(path, sets)
         if run is not None and run not in exp.runs:
             raise UsageError(
                 f"run {run!r} is not in experiment {exp.name}; allowed: {', '.join(exp.runs)}"

@@ -275,7 +275,7 @@ DRY_RUN_KEYS = ("mode", "lam", "steps", "seed", "rho", "code_dim")
 
 def dry_run(config: str | Path, sets: list[str] | None = None, out: str | Path = "runs") -> DryRun:
     """The runs a sweep would train, refusals included, with nothing written."""
-    exp = _load(config, sets)
+    exp = _load(resolve_config(config), sets)
     specs = exp.expand()
     root = experiment_dir(out, exp.name)
     check_compatible(exp, specs, root)
