@@ -89,14 +89,10 @@ class SyntheticKind:
         return None  # the config comparison of sweeps.state covers everything
 
     def train_and_save(self, specs, root, progress=True, on_eval=None, keep=(), loggers=()):
+        # Loggers only when asked for (--logger): a trainer without them keeps working.
+        extra = {"loggers": loggers} if loggers else {}
         return train_and_save(
-            specs,
-            root.parent,
-            progress=progress,
-            on_eval=on_eval,
-            keep=keep,
-            root=root,
-            loggers=loggers,
+            specs, root.parent, progress=progress, on_eval=on_eval, keep=keep, root=root, **extra
         )
 
 
