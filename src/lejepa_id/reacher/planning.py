@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 import torch
@@ -178,9 +179,19 @@ def _decode_pinned(path, codes, z, s, g, knn: int) -> torch.Tensor:
     return theta
 
 
+class LqrValues(TypedDict):
+    """What :func:`lqr_value_errors` returns; ``P_code`` is None for a collapsed code."""
+
+    V_true: np.ndarray
+    V_code: np.ndarray
+    rel_err: np.ndarray
+    P: np.ndarray
+    P_code: np.ndarray | None
+
+
 def lqr_value_errors(
     z_fit: torch.Tensor, h_fit: torch.Tensor, z_eval: torch.Tensor, h_eval: torch.Tensor
-) -> dict[str, np.ndarray]:
+) -> LqrValues:
     """Optimal LQR values in true space and in the encoder's pushed-forward space.
 
     The affine map h = M z + c is fitted on the training embeddings (like every read-out);
