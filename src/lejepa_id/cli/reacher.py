@@ -323,6 +323,10 @@ def train_setup(args: argparse.Namespace) -> tuple[dict, list, list]:
         "device": args.device if args.device != "auto" else None,
     }
     conf.update({k: v for k, v in cli.items() if v is not None})
+    for flag, values in (("--lambs", lams), ("--seeds", seeds)):
+        numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+        if len(numbers) == len(values) and len({float(v) for v in numbers}) != len(values):
+            raise UsageError(f"{flag} {list(values)} must list each value once")
     device = TrainConfig.from_mapping(conf, where="--config").device
     resolve_device(device)  # fail on a missing GPU before loading gigabytes of frames
     apply_threads_argument(args)
@@ -360,12 +364,15 @@ def train_grid(
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    from lejepa_id.records.layout import check_creatable
+
     if args.labels and len(args.labels) != len(args.data):
         raise UsageError(f"--labels needs one name per --data ({len(args.data)})")
     labels = args.labels or [Path(d).name for d in args.data]
     if len(set(labels)) != len(labels):
         raise UsageError(f"need one distinct label per dataset, got {labels}")
     conf, lams, seeds = train_setup(args)
+    check_creatable(args.out)
     print_runs(train_grid(args, dict(zip(labels, args.data)), conf, lams, seeds))
     return 0
 

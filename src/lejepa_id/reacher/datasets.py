@@ -375,9 +375,9 @@ def load_angles(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
     meta_path = root / "dataset.json"
     if not meta_path.is_file():
         raise UsageError(f"{root} is not a reacher dataset (no dataset.json)")
-    meta = read_meta(root)
-    if not meta.get("complete"):
+    if not read_meta(root).get("complete"):
         raise UsageError(f"{root} is a partial dataset: rerun its render command to finish it")
+    meta = read_meta(root, complete=True)
     angles = _load_npy(root / "angles.npy", root)
     views = 1 if meta["identity"]["kind"] == "eval" else 2
     if angles.ndim != 3 or angles.shape[1:] != (views, 2):
