@@ -16,6 +16,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from lejepa_id.records.io import atomic_save_figure  # noqa: E402
+
 MODE_LABELS = {"lejepa": "SIGReg (LeJEPA)", "whiten": "VICReg (whiten)", "infonce": "InfoNCE"}
 MODE_COLORS = {"lejepa": "tab:blue", "whiten": "tab:green", "infonce": "tab:red"}
 MODE_ORDER = ("lejepa", "whiten", "infonce")
@@ -33,6 +35,8 @@ class Figures:
     written: list[Path] = field(default_factory=list)
     skipped: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    reasons: dict[Path, str] = field(default_factory=dict)
+    """Why each skipped result file was left out."""
 
 
 def mixing_label(row: pd.Series) -> str:
@@ -128,7 +132,7 @@ def save(fig, out: Path, name: str, caption: str, formats, made: Figures) -> Non
     entry = {"name": name, "caption": caption}
     for fmt in formats:
         path = out / f"{name}.{fmt}"
-        fig.savefig(path, dpi=150, bbox_inches="tight")
+        atomic_save_figure(fig, path, dpi=150, bbox_inches="tight")
         entry[fmt] = path.name
         made.written.append(path)
     plt.close(fig)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -19,12 +20,12 @@ from lejepa_id.cli.args import (
 )
 from lejepa_id.cli.reacher import register as register_reacher
 from lejepa_id.cli.sweep import register as register_sweeps
-from lejepa_id.errors import UsageError
+from lejepa_id.errors import Terminated, UsageError
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from lejepa_id.config.experiments import load_experiment
-    from lejepa_id.records.layout import ensure_writable, run_dir, train_and_save
+    from lejepa_id.records.layout import check_run_dirs, ensure_writable, run_dir, train_and_save
     from lejepa_id.records.result import RESULT_FILE
     from lejepa_id.training.runtime import resolve_device
 
@@ -34,6 +35,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     (spec,) = dataclasses.replace(exp, axes={**exp.axes, "seeds": [args.seed]}).expand()
     resolve_device(spec.config.device)  # a missing GPU is refused before the folder exists
     out = ensure_writable(args.out)
+    check_run_dirs(out / spec.experiment, [spec.run_id])
     (result,) = train_and_save([spec], out, progress=not args.no_progress)
     path = run_dir(out, spec.experiment, spec.run_id) / RESULT_FILE
     _print_metrics(result.status, result.diverged_step, result.metrics)
@@ -142,15 +144,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         return verify_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
+    previous = signal.signal(signal.SIGTERM, terminate)
     try:
         apply_threads_argument(args)
         return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"lejepa-id: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        # The net under every command: a read or write the command did not check
+        # itself still ends in one line naming the path and the OS's reason.
+        where = f"{str(exc.filename)!r}: " if exc.filename else ""
+        print(f"lejepa-id: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except Terminated:
+        print("lejepa-id: interrupted (SIGTERM)", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("lejepa-id: interrupted", file=sys.stderr)
         return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def terminate(signum: int, frame: object) -> None:
+    """SIGTERM handler: unwind like Ctrl-C (finally blocks run, workers are stopped)."""
+    raise Terminated
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from lejepa_id.config.experiments import parse_set
+from lejepa_id.config.experiments import parse_set, read_tree
 from lejepa_id.config.limits import check_name
 from lejepa_id.errors import UsageError
 from lejepa_id.reacher.grid import run_dir_name, write_baseline
@@ -191,7 +191,7 @@ def is_reacher_config(path: str | Path) -> bool:
 def load_reacher_experiment(path: str | Path, sets: list[str] | None = None) -> ReacherExperiment:
     """Read, override (``--set key=value``) and validate a Reacher grid config."""
     path = Path(path)
-    tree = yaml.safe_load(path.read_text())
+    tree = read_tree(path)
     overrides: dict[str, Any] = {}
     for key, value in parse_set(sets or []).items():
         _apply_set(tree, overrides, key, value)

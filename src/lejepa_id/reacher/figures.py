@@ -27,7 +27,11 @@ from lejepa_id.reacher.planning import (  # noqa: E402
     straight_line,
 )
 from lejepa_id.reacher.render import TARGET_XY, arm_points, world_to_pixel  # noqa: E402
-from lejepa_id.records.io import atomic_write_json, load_tensors  # noqa: E402
+from lejepa_id.records.io import (  # noqa: E402
+    atomic_save_figure,
+    atomic_write_json,
+    load_tensors,
+)
 
 KIND_COLORS = fs.KIND_COLORS
 KIND_NAMES = fs.KIND_NAMES
@@ -39,7 +43,7 @@ def _save(
     entry = {"name": name, "caption": caption}
     for fmt in formats:
         path = out / f"{name}.{fmt}"
-        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+        atomic_save_figure(fig, path, dpi=dpi, bbox_inches="tight")
         entry[fmt] = path.name
     plt.close(fig)
     return entry

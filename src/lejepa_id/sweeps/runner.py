@@ -19,7 +19,7 @@ from tqdm.auto import tqdm
 
 from lejepa_id.config.experiments import load_experiment
 from lejepa_id.errors import UsageError
-from lejepa_id.records.layout import ensure_writable
+from lejepa_id.records.layout import check_path_length, check_run_dirs, ensure_writable
 from lejepa_id.records.result import RESULT_FILE
 from lejepa_id.sweeps.executors import (
     InlineExecutor,
@@ -179,9 +179,11 @@ def run_sweep(
             (tests pass a submitit DebugExecutor wrapped in SubmititExecutor).
     """
     options = options or ExecutorOptions()
+    check_path_length(out)
     exp = _load(config, sets)
     specs = exp.expand()
     root = experiment_dir(out, exp.name)
+    check_run_dirs(root, [s.run_id for s in specs])
     check_compatible(exp, specs, root)
     local = options.kind == "local"
     device_type = resolve_device(specs[0].config.device).type if local else "cuda"
