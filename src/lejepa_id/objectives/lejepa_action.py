@@ -13,6 +13,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from lejepa_id.errors import UsageError
 from lejepa_id.objectives.lejepa import LeJEPA
 from lejepa_id.objectives.registry import register_objective
 from lejepa_id.objectives.sigreg import sigreg
@@ -64,7 +65,7 @@ class LeJEPAAction(LeJEPA):
 
     def loss(self, H, draw=None, generator=None, actions=None, module=None, **per_run):
         if actions is None or module is None:
-            raise ValueError("mode lejepa_action needs the actions and its predictor module")
+            raise UsageError("mode lejepa_action needs the actions and its predictor module")
         lam = self.value("lam", per_run)
         err = prediction_error(module(H[..., 0, :, :], actions), H[..., 1, :, :])
         reg = sigreg(H, draw, self.num_directions, self.knots, self.t_max, generator)

@@ -127,7 +127,7 @@ def _collect() -> dict[str, ParamField]:
         for f in dataclasses.fields(cls):
             known = out.get(f.name)
             if known is not None and known.default != f.default:
-                raise TypeError(
+                raise UsageError(
                     f"objectives {known.owners[0]} and {name} give {f.name} different defaults"
                 )
             owners = (known.owners if known else ()) + (name,)
