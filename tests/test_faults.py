@@ -396,7 +396,10 @@ def test_a_cli_child_exits_143_on_sigterm(tmp_path):
     import signal
     import time
 
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    import lejepa_id
+
+    # The child imports the package this test imported (the tree under test).
+    env = {**os.environ, "PYTHONPATH": str(Path(lejepa_id.__file__).parents[1])}
     cmd = [sys.executable, "-m", "lejepa_id", "run", str(CONFIG), "--run", "spiral_lejepa",
            "--seed", "0", "--no-progress",
            "--set=steps=100000", *SETS[1:]]  # fmt: skip

@@ -139,9 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "verify":
-        from lejepa_id.proofs.checker import main as verify_main
-
-        return verify_main(argv[1:])
+        return _verify(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     previous = signal.signal(signal.SIGTERM, terminate)
@@ -165,6 +163,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _verify(argv: list[str]) -> int:
+    """``lejepa-id verify``: on SIGTERM or Ctrl-C its coqc processes are killed first
+    (they lead their own process groups), then it exits 143 or 130."""
+    from lejepa_id.proofs.checker import main as verify_main
+    from lejepa_id.proofs.coq import kill_running
+
+    def stop(signum: int, frame: object) -> None:
+        kill_running()
+        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        return verify_main(argv)
+    except Terminated:
+        print("lejepa-id: verify interrupted (SIGTERM); coqc stopped", file=sys.stderr)
+        return 143
+    except KeyboardInterrupt:
+        print("lejepa-id: verify interrupted; coqc stopped", file=sys.stderr)
+        return 130
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def terminate(signum: int, frame: object) -> None:
