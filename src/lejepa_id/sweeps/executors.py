@@ -8,8 +8,10 @@ is retried by the next one. Executors report progress through a :class:`Progress
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -109,8 +111,6 @@ _PARENT: int | None = None
 def _init_worker(threads: int, queue: Any, parent: int) -> None:
     """Pool initializer: limit torch threads so J workers share the cores fairly."""
     global _QUEUE, _PARENT
-    import signal
-
     import torch
 
     # Ctrl-C reaches the whole process group: the parent alone handles it and stops
@@ -278,10 +278,30 @@ def cancel_job(job: Any) -> None:
     """Cancel one submitit job (scancel on SLURM, a kill locally); never raises, since
     it runs while an interrupt unwinds and the job may already have ended."""
     try:
-        if not job.done():
-            job.cancel(check=False)
+        if job.done():
+            return
+        # submitit's local jobs: its cancel sends SIGINT to the controller process,
+        # which prints a KeyboardInterrupt traceback onto our stderr. Killing the
+        # controller's tasks instead lets it see them end and exit quietly.
+        controller = getattr(job, "_process", None)
+        if controller is not None and _kill_children(controller.pid):
+            controller.wait(timeout=10)
+            return
+        job.cancel(check=False)
     except Exception:  # noqa: BLE001 - best effort: a job that already ended, a dead node
         pass
+
+
+def _kill_children(pid: int) -> bool:
+    """SIGKILL the child processes of ``pid`` (Linux /proc); False when none were found."""
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            children += [int(c) for c in (task / "children").read_text().split()]
+    for child in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
+    return bool(children)
 
 
 def slurm_executor(
