@@ -449,7 +449,7 @@ def main_census() -> int:
         f"partial writes {counts.get('partial', 0)} ({time.perf_counter() - start:.0f} s)"
     )
     for row in frame[frame["outcome"] != "clean"].itertuples():
-        print(f"  {row.outcome}: [{row.category}] {row.case}: {row.detail}")
+        print(f"  {row.outcome}: [{row.category}] {row.case}: {row.detail[:200]}")
     if args.json:
         args.json.write_text(json.dumps(RESULTS, indent=1) + "\n")
     return 0 if (frame["outcome"] == "clean").all() else 1

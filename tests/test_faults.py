@@ -292,6 +292,15 @@ def test_yaml_alias_bomb_in_description(tmp_path, capsys):
     assert not (tmp_path / "o").exists()
 
 
+def test_config_that_is_not_text(tmp_path, capsys):
+    config = tmp_path / "binary.yaml"
+    config.write_bytes(bytes(range(128, 256)) * 3)
+    for cmd in (["sweep", str(config)], ["run", str(config), "--run", "a", "--seed", "0"]):
+        assert main([*cmd, "--out", str(tmp_path / "o")]) == 2
+        one_line_error(capsys, "binary.yaml", "not UTF-8")
+    assert not (tmp_path / "o").exists()
+
+
 def test_config_path_that_is_a_directory(tmp_path, capsys):
     assert main(["run", str(tmp_path), "--run", "x", "--seed", "0"]) == 2
     one_line_error(capsys, "is a directory")

@@ -70,7 +70,7 @@ def _sweep(out: Path, *extra: str) -> subprocess.Popen:
         [sys.executable, "-m", "lejepa_id", "sweep", str(CONFIG), "--out", str(out),
          "--no-progress", "--set=steps=100000", "--set=runs=[spiral_lejepa, spiral_whiten]",
          "--set=seeds=[0]", "--max-group=1", *sets, *extra],
-        stderr=subprocess.PIPE, env=env,
+        stderr=subprocess.PIPE, env=env, start_new_session=True,
     )  # fmt: skip
 
 
@@ -106,7 +106,7 @@ def test_interrupted_pool_leaks_no_semaphores(tmp_path):
     proc = _sweep(out, "--jobs", "2")
     _wait_for(out / "2d" / "sweep.json", proc)
     time.sleep(10)  # both workers are importing torch or training
-    proc.send_signal(signal.SIGINT)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the whole process group, workers too
     _, err = proc.communicate(timeout=60)
     text = err.decode()
     assert proc.returncode == 130, text

@@ -183,7 +183,7 @@ def is_reacher_config(path: str | Path) -> bool:
     the synthetic loader then reports the problem)."""
     try:
         tree = yaml.safe_load(Path(path).read_text())
-    except (OSError, yaml.YAMLError):
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return False
     return isinstance(tree, dict) and tree.get("kind") == KIND
 
