@@ -16,7 +16,8 @@ from lejepa_id.records.validate import metric_kind, metrics_schema, record_probl
 @pytest.mark.parametrize(
     "value, kind",
     [(0.5, "number"), (3, "number"), (None, "nan"), (math.nan, "nan"), (math.inf, "inf"),
-     ("-inf", "-inf"), ("0.5", None), (True, None), ([1.0], None)],
+     ("-inf", "-inf"), ("0.5", None), (True, None), ([[1.0, 0.1], [0.1, 1.0]], "array"),
+     ([], None), (["a"], None), ({"a": 1}, None)],
 )  # fmt: skip
 def test_metric_kinds(value, kind):
     assert metric_kind(value) == kind

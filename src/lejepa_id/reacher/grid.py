@@ -22,6 +22,7 @@ from lejepa_id.reacher.training import TrainConfig, fit_indices, train_run
 from lejepa_id.records.io import atomic_write_json, read_json
 from lejepa_id.records.layout import run_dir
 from lejepa_id.records.result import RESULT_FILE
+from lejepa_id.records.validate import record_problem
 
 
 def run_dir_name(lam: float, seed: int) -> str:
@@ -58,6 +59,10 @@ def stored_mismatch(run: Path, cfg: TrainConfig, data: FrameData, gallery: Frame
                 f"{run} was trained on another dataset ({key} {old_data.get(key)}); "
                 "use another --out or the same --data/--eval"
             )
+    # A finished run is a verified run: truncated codes or weights, or edited metrics,
+    # mean it is trained again (records/validate.py).
+    if record_problem(stored, run, resume=True) is not None:
+        return "retrain"
     return None
 
 

@@ -6,7 +6,8 @@ records in ``result.json``:
 - ``files``: the sha256 of every file the run completed (``weights.safetensors``,
   ``scatter.safetensors``, a Reacher run's ``codes.safetensors``);
 - ``metrics_schema``: each metric's kind as written, ``number``, ``nan`` (stored as
-  null), ``inf`` or ``-inf``.
+  null), ``inf``, ``-inf`` or ``array`` (nested lists of numbers, such as a Reacher run's
+  ``code_cov_eval``).
 
 :func:`record_problem` is what every reader asks (the sweep's resume, ``aggregate``,
 ``figures``, ``report``): it returns None for a sound record, or one line saying what is
@@ -38,7 +39,7 @@ REQUIRED_CONFIG = ("mode", "mixing", "dim", "seed")
 
 
 def metric_kind(value: Any) -> str | None:
-    """``number``, ``nan``, ``inf`` or ``-inf`` for a metric value (as given in memory or
+    """``number``, ``nan``, ``inf``, ``-inf`` or ``array`` for a metric value (as given in memory or
     as stored in JSON: NaN as null, infinities as strings); None for anything else."""
     if value is None:
         return "nan"
@@ -52,6 +53,8 @@ def metric_kind(value: Any) -> str | None:
         return "number"
     if isinstance(value, str):
         return NON_FINITE.get(value)
+    if isinstance(value, list) and value and all(metric_kind(v) for v in value):
+        return "array"  # a Reacher run's code covariance: nested lists of numbers
     return None
 
 
