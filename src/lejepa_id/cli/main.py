@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from lejepa_id.cli.args import (
@@ -142,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _verify(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
-    previous = signal.signal(signal.SIGTERM, terminate)
+    previous = _handle(signal.SIGTERM, terminate)
     try:
         apply_threads_argument(args)
         return int(args.func(args) or 0)
@@ -162,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("lejepa-id: interrupted", file=sys.stderr)
         return 130
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        _handle(signal.SIGTERM, previous)
 
 
 def _verify(argv: list[str]) -> int:
@@ -175,7 +176,7 @@ def _verify(argv: list[str]) -> int:
         kill_running()
         raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    previous = {sig: _handle(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         return verify_main(argv)
     except Terminated:
@@ -186,7 +187,15 @@ def _verify(argv: list[str]) -> int:
         return 130
     finally:
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            _handle(sig, handler)
+
+
+def _handle(sig: int, handler: object) -> object:
+    """Install a signal handler; only the main thread may (main() called from another
+    thread, as an embedding application might, keeps the process's handlers)."""
+    if handler is None or threading.current_thread() is not threading.main_thread():
+        return None  # None: a handler installed outside Python, which stays
+    return signal.signal(sig, handler)
 
 
 def terminate(signum: int, frame: object) -> None:
