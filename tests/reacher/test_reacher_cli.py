@@ -382,3 +382,47 @@ def test_run_directory_names_are_distinct_for_distinct_lambdas():
     assert run_dir_name(0.01, 0) == "lam0.01_seed0"  # the published layout
     assert run_dir_name(0.001, 1) == "lam0.001_seed1"
     assert run_dir_name(0.0010000001, 1) != run_dir_name(0.001, 1)
+
+
+def test_plan_names_runs_relative_and_figures_read_codes_from_runs(
+    tiny_data, trained, tmp_path, monkeypatch, capsys
+):
+    """Move the runs folder, run `figures` from another folder holding a decoy of the
+    recorded name: the same figures, drawn from --runs' codes."""
+    import shutil
+
+    import torch
+
+    from lejepa_id.records.io import load_tensors, save_tensors
+
+    eval_dir = str(tiny_data / "eval")
+    assert main(["reacher", "plan", "--runs", str(trained), "--eval", eval_dir, "--k", "5"]) == 0
+    plan = json.loads((trained / "plan.json").read_text())
+    assert {r["run"] for r in plan["runs"]} == {
+        f"{k}/lam0.01_seed{s}" for k in ("ou", "traj", "trajmatch") for s in (0, 1)
+    }
+    argv = ["reacher", "figures", "--eval", eval_dir, "--formats", "png"]
+    assert main([*argv, "--runs", str(trained), "--out", str(tmp_path / "a")]) == 0
+    moved = tmp_path / "moved"
+    shutil.copytree(trained, moved)
+    elsewhere = tmp_path / "elsewhere"
+    for r in plan["runs"]:  # a decoy with every recorded name, holding zeroed codes
+        codes = load_tensors(trained / r["run"] / "codes.safetensors")
+        save_tensors(
+            elsewhere / r["run"] / "codes.safetensors",
+            {k: torch.zeros_like(v) for k, v in codes.items()},
+        )
+    monkeypatch.chdir(elsewhere)
+    assert main([*argv, "--runs", str(moved), "--out", str(tmp_path / "b")]) == 0
+    a = json.loads((tmp_path / "a" / "figures_index.json").read_text())
+    b = json.loads((tmp_path / "b" / "figures_index.json").read_text())
+    assert a == b
+    for name in ("reacher_latents", "reacher_planning_demo", "reacher_lqr_values"):
+        png = f"{name}.png"
+        assert (tmp_path / "a" / png).read_bytes() == (tmp_path / "b" / png).read_bytes(), name
+    capsys.readouterr()
+    # A --runs without the plan's runs is refused in one line, never drawn from the decoy.
+    empty = tmp_path / "empty"
+    shutil.copy(trained / "plan.json", (empty.mkdir(), empty / "plan.json")[1])
+    assert main([*argv, "--runs", str(empty), "--out", str(tmp_path / "c")]) == 2
+    assert "not under --runs" in capsys.readouterr().err

@@ -202,7 +202,7 @@ def make_figures(
     formats = check_formats(formats)
     table = collect(directory)
     out_dir = ensure_writable(Path(out) if out is not None else Path(directory) / "figures")
-    made = Figures(skipped=list(table.skipped))
+    made = Figures(skipped=list(table.skipped), reasons=dict(table.reasons))
     frame = finished(table.frame)
     if frame.empty:
         made.notes.append(f"no finished runs under {directory}; nothing to draw")

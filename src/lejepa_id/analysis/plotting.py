@@ -18,6 +18,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from lejepa_id.objectives import objective_class, objective_names  # noqa: E402
+from lejepa_id.records.io import atomic_save_figure  # noqa: E402
 
 
 class _ObjectiveStyle(Mapping[str, str]):
@@ -65,6 +66,8 @@ class Figures:
     written: list[Path] = field(default_factory=list)
     skipped: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    reasons: dict[Path, str] = field(default_factory=dict)
+    """Why each skipped result file was left out."""
 
 
 def mixing_label(row: pd.Series) -> str:
@@ -151,7 +154,7 @@ def save(fig, out: Path, name: str, caption: str, formats, made: Figures) -> Non
     entry = {"name": name, "caption": caption}
     for fmt in formats:
         path = out / f"{name}.{fmt}"
-        fig.savefig(path, dpi=150, bbox_inches="tight")
+        atomic_save_figure(fig, path, dpi=150, bbox_inches="tight")
         entry[fmt] = path.name
         made.written.append(path)
     plt.close(fig)

@@ -45,6 +45,7 @@ class Report:
     claims: list[Claim] = field(default_factory=list)
     skipped: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    reasons: dict[Path, str] = field(default_factory=dict)
 
 
 def html_table(header: list[str], rows: list[list[str]], classes: list[str] | None = None) -> str:
@@ -121,11 +122,13 @@ def _claims_html(claims: list[Claim], notes: list[str]) -> list[str]:
     return parts
 
 
-def _runs_html(frame: pd.DataFrame, skipped: list[Path]) -> list[str]:
+def _runs_html(
+    frame: pd.DataFrame, skipped: list[Path], reasons: dict[Path, str] | None = None
+) -> list[str]:
     h = html.escape
     parts = ["<h2>Runs</h2>"]
     if frame.empty:
-        return parts + ["<p>No runs found.</p>"]
+        return parts + ["<p>No runs found.</p>"] + _skipped_html(skipped, reasons or {})
     statuses = ["finished", "diverged", "failed"]
     counts = [
         [exp, *(str(int((sel["status"] == s).sum())) for s in statuses)]
@@ -140,10 +143,7 @@ def _runs_html(frame: pd.DataFrame, skipped: list[Path]) -> list[str]:
             for r in bad.itertuples()
         ]
         parts.append("</ul>")
-    if skipped:
-        parts.append("<p>Skipped (not valid result files, not counted):</p><ul>")
-        parts += [f"<li><code>{h(str(p))}</code></li>" for p in skipped]
-        parts.append("</ul>")
+    parts += _skipped_html(skipped, reasons or {})
     done = finished(frame)
     if not done.empty:
         parts.append("<h2>Final metrics per run setting (mean over seeds)</h2>")
@@ -156,6 +156,19 @@ def _runs_html(frame: pd.DataFrame, skipped: list[Path]) -> list[str]:
             )
             parts.append(html_table(list(table.columns), table.astype(str).values.tolist()))
     return parts
+
+
+def _skipped_html(skipped: list[Path], reasons: dict[Path, str]) -> list[str]:
+    """The result files left out, each with why (a failed check, a hand edit)."""
+    if not skipped:
+        return []
+    h = html.escape
+    parts = [f"<p>Skipped ({len(skipped)} result files that failed their check, not counted):</p>"]
+    parts.append("<ul>")
+    for p in skipped:
+        why = f": {h(reasons[p])}" if p in reasons else ""
+        parts.append(f"<li><code>{h(str(p))}</code>{why}</li>")
+    return parts + ["</ul>"]
 
 
 def _img(path: Path) -> str:
@@ -208,7 +221,7 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
         f"<code>{h(report.claims_path.name)}</code>.</p>",
     ]
     parts += _claims_html(report.claims, report.notes)
-    parts += _runs_html(frame, report.skipped)
+    parts += _runs_html(frame, report.skipped, report.reasons)
     figs = _figure_html(figures_dir / "figures_index.json")
     if figs:
         parts.append("<h2>Figures</h2>")
@@ -242,7 +255,14 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> Report
     made = make_figures(directory, figures_dir, formats=("png", "pdf"))
     frame = collect(directory).frame
     claims, notes = collect_claims(directory, finished(frame), PROVIDERS)
-    report = Report(path, path.parent / "claims.json", claims, made.skipped, notes + made.notes)
+    report = Report(
+        path,
+        path.parent / "claims.json",
+        claims,
+        made.skipped,
+        notes + made.notes,
+        reasons=made.reasons,
+    )
     write_claims(report.claims_path, claims)
     atomic_write_bytes(path, render(directory, figures_dir, frame, report).encode())
     return report

@@ -6,8 +6,11 @@ that crashed, status ``failed``, no metrics). A Reacher grid is read when ``DIR`
 grid's own directory (``OUT/<name>/``, runs in ``<label>/lam<lam>_seed<seed>/``): its rows
 have run ``<label>``, run id ``<label>/lam<lam>_seed<seed>``, the training settings and
 the training dataset's ``kind``. A results root leaves ``reacher/`` out (the Reacher
-commands' own outputs there are not synthetic runs). A result file that cannot be parsed, or
-lacks a config or status, is listed in :attr:`Table.skipped` and never counted.
+commands' own outputs there are not synthetic runs). A result file that cannot be parsed,
+or fails the record check of :mod:`lejepa_id.records.validate` (no or an empty config, a
+config key of the wrong type, a metric that is not a number or not of the kind it was
+written as, a file missing or not matching its recorded sha256), is listed in
+:attr:`Table.skipped` with its reason in :attr:`Table.reasons`, and never counted.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ import pandas as pd
 from lejepa_id.config.experiments import AXES
 from lejepa_id.config.run import run_keys
 from lejepa_id.metrics.registry import metric_infos
-from lejepa_id.records.io import atomic_write_bytes
+from lejepa_id.records.io import atomic_write_group
 from lejepa_id.records.layout import ensure_writable
+from lejepa_id.records.validate import record_problem
 
 # Final metrics on the fixed 2D grid (N = 2 runs only; NaN for the others).
 
@@ -60,6 +64,8 @@ class Table:
     frame: pd.DataFrame
     skipped: list[Path] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    reasons: dict[Path, str] = field(default_factory=dict)
+    """Why each skipped file was left out (one line each)."""
 
     def counts(self) -> str:
         if self.frame.empty:
@@ -99,19 +105,22 @@ def _manifest(directory: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | None:
-    """One table row from a result or error file, or None when it is not valid."""
+def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | str:
+    """One table row from a result or error file, or why it is not a valid record."""
     try:
         data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
-        return None
-    status = data.get("status")
-    if status not in ("finished", "diverged", "failed"):
-        return None
-    if status != "failed" and not isinstance(data.get("metrics"), dict):
-        return None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return (exc.strerror or str(exc)) if isinstance(exc, OSError) else "not valid JSON"
+    if path.name == "error.json":
+        if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+            return "an error record without a config"
+        if data.get("status") != "failed":
+            return f"an error record with status {data.get('status')!r}"
+    else:
+        problem = record_problem(data, path.parent)
+        if problem is not None:
+            return problem
+    status = data["status"]
     # A run that belongs to a labelled group inside its experiment (a Reacher dataset
     # label; an error record's run id names it) lies one level deeper:
     # <experiment>/<label>/<run>/.
@@ -178,14 +187,20 @@ def collect(directory: str | Path) -> Table:
     root = Path(directory)
     rows, skipped = [], []
     manifests: dict[Path, dict[str, Any]] = {}
+    reasons: dict[Path, str] = {}
     for path in _run_files(root):
         row = _row(path, manifests)
-        if row is None:
+        if isinstance(row, str):
             skipped.append(path)
+            reasons[path] = row
         else:
             rows.append(row)
     frame = pd.DataFrame(rows)
-    if not frame.empty:
+    if frame.empty:
+        # No runs is still a table: the leading columns and every metric's, so runs.csv
+        # reads back in pandas as an empty frame (a header-less file would not parse).
+        frame = pd.DataFrame(columns=[*LEADING, *metric_infos()])
+    else:
         # Results written before a metric existed lack its column: present it as NaN
         # ("not measured") rather than failing every figure that reads it.
         for name in metric_infos():
@@ -194,7 +209,7 @@ def collect(directory: str | Path) -> Table:
         lead = [c for c in LEADING if c in frame.columns]
         frame = frame[lead + [c for c in frame.columns if c not in lead]]
         frame = frame.sort_values(["experiment", "run_id"], kind="stable").reset_index(drop=True)
-    return Table(frame, skipped)
+    return Table(frame, skipped, reasons=reasons)
 
 
 def write_table(directory: str | Path, out: str | Path | None = None) -> Table:
@@ -202,9 +217,6 @@ def write_table(directory: str | Path, out: str | Path | None = None) -> Table:
     table = collect(directory)
     out_dir = ensure_writable(Path(out) if out is not None else Path(directory))
     csv_path, parquet_path = out_dir / "runs.csv", out_dir / "runs.parquet"
-    # Both files are built in memory and renamed into place: a kill leaves the old
-    # table or the new one, never a truncated CSV that still parses.
-    atomic_write_bytes(csv_path, table.frame.to_csv(index=False).encode())
     # Parquet needs one type per column; mixed object columns are stored as strings.
     frame = table.frame.copy()
     for col in frame.columns:
@@ -212,6 +224,9 @@ def write_table(directory: str | Path, out: str | Path | None = None) -> Table:
             frame[col] = frame[col].map(lambda v: None if v is None else str(v))
     buffer = io.BytesIO()
     frame.to_parquet(buffer, index=False)
-    atomic_write_bytes(parquet_path, buffer.getvalue())
+    # Both files are built in memory and replaced together: a kill or a full disk
+    # leaves the old pair or the new one, never a CSV that disagrees with the Parquet.
+    csv = table.frame.to_csv(index=False).encode()
+    atomic_write_group({csv_path: csv, parquet_path: buffer.getvalue()})
     table.written = [csv_path, parquet_path]
     return table

@@ -10,6 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import torch  # noqa: E402
 
+from lejepa_id.records.io import atomic_save_figure  # noqa: E402
 from lejepa_id.records.layout import ensure_writable  # noqa: E402
 from lejepa_id.training.runtime import resolve_device  # noqa: E402
 from lejepa_id.training.trainer import RunResult, train  # noqa: E402
@@ -82,6 +83,5 @@ def plot_triptych(result: RunResult, path: str | Path) -> None:
         "colour = latent angle: a rigid rotation of the left panel means identified"
     )
     fig.tight_layout()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
+    atomic_save_figure(fig, path, dpi=110)
     plt.close(fig)

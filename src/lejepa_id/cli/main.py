@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import signal
 import sys
+import threading
 from collections.abc import Sequence
+from typing import Any
 
 from lejepa_id import __version__
 from lejepa_id.cli.args import (
@@ -22,14 +25,14 @@ from lejepa_id.cli.completion import register as register_completion
 from lejepa_id.cli.config import register as register_config
 from lejepa_id.cli.reacher import register as register_reacher
 from lejepa_id.cli.sweep import register as register_sweeps
-from lejepa_id.errors import UsageError
+from lejepa_id.errors import Terminated, UsageError
 from lejepa_id.plugins import load_all as load_plugins
 from lejepa_id.plugins import load_entry_points
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from lejepa_id.config.experiments import load_experiment
-    from lejepa_id.records.layout import ensure_writable, run_dir
+    from lejepa_id.records.layout import check_run_dirs, ensure_writable, run_dir
     from lejepa_id.records.loggers import check_loggers
     from lejepa_id.records.result import RESULT_FILE
     from lejepa_id.training.runtime import resolve_device
@@ -42,6 +45,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     resolve_device(spec.config.device)  # a missing GPU is refused before the folder exists
     check_loggers(args.loggers)  # so is a tracker whose package is not installed
     out = ensure_writable(args.out)
+    check_run_dirs(out / spec.experiment, [spec.run_id])
     (result,) = train_and_save([spec], out, progress=not args.no_progress, loggers=args.loggers)
     path = run_dir(out, spec.experiment, spec.run_id) / RESULT_FILE
     _print_metrics(result.status, result.diverged_step, result.metrics)
@@ -154,11 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "verify":
-        from lejepa_id.proofs.checker import main as verify_main
-
-        return verify_main(argv[1:])
+        return _verify(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
+    previous = _handle(signal.SIGTERM, terminate)
     try:
         load_entry_points()
         load_plugins(getattr(args, "plugins", None) or [])
@@ -167,9 +170,57 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"lejepa-id: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        # The net under every command: a read or write the command did not check
+        # itself still ends in one line naming the path and the OS's reason.
+        where = f"{str(exc.filename)!r}: " if exc.filename else ""
+        print(f"lejepa-id: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except Terminated:
+        print("lejepa-id: interrupted (SIGTERM)", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("lejepa-id: interrupted", file=sys.stderr)
         return 130
+    finally:
+        _handle(signal.SIGTERM, previous)
+
+
+def _verify(argv: list[str]) -> int:
+    """``lejepa-id verify``: on SIGTERM or Ctrl-C its coqc processes are killed first
+    (they lead their own process groups), then it exits 143 or 130."""
+    from lejepa_id.proofs.checker import main as verify_main
+    from lejepa_id.proofs.coq import kill_running
+
+    def stop(signum: int, frame: object) -> None:
+        kill_running()
+        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+    previous = {sig: _handle(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        return verify_main(argv)
+    except Terminated:
+        print("lejepa-id: verify interrupted (SIGTERM); coqc stopped", file=sys.stderr)
+        return 143
+    except KeyboardInterrupt:
+        print("lejepa-id: verify interrupted; coqc stopped", file=sys.stderr)
+        return 130
+    finally:
+        for sig, handler in previous.items():
+            _handle(sig, handler)
+
+
+def _handle(sig: int, handler: Any) -> Any:
+    """Install a signal handler; only the main thread may (main() called from another
+    thread, as an embedding application might, keeps the process's handlers)."""
+    if handler is None or threading.current_thread() is not threading.main_thread():
+        return None  # None: a handler installed outside Python, which stays
+    return signal.signal(sig, handler)
+
+
+def terminate(signum: int, frame: object) -> None:
+    """SIGTERM handler: unwind like Ctrl-C (finally blocks run, workers are stopped)."""
+    raise Terminated
 
 
 if __name__ == "__main__":

@@ -446,7 +446,7 @@ def cmd_figures(args: argparse.Namespace) -> int:
         )
     gallery = load_dataset(args.eval, expect_kind="eval")
     out = ensure_writable(args.out or args.runs / "figures")
-    entries = make_figures(gallery, plan, out, formats, args.pair)
+    entries = make_figures(gallery, plan, out, formats, args.pair, runs_dir=args.runs)
     for e in entries:
         print(out / e[formats[0]])
     return 0

@@ -8,7 +8,6 @@ exit status 2).
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 from pathlib import Path
 
@@ -46,13 +45,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         max_members=args.max_group,
         loggers=tuple(args.loggers),
     )
-    # SIGTERM (a scheduler or `kill`) stops the sweep like Ctrl-C: pool workers are
-    # terminated and every finished run stays saved for the next invocation.
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        summary = run_sweep(args.config, sets, args.out, options, progress=not args.no_progress)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    # SIGTERM (a scheduler or `kill`) stops the sweep like Ctrl-C (main installs the
+    # handler): pool workers are terminated, submitted jobs cancelled, and every
+    # finished run stays saved for the next invocation.
+    summary = run_sweep(args.config, sets, args.out, options, progress=not args.no_progress)
     for note in summary.notes:
         print(note, file=sys.stderr)
     for line in summary.lines():
@@ -69,16 +65,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
-def _interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def cmd_aggregate(args: argparse.Namespace) -> int:
     from lejepa_id.analysis.table import write_table
 
     table = write_table(_existing_dir(args.dir), args.out)
-    for path in table.skipped:
-        print(f"skipped {path}: not a valid result file", file=sys.stderr)
+    _print_skipped(table.skipped, table.reasons)
     print(f"{len(table.frame)} runs ({table.counts()})")
     for path in table.written:
         print(f"wrote {path}")
@@ -89,8 +80,7 @@ def cmd_figures(args: argparse.Namespace) -> int:
     from lejepa_id.analysis.figures import make_figures
 
     made = make_figures(_existing_dir(args.dir), args.out, formats=tuple(args.formats.split(",")))
-    for path in made.skipped:
-        print(f"skipped {path}: not a valid result file", file=sys.stderr)
+    _print_skipped(made.skipped, made.reasons)
     for note in made.notes:
         print(note)
     for path in made.written:
@@ -102,8 +92,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from lejepa_id.analysis.report import write_report
 
     report = write_report(_existing_dir(args.dir), args.out)
-    for path in report.skipped:
-        print(f"skipped {path}: not a valid result file", file=sys.stderr)
+    _print_skipped(report.skipped, report.reasons)
     for note in report.notes:
         print(note, file=sys.stderr)
     for claim in report.claims:
@@ -126,12 +115,26 @@ def cmd_curves(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_skipped(skipped: list[Path], reasons: dict[Path, str]) -> None:
+    """Name every result file left out, with why, and count them (stderr)."""
+    for path in skipped:
+        print(f"skipped {path}: {reasons.get(path, 'not a valid result file')}", file=sys.stderr)
+    if skipped:
+        print(f"{len(skipped)} result file(s) skipped, not counted", file=sys.stderr)
+
+
 def _existing_dir(value: str) -> Path:
-    """The results directory, or a one-line UsageError when it does not exist."""
+    """The results directory, or a one-line UsageError when it is not a directory."""
     path = Path(value)
-    if not path.is_dir():
-        raise UsageError(f"results directory {value!r} does not exist")
-    return path
+    try:
+        if path.is_dir():
+            return path
+        exists = path.exists()
+    except OSError as exc:  # a name too long, a loop of symlinks
+        raise UsageError(f"results directory {value!r} is unusable: {exc.strerror}") from None
+    if exists:
+        raise UsageError(f"results directory {value!r} is a file, not a directory")
+    raise UsageError(f"results directory {value!r} does not exist")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -229,7 +229,7 @@ def load_experiment(
     ``plugins:`` list (paths relative to the file).
     """
     path = resolve_config(path)
-    tree = _read_tree(path)
+    tree = read_tree(path)
     load_plugins(plugins)
     load_plugins(_plugin_list(tree, path), base=path.parent)
     for key, value in parse_set(sets or []).items():
@@ -273,7 +273,19 @@ def _plugin_list(tree: dict[str, Any], path: Path) -> list[str]:
     return value
 
 
-def _read_tree(path: Path) -> dict[str, Any]:
+# At most this many values in a config once YAML aliases are expanded: the real configs
+# hold a few hundred, and an alias bomb (each level referring to the one below ten
+# times) would expand to billions when the experiment is printed or copied.
+MAX_CONFIG_NODES = 100_000
+
+
+def read_tree(path: str | Path) -> dict[str, Any]:
+    """An experiment YAML's top-level mapping, or a one-line UsageError naming the file
+    and what is wrong (missing, a directory, unreadable, not YAML, not a mapping, an
+    alias bomb)."""
+    path = Path(path)
+    if path.is_dir():
+        raise UsageError(f"config file {str(path)!r} is a directory, not a YAML file")
     if not path.is_file():
         raise UsageError(f"config file {str(path)!r} does not exist")
     try:
@@ -282,9 +294,32 @@ def _read_tree(path: Path) -> dict[str, Any]:
         raise UsageError(
             f"config file {str(path)!r} is not valid YAML: {exc}".splitlines()[0]
         ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise UsageError(f"config file {str(path)!r} is unreadable ({reason})") from None
     if not isinstance(tree, dict):
         raise UsageError(f"config file {str(path)!r} must hold a mapping")
+    if _expanded_size(tree, MAX_CONFIG_NODES) > MAX_CONFIG_NODES:
+        raise UsageError(
+            f"config file {str(path)!r} expands to over {MAX_CONFIG_NODES:,} values "
+            "(YAML aliases nested too deep); write the values out"
+        )
     return tree
+
+
+def _expanded_size(tree: Any, limit: int) -> int:
+    """How many values ``tree`` holds with shared (aliased) parts counted each time they
+    appear, stopping as soon as the count passes ``limit``."""
+    count, stack = 0, [tree]
+    while stack and count <= limit:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return count
 
 
 def _runs(tree: dict[str, Any], path: Path, only: str | None) -> dict[str, dict[str, Any]]:

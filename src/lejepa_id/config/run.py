@@ -122,6 +122,7 @@ class RunConfig:
     """Component keys set explicitly, flat or qualified (read them as attributes)."""
 
     def __init__(self, **values: Any) -> None:
+        given = {k: v for k, v in values.items() if k != "params"}
         params = dict(values.pop("params", None) or {})
         for f in dataclasses.fields(RunConfig):
             if f.name == "params":
@@ -138,9 +139,10 @@ class RunConfig:
                 params[key] = values.pop(key)
         if values:
             raise UsageError(
-                f"RunConfig got unknown keys: {', '.join(values)}; allowed: {', '.join(run_keys())}"
+                f"unknown config key {next(iter(values))!r}; allowed: {', '.join(run_keys())}"
             )
         self.params = params
+        check_value_types(given)
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names that are not fields: the selected components' keys.
@@ -375,6 +377,16 @@ def _check_type(key: str, value: Any, owner: ComponentKey | None = None) -> None
     )
     if isinstance(value, bool) or not ok:
         raise UsageError(f"{key}={value!r} must be {_type_name(allowed)}")
+
+
+def check_value_types(values: dict[str, Any]) -> None:
+    """validate()'s type check alone, for the known keys of a mapping: RunConfig's
+    constructor runs it on what it was given, and a run record read back runs it on its
+    config, so a wrong type is refused at once (UsageError naming the key)."""
+    keys = set(run_keys())
+    for key, value in values.items():
+        if key in keys:
+            _check_type(key, value)
 
 
 def _number_list(value: Any) -> bool:

@@ -18,6 +18,8 @@ from typing import Any
 import torch
 from torch import nn
 
+from lejepa_id.errors import UsageError
+
 
 @dataclass(frozen=True)
 class EncoderCost:
@@ -162,7 +164,7 @@ class StackedMatched(nn.Module):
     def __init__(self, dim: int, seeds: Sequence[int], layers: int = 4) -> None:
         super().__init__()
         if dim % 2:
-            raise ValueError(f"dim={dim!r} must be even for the matched encoder")
+            raise UsageError(f"dim={dim!r} must be even for the matched encoder")
         half = dim // 2
         runs = []
         for s in seeds:
@@ -240,7 +242,7 @@ def _mlp(obs_dim: int, code_dim: int, seeds: Sequence[int], **options: Any) -> n
 @register_encoder("matched", cost=_matched_cost)
 def _matched(obs_dim: int, code_dim: int, seeds: Sequence[int], **options: Any) -> nn.Module:
     if not obs_dim == code_dim:
-        raise ValueError(f"the matched encoder needs code_dim = obs_dim, got {code_dim}, {obs_dim}")
+        raise UsageError(f"the matched encoder needs code_dim = obs_dim, got {code_dim}, {obs_dim}")
     return StackedMatched(obs_dim, seeds, options.get("layers", 4))
 
 
@@ -256,7 +258,7 @@ def build_encoder(
     ``options``: ``hidden`` and ``depth`` (mlp), ``layers`` (matched).
     """
     if kind == "cnn":
-        raise ValueError("encoder='cnn' takes pixels: build CNNEncoder for the Reacher experiment")
+        raise UsageError("encoder='cnn' takes pixels: build CNNEncoder for the Reacher experiment")
     if kind not in _ENCODERS:
-        raise ValueError(f"encoder={kind!r} is not one of {', '.join(_ENCODERS)}")
+        raise UsageError(f"encoder={kind!r} is not one of {', '.join(_ENCODERS)}")
     return _ENCODERS[kind](obs_dim, obs_dim if code_dim is None else code_dim, seeds, **options)

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 from scipy.optimize import linear_sum_assignment
 
+from lejepa_id.errors import UsageError
 from lejepa_id.linalg import ArrayLike
 
 
@@ -27,7 +28,7 @@ def abs_correlation(z: ArrayLike, h: ArrayLike) -> torch.Tensor:
     z = torch.as_tensor(z).to(torch.float64)
     h = torch.as_tensor(h).to(torch.float64)
     if z.shape[:-1] != h.shape[:-1]:
-        raise ValueError(
+        raise UsageError(
             f"z shape {tuple(z.shape)} and h shape {tuple(h.shape)} must agree but for the last dim"
         )
     zc = z - z.mean(dim=-2, keepdim=True)

@@ -80,7 +80,7 @@ class LeJEPAAction(LeJEPA):
 
     def loss(self, H, draw=None, generator=None, actions=None, module=None, **per_run):
         if actions is None or module is None:
-            raise ValueError("mode lejepa_action needs the actions and its predictor module")
+            raise UsageError("mode lejepa_action needs the actions and its predictor module")
         lam = self.value("lam", per_run)
         err = prediction_error(module(H[..., 0, :, :], actions), H[..., 1, :, :])
         reg = sigreg(H, draw, self.num_directions, self.knots, self.t_max, generator)

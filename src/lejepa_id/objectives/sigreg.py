@@ -10,6 +10,7 @@ import functools
 
 import torch
 
+from lejepa_id.errors import UsageError
 from lejepa_id.objectives.ecf import ecf_means, ecf_series
 
 
@@ -38,9 +39,9 @@ def sigreg_knots(knots: int = 17, t_max: float = 3.0) -> tuple[torch.Tensor, tor
     reference fixture test).
     """
     if knots < 2:
-        raise ValueError(f"knots={knots!r} must be >= 2")
+        raise UsageError(f"knots={knots!r} must be >= 2")
     if not t_max > 0:
-        raise ValueError(f"t_max={t_max!r} must be > 0")
+        raise UsageError(f"t_max={t_max!r} must be > 0")
     t = torch.linspace(0.0, t_max, knots, dtype=torch.float64)
     trap = torch.full((knots,), t_max / (knots - 1), dtype=torch.float64)
     trap[0] = trap[-1] = 0.5 * trap[0]
@@ -122,7 +123,7 @@ def sigreg(
     M = X.shape[-2]
     if directions is None:
         if generator is None:
-            raise ValueError("sigreg needs either `directions` or a `generator` to draw them")
+            raise UsageError("sigreg needs either `directions` or a `generator` to draw them")
         directions = random_directions(H.shape[-1], num_directions, generator, batch, H.dtype)
     u = X @ directions.to(H.dtype)  # (..., M, S)
     t, weights, target = _knot_constants(knots, t_max, u.dtype, u.device)

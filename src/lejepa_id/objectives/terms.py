@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import torch
 
+from lejepa_id.errors import UsageError
+
 
 def alignment(H: torch.Tensor) -> torch.Tensor:
     """Mean squared deviation of each view from the mean over views.
@@ -44,7 +46,7 @@ def infonce(H: torch.Tensor, sigma: float = 1.0) -> torch.Tensor:
         H: (..., 2, B, N) -> (...)
     """
     if H.shape[-3] != 2:
-        raise ValueError(f"infonce needs exactly 2 views, got V={H.shape[-3]}")
+        raise UsageError(f"infonce needs exactly 2 views, got V={H.shape[-3]}")
     u, v = H[..., 0, :, :], H[..., 1, :, :]
     sq = (
         (u * u).sum(-1, keepdim=True)

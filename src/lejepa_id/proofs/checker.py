@@ -127,6 +127,22 @@ def check(formal_dir: str | Path | None = None, timeout: float = 3600.0) -> Repo
     return report
 
 
+# The slowest file compiles in well under a minute on a laptop; 15 minutes per coqc call
+# leaves room for a slow machine and still ends a hung proof search the same session.
+DEFAULT_TIMEOUT_S = 900.0
+
+
+def _seconds(value: str) -> float:
+    """``--timeout``: a positive number of seconds (argparse turns the error into usage)."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{value!r} must be a positive number of seconds")
+    return seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``lejepa-id verify [--formal-dir DIR] [--table PATH] [--quiet] [--pins]``.
 
@@ -141,9 +157,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", type=Path, default=None, help="write the Markdown table here")
     parser.add_argument("--quiet", action="store_true", help="print only PASS/FAIL and errors")
     parser.add_argument("--pins", action="store_true", help="print the current statement pins")
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"limit per coqc call, killed past it (default {DEFAULT_TIMEOUT_S:.0f})",
+    )
     args = parser.parse_args(argv)
     try:
-        report = check(args.formal_dir)
+        report = check(args.formal_dir, timeout=args.timeout)
     except CoqMissingError:
         print(f"coqc not found; install Coq and Coquelicot: {INSTALL_HINT}", file=sys.stderr)
         return 2

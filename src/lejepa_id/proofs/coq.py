@@ -18,10 +18,13 @@ audit, so that a source file cannot pre-write the audit's answers with ``Redirec
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
+import signal
 import subprocess
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -41,15 +44,57 @@ def coq_version(coqc: str) -> str:
     return " ".join(proc.stdout.split()[:6])
 
 
+# coqc processes now running (the audit runs several from a thread pool), so an
+# interrupted verify can kill them instead of waiting for each to finish or time out.
+_RUNNING: set[subprocess.Popen] = set()
+_RUNNING_LOCK = threading.Lock()
+
+
+def kill_running() -> None:
+    """Kill every running coqc with its process group (a signal handler calls this
+    before unwinding, so the pool's threads see their coqc end and return)."""
+    with _RUNNING_LOCK:
+        procs = list(_RUNNING)
+    for proc in procs:
+        _kill_group(proc)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # already ended
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
 def _coqc(coqc: str, args: list[str], work: Path, timeout: float):
-    """``coqc`` with a time limit; a timeout is a failed run, not a crash."""
+    """``coqc`` with a time limit; a timeout is a failed run, not a crash.
+
+    Each coqc leads its own process group, killed whole on a timeout or when verify is
+    interrupted (:func:`kill_running`), so no coqc outlives the command.
+    """
     cmd = [coqc, *args]
+    proc = subprocess.Popen(
+        cmd,
+        cwd=work,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group (pgid = pid), also on 3.10
+    )
+    with _RUNNING_LOCK:
+        _RUNNING.add(proc)
     try:
-        return subprocess.run(
-            cmd, cwd=work, capture_output=True, text=True, timeout=timeout, check=False
-        )
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        proc.communicate()
         return subprocess.CompletedProcess(cmd, 124, "", f"coqc timed out after {timeout:.0f} s")
+    except BaseException:
+        _kill_group(proc)
+        proc.wait()
+        raise
+    finally:
+        with _RUNNING_LOCK:
+            _RUNNING.discard(proc)
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
 def _run(coqc: str, opts: list[str], work: Path, name: str, lines: list[str], timeout: float):

@@ -29,9 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
-from lejepa_id.config.experiments import fmt_value, parse_set
+from lejepa_id.config.experiments import fmt_value, parse_set, read_tree
 from lejepa_id.config.limits import check_name
 from lejepa_id.errors import UsageError
 from lejepa_id.reacher.datasets import FrameData
@@ -210,7 +209,7 @@ class ReacherExperiment:
 def load_reacher_experiment(path: str | Path, sets: list[str] | None = None) -> ReacherExperiment:
     """Read, override (``--set key=value``) and validate a Reacher grid config."""
     path = Path(path)
-    tree = yaml.safe_load(path.read_text())
+    tree = read_tree(path)
     overrides: dict[str, Any] = {}
     for key, value in parse_set(sets or []).items():
         _apply_set(tree, overrides, key, value)

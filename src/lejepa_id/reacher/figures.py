@@ -24,10 +24,16 @@ from lejepa_id.reacher.planning import (  # noqa: E402
     knn_decode,
     lqr_value_errors,
     nearest_frames,
+    recorded_run,
+    resolve_run,
     straight_line,
 )
 from lejepa_id.reacher.render import TARGET_XY, arm_points, world_to_pixel  # noqa: E402
-from lejepa_id.records.io import atomic_write_json, load_tensors  # noqa: E402
+from lejepa_id.records.io import (  # noqa: E402
+    atomic_save_figure,
+    atomic_write_json,
+    load_tensors,
+)
 
 KIND_COLORS = fs.KIND_COLORS
 KIND_NAMES = fs.KIND_NAMES
@@ -39,7 +45,7 @@ def _save(
     entry = {"name": name, "caption": caption}
     for fmt in formats:
         path = out / f"{name}.{fmt}"
-        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+        atomic_save_figure(fig, path, dpi=dpi, bbox_inches="tight")
         entry[fmt] = path.name
     plt.close(fig)
     return entry
@@ -300,11 +306,17 @@ def make_figures(
     out: str | Path,
     formats: tuple[str, ...] = ("png", "pdf"),
     pair_index: int = 0,
+    runs_dir: str | Path | None = None,
 ) -> list[dict]:
     """Write every figure, figures_index.json and tab_reacher.tex into ``out``; returns
-    the figures' index entries."""
+    the figures' index entries. ``runs_dir``: where the plan's runs are (their names in
+    plan.json are relative to it); without it the names are read as paths."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    if runs_dir is not None:
+        # Codes and results are read from --runs, never from the folder the plan ran in.
+        resolved = [{**r, "run": str(resolve_run(runs_dir, r["run"]))} for r in plan["runs"]]
+        plan = {**plan, "runs": resolved}
     runs = representative_runs(plan)
     pair_index = min(pair_index, len(plan["pairs"]) - 1)
     entries = [
@@ -322,7 +334,11 @@ def make_figures(
         {
             "figures": entries,
             "tables": tables,
-            "representative_runs": {k: r["run"] for k, r in runs.items()},
+            # Named as in plan.json: relative to the runs directory.
+            "representative_runs": {
+                k: r["run"] if runs_dir is None else recorded_run(Path(r["run"]), runs_dir)
+                for k, r in runs.items()
+            },
         },
     )
     return entries

@@ -253,8 +253,38 @@ def find_runs(runs_dir: str | Path) -> list[Path]:
     return runs
 
 
-def run_record(run: Path, z: torch.Tensor, pairs: np.ndarray, cfg: PlanConfig, log_ref) -> dict:
-    """One run's plans, per-pair costs, its own (within-run) tests and its LQR errors."""
+def recorded_run(run: Path, runs_dir: str | Path) -> str:
+    """How plan.json names a run: its path relative to the runs directory
+    (``<label>/lam<lam>_seed<seed>``), so the plan reads the same from any folder and
+    after the runs directory moves."""
+    return Path(run).relative_to(Path(runs_dir)).as_posix()
+
+
+def resolve_run(runs_dir: str | Path, recorded: str) -> Path:
+    """The run a plan names, under ``runs_dir``. Only the last two parts of the recorded
+    name count (plans written before names were relative stored the path the plan ran
+    from), and the run must be there: a plan never reads codes from another folder that
+    happens to have the recorded name."""
+    parts = Path(str(recorded)).parts
+    run = Path(runs_dir).joinpath(*parts[-2:]) if len(parts) >= 2 else None
+    if run is None or not (run / "codes.safetensors").is_file():
+        raise UsageError(
+            f"plan names run {str(recorded)!r}, which is not under --runs {str(runs_dir)!r} "
+            "(no codes.safetensors there): pass the --runs the plan was made from"
+        )
+    return run
+
+
+def run_record(
+    run: Path,
+    z: torch.Tensor,
+    pairs: np.ndarray,
+    cfg: PlanConfig,
+    log_ref,
+    runs_dir: str | Path | None = None,
+) -> dict:
+    """One run's plans, per-pair costs, its own (within-run) tests and its LQR errors;
+    ``run`` is named relative to ``runs_dir`` (:func:`recorded_run`) when given."""
     res = _read_result(run)
     codes = _read_codes(run)
     h = codes["h_eval"].double()
@@ -269,7 +299,7 @@ def run_record(run: Path, z: torch.Tensor, pairs: np.ndarray, cfg: PlanConfig, l
     lqr = lqr_value_errors(codes["z_fit"], codes["h_fit"], z, h)
     more, less = "costs more than the oracle", "costs less than the oracle"
     return {
-        "run": str(run),
+        "run": str(run) if runs_dir is None else recorded_run(run, runs_dir),
         "label": res["label"],
         "kind": res["kind"],
         "lam": res["config"]["lam"],
@@ -355,7 +385,7 @@ def evaluate_planning(runs_dir: str | Path, z_gallery: np.ndarray, cfg: PlanConf
     pairs = select_pairs(z_gallery, cfg)
     ref = plan_paths(z, z, pairs, cfg)  # the true angles through the same read-out
     log_ref = torch.log(ref["ratio"]).numpy()
-    runs = [run_record(run, z, pairs, cfg, log_ref) for run in find_runs(runs_dir)]
+    runs = [run_record(run, z, pairs, cfg, log_ref, runs_dir) for run in find_runs(runs_dir)]
     return {
         "config": cfg.__dict__,
         "pairs": pairs.tolist(),

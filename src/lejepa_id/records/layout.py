@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Collection
 from pathlib import Path
 
 from lejepa_id.errors import UsageError
@@ -20,9 +21,47 @@ def run_dir(out: str | Path, experiment: str, run_id: str) -> Path:
     return Path(out) / experiment / run_id
 
 
+# Linux's limits on one name in a path and on a whole path (bytes, as the kernel counts).
+NAME_MAX = 255
+PATH_MAX = 4096
+# Room kept for what goes below an output directory (<experiment>/<run_id>/.file.tmp).
+RESERVED = 512
+
+
+def check_path_length(path: str | Path, what: str = "--out", reserve: int = RESERVED) -> Path:
+    """Refuse (one-line UsageError) a path with a name over 255 bytes, or one so long
+    that the files below it would pass 4,096 bytes, before anything is written."""
+    path = Path(path)
+    for part in path.parts:
+        if len(os.fsencode(part)) > NAME_MAX:
+            raise UsageError(
+                f"{what} has a name of {len(os.fsencode(part))} bytes "
+                f"({part[:20]!r}...); names are at most {NAME_MAX} bytes"
+            )
+    size = len(os.fsencode(os.path.abspath(path)))
+    if size + reserve > PATH_MAX:
+        raise UsageError(
+            f"{what} is {size} bytes long; with the run folders below it paths must stay "
+            f"under {PATH_MAX} bytes, so use at most {PATH_MAX - reserve}"
+        )
+    return path
+
+
+def check_run_dirs(root: Path, run_ids: Collection[str]) -> None:
+    """Refuse (one line) run folders that are files, or results that are folders, before
+    a sweep writes its manifest: the sweep would otherwise train and then fail."""
+    for run_id in run_ids:
+        folder = root / run_id
+        if folder.exists() and not folder.is_dir():
+            raise UsageError(f"run folder {str(folder)!r} is a file; move it away")
+        for name in ("result.json", "error.json", "weights.safetensors"):
+            if (folder / name).is_dir():
+                raise UsageError(f"{str(folder / name)!r} is a directory; move it away")
+
+
 def ensure_writable(out: str | Path) -> Path:
     """Create ``out`` if needed and prove it writable, or raise a one-line UsageError."""
-    out = Path(out)
+    out = check_path_length(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(dir=out, prefix=".write-test-")

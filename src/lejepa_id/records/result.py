@@ -2,7 +2,8 @@
 
 ``OUT/<experiment>/<run_id>/`` holds ``weights.safetensors`` (and, for runs that save
 one, ``scatter.safetensors``) and, written last and atomically, :data:`RESULT_FILE`:
-its presence marks a finished run.
+its presence marks a finished run, and the sha256 of each file and the metrics' schema
+it records make that run verifiable (:mod:`lejepa_id.records.validate`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any
 
 import torch
 
-from lejepa_id.records.io import atomic_write_json, save_tensors
+from lejepa_id.records.io import atomic_write_json, file_sha256, jsonable, save_tensors
+from lejepa_id.records.validate import RUN_FILES, metrics_schema
 from lejepa_id.training.runtime import software_versions
 
 RESULT_FILE = "result.json"
@@ -93,10 +95,17 @@ class RunResult:
         """Write weights (and scatter) first, the result file last: its presence marks a
         finished run. Each file is written atomically."""
         directory = Path(directory)
-        save_tensors(directory / "weights.safetensors", self.weights)
+        files = {RUN_FILES[0]: save_tensors(directory / RUN_FILES[0], self.weights)}
         if self.scatter is not None:
-            save_tensors(directory / "scatter.safetensors", self.scatter)
-        atomic_write_json(directory / RESULT_FILE, self.to_dict())
+            files[RUN_FILES[1]] = save_tensors(directory / RUN_FILES[1], self.scatter)
+        # A Reacher run writes its codes while it evaluates, just before this record.
+        codes = directory / RUN_FILES[2]
+        if self.metrics and codes.is_file():
+            files[RUN_FILES[2]] = file_sha256(codes)
+        record = self.to_dict()
+        record["files"] = files
+        record["metrics_schema"] = metrics_schema(jsonable(record["metrics"]))
+        atomic_write_json(directory / RESULT_FILE, record)
         return directory / RESULT_FILE
 
 

@@ -8,8 +8,10 @@ is retried by the next one. Executors report progress through a :class:`Progress
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -120,6 +122,9 @@ def _init_worker(threads: int, queue: Any, parent: int) -> None:
     global _QUEUE, _PARENT
     import torch
 
+    # Ctrl-C reaches the whole process group: the parent alone handles it and stops
+    # the workers, which would otherwise each print a KeyboardInterrupt traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     torch.set_num_threads(threads)
     _QUEUE, _PARENT = queue, parent
 
@@ -153,8 +158,14 @@ class PoolExecutor:
         ctx = multiprocessing.get_context("spawn")
         queue = ctx.Queue()
         pending = list(groups)
-        while pending:
-            pending = self._run_pool(ctx, queue, pending, root, progress)
+        try:
+            while pending:
+                pending = self._run_pool(ctx, queue, pending, root, progress)
+        finally:
+            # Closing the queue (and joining its feeder thread) releases its semaphore:
+            # left to interpreter exit after an interrupt, it is reported as leaked.
+            queue.close()
+            queue.join_thread()
 
     def _run_pool(self, ctx, queue, groups: list[Group], root: Path, progress: Progress):
         """Run groups until done or the pool breaks; returns the groups never started."""
@@ -209,9 +220,12 @@ def _drain(queue: Any, progress: Progress) -> None:
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
     """Stop this pool's own worker processes (an interrupted sweep must not leave them)."""
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
         if proc.is_alive():
             proc.terminate()
+    for proc in procs:
+        proc.join(timeout=10)
 
 
 def _record_crash(group: Group, root: Path, message: str, progress: Progress) -> None:
@@ -250,6 +264,16 @@ class SubmititExecutor:
         for g in groups:
             progress.started(g)
         open_jobs = dict(zip(jobs, groups))
+        try:
+            self._wait(open_jobs, root, progress)
+        except BaseException:
+            # Interrupted (Ctrl-C, SIGTERM from the scheduler): cancel what is still
+            # queued or running, so a resume never trains beside a job of this sweep.
+            for job in open_jobs:
+                cancel_job(job)
+            raise
+
+    def _wait(self, open_jobs: dict[Any, Group], root: Path, progress: Progress) -> None:
         while open_jobs:
             for job, group in list(open_jobs.items()):
                 if not job.done():
@@ -264,6 +288,36 @@ class SubmititExecutor:
                 progress.finished(group, statuses)
             if open_jobs:
                 time.sleep(self.poll_s)
+
+
+def cancel_job(job: Any) -> None:
+    """Cancel one submitit job (scancel on SLURM, a kill locally); never raises, since
+    it runs while an interrupt unwinds and the job may already have ended."""
+    try:
+        if job.done():
+            return
+        # submitit's local jobs: its cancel sends SIGINT to the controller process,
+        # which prints a KeyboardInterrupt traceback onto our stderr. Killing the
+        # controller's tasks instead lets it see them end and exit quietly.
+        controller = getattr(job, "_process", None)
+        if controller is not None and _kill_children(controller.pid):
+            controller.wait(timeout=10)
+            return
+        job.cancel(check=False)
+    except Exception:  # noqa: BLE001 - best effort: a job that already ended, a dead node
+        pass
+
+
+def _kill_children(pid: int) -> bool:
+    """SIGKILL the child processes of ``pid`` (Linux /proc); False when none were found."""
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            children += [int(c) for c in (task / "children").read_text().split()]
+    for child in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)
+    return bool(children)
 
 
 def slurm_executor(

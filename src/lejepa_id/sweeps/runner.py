@@ -18,7 +18,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from lejepa_id.errors import UsageError
-from lejepa_id.records.layout import ensure_writable
+from lejepa_id.records.layout import check_path_length, check_run_dirs, ensure_writable
 from lejepa_id.records.loggers import check_loggers
 from lejepa_id.records.result import RESULT_FILE
 from lejepa_id.resources import resolve_config
@@ -200,6 +200,7 @@ def run_sweep(
             f"--logger {options.loggers[0]} logs synthetic runs; a Reacher run's "
             "per-epoch curves are in its result.json (lejepa-id curves DIR plots them)"
         )
+    check_path_length(out)
     exp = _load(config, sets)
     return run_experiment(exp, experiment_dir(out, exp.name), options, progress, executor)
 
@@ -217,6 +218,7 @@ def run_experiment(
     root = Path(root)
     options = options or ExecutorOptions()
     specs = exp.expand()
+    check_run_dirs(root, [s.run_id for s in specs])
     check_compatible(exp, specs, root)
     local = options.kind == "local"
     device_type = resolve_device(specs[0].config.device).type if local else "cuda"

@@ -10,7 +10,9 @@ A sweep writes into ``OUT/<experiment>/``:
   trained again as the same group.
 - ``.sweep.lock``: flocked by the running sweep (it holds the pid).
 - ``<run_id>/result.json``: written last and atomically by ``RunResult.save``; its
-  presence marks a finished (or diverged) run, which a resumed sweep skips.
+  presence marks a finished (or diverged) run, which a resumed sweep skips once it
+  passes its check (its files' sha256 and its metrics' schema): a run whose weights
+  were truncated or whose metrics were edited is retrained, with a note.
 - ``<run_id>/error.json``: a run that crashed; the next sweep retries it.
 
 Because results appear only complete (atomic renames) and a run is skipped only when
@@ -33,6 +35,7 @@ from lejepa_id.config.experiments import AXES, Experiment, RunSpec
 from lejepa_id.errors import UsageError
 from lejepa_id.records.io import atomic_write_json, read_json, read_json_mapping
 from lejepa_id.records.result import RESULT_FILE
+from lejepa_id.records.validate import record_problem
 from lejepa_id.sweeps.kinds import kind_of
 
 MANIFEST = "sweep.json"
@@ -58,16 +61,23 @@ def base_configs(exp: Experiment) -> dict[str, dict[str, Any]]:
 
 
 def read_result(path: Path) -> dict[str, Any] | None:
-    """A result.json as a dict, or None when it is missing, unreadable or malformed."""
+    """A result.json as a dict, or None when it is missing, unreadable, malformed or
+    fails its check (a file missing or not matching its sha256, a metric not of the
+    kind it was written as: see :mod:`lejepa_id.records.validate`)."""
+    data, _problem = check_result(path)
+    return data
+
+
+def check_result(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """(the record, None) for a verified run; (None, why) for one that is not done."""
     try:
         data = read_json(path)
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
-        return None
-    if data.get("status") not in ("finished", "diverged"):
-        return None
-    return data
+    except FileNotFoundError:
+        return None, "missing"
+    except (OSError, ValueError) as exc:
+        return None, exc.strerror if isinstance(exc, OSError) else "not valid JSON"
+    problem = record_problem(data, path.parent, resume=True)
+    return (None, problem) if problem else (data, None)
 
 
 def _first_difference(a: dict[str, Any], b: dict[str, Any]) -> str | None:
@@ -190,7 +200,8 @@ def partition(specs: list[RunSpec], root: Path) -> tuple[list[RunSpec], list[Run
     done, todo, notes = [], [], []
     for spec in specs:
         run = root / spec.run_id
-        if read_result(run / RESULT) is not None:
+        stored, problem = check_result(run / RESULT)
+        if stored is not None:
             done.append(spec)
             continue
         # A sweep killed mid-write leaves hidden temporary files; the rename never
@@ -198,7 +209,7 @@ def partition(specs: list[RunSpec], root: Path) -> tuple[list[RunSpec], list[Run
         for stale in run.glob(".*.tmp"):
             stale.unlink(missing_ok=True)
         if (run / RESULT).exists():
-            notes.append(f"{run / RESULT}: corrupt or partial, retraining")
+            notes.append(f"{run / RESULT}: {problem}; retraining")
         elif (run / ERROR).exists():
             notes.append(f"{spec.run_id}: failed before ({run / ERROR}), retrying")
         todo.append(spec)

@@ -53,7 +53,7 @@ def encoder_work(config: Any) -> int:
 def auto_threads(work: int, available: int) -> int:
     """One thread for small models; all ``available`` for large ones (pure function)."""
     if available < 1:
-        raise ValueError(f"available={available!r} must be >= 1")
+        raise UsageError(f"available={available!r} must be >= 1")
     return 1 if work < MULTI_THREAD_WORK else available
 
 

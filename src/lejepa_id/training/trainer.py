@@ -116,7 +116,7 @@ def _check_group(configs: Sequence[RunConfig]) -> None:
         if group_key(c) != group_key(first):
             keys = (*GROUP_KEYS, *_shared_params(first.mode))
             diff = [k for k in keys if getattr(c, k) != getattr(first, k)]
-            raise ValueError(f"runs of one group must share {', '.join(diff)}")
+            raise UsageError(f"runs of one group must share {', '.join(diff)}")
 
 
 @overload
@@ -201,7 +201,19 @@ def _worlds(
     that leaves obs_dim unset takes the supplied world's, so its record is complete)."""
     if worlds is None:
         return cfgs, [world_for(c) for c in cfgs]
-    wlds = [worlds] if isinstance(worlds, World) else list(worlds)
+    if isinstance(worlds, World):
+        wlds = [worlds]
+    elif isinstance(worlds, str) or not isinstance(worlds, Sequence):
+        raise UsageError(
+            f"worlds={worlds!r} must be a World or a list of them (World.make(...)); "
+            "a named world is chosen by the config's mixing key"
+        )
+    else:
+        wlds = list(worlds)
+    bad = [w for w in wlds if not isinstance(w, World)]
+    if bad:
+        raise UsageError(f"worlds must be World objects (World.make(...)), got {bad[0]!r}")
+    wlds = [w.checked() for w in wlds]
     if len(wlds) != len(cfgs):
         raise UsageError(f"train() got {len(wlds)} worlds for {len(cfgs)} configs")
     for c, w in zip(cfgs, wlds):
@@ -519,9 +531,20 @@ def load_encoder(config: RunConfig, weights: dict[str, torch.Tensor]) -> torch.n
         depth=config.depth,
         layers=config.layers,
     )
-    enc.load_state_dict(
-        {k: v.unsqueeze(0) for k, v in weights.items() if not k.startswith(OBJECTIVE_PREFIX)}
-    )
+    if not isinstance(weights, dict) or not all(
+        isinstance(v, torch.Tensor) for v in weights.values()
+    ):
+        raise UsageError("load_encoder needs the run's weights: a dict of tensors")
+    state = {k: v.unsqueeze(0) for k, v in weights.items() if not k.startswith(OBJECTIVE_PREFIX)}
+    try:
+        enc.load_state_dict(state)
+    except RuntimeError as exc:
+        # torch lists every missing, unexpected and mis-shaped key over many lines.
+        first = str(exc).splitlines()[0].rstrip(":")
+        raise UsageError(
+            f"these weights are not a {config.encoder} encoder's for this config "
+            f"(dim={config.dim}, hidden={config.hidden}, depth={config.depth}): {first}"
+        ) from None
     return enc
 
 

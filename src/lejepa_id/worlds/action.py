@@ -75,14 +75,14 @@ class LinearAction(Transition):
 
     def __post_init__(self) -> None:
         if isinstance(self.rho, bool) or not 0.0 < float(self.rho) < 1.0:
-            raise ValueError(f"rho={self.rho!r} must lie in the open interval (0, 1)")
+            raise UsageError(f"rho={self.rho!r} must lie in the open interval (0, 1)")
         if not 1 <= self.action_dim <= self.dim:
-            raise ValueError(
+            raise UsageError(
                 f"action_dim={self.action_dim!r} must lie in [1, dim={self.dim}] "
                 "(B has orthonormal columns)"
             )
         if not float(self.gain) > 0.0:
-            raise ValueError(f"action_gain={self.gain!r} must be > 0")
+            raise UsageError(f"action_gain={self.gain!r} must be > 0")
         A, B = action_matrices(self.dim, self.action_dim, self.rho, self.gain, self.seed)
         S = lqr.identity_noise(A, B)  # ValueError when S is not PSD
         # A symmetric square root; clipping removes round-off below 0 on the null space.
@@ -129,7 +129,7 @@ class LinearAction(Transition):
 
     def check(self, dim: int) -> None:
         if dim != self.dim:
-            raise ValueError(
+            raise UsageError(
                 f"the linear_action transition was built for dim={self.dim}, not {dim}"
             )
 
@@ -146,14 +146,14 @@ class LinearAction(Transition):
         actions: torch.Tensor | None = None,
     ) -> torch.Tensor:
         if not law.is_gaussian:
-            raise ValueError("the linear_action transition keeps only a Gaussian law stationary")
+            raise UsageError("the linear_action transition keeps only a Gaussian law stationary")
         shape = (n_views, z.shape[0])
         if actions is None:
             actions = torch.randn(
                 (*shape, self.action_dim), generator=generator, device=z.device, dtype=z.dtype
             )
         if tuple(actions.shape) != (*shape, self.action_dim):
-            raise ValueError(
+            raise UsageError(
                 f"actions have shape {tuple(actions.shape)}; expected {(*shape, self.action_dim)}"
             )
         eps = torch.randn((*shape, self.dim), generator=generator, device=z.device, dtype=z.dtype)

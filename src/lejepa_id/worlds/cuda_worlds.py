@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from lejepa_id.errors import UsageError
+
 _DATA = Path(__file__).parent / "data" / "cuda_coupling_worlds"
 RECORDED = "layers = 4, dim 2 to 256, seeds 0 to 4"
 """Which worlds ship, for error messages."""
@@ -50,7 +52,7 @@ def recorded_world(dim: int, layers: int, seed: int) -> torch.Tensor:
         -> (L, N/2, N/2)
     """
     if not has_recorded_world(dim, layers, seed):
-        raise ValueError(
+        raise UsageError(
             f"no recorded CUDA coupling world for dim={dim}, layers={layers}, seed={seed} "
             f"(recorded: {RECORDED}); "
             "run on a CUDA device or use coupling_draw='published'"

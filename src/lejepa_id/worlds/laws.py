@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import torch
 from scipy import special
 
+from lejepa_id.errors import UsageError
+
 LAW_NAMES = ("gaussian", "laplace", "gennorm")
 
 
@@ -28,9 +30,9 @@ class LatentLaw:
 
     def __post_init__(self) -> None:
         if self.name not in LAW_NAMES:
-            raise ValueError(f"law={self.name!r} is not one of {', '.join(LAW_NAMES)}")
+            raise UsageError(f"law={self.name!r} is not one of {', '.join(LAW_NAMES)}")
         if not self.alpha > 0 or not math.isfinite(self.alpha):
-            raise ValueError(f"alpha={self.alpha!r} must be a finite number > 0")
+            raise UsageError(f"alpha={self.alpha!r} must be a finite number > 0")
 
     @property
     def is_gaussian(self) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from lejepa_id.errors import UsageError
 from lejepa_id.worlds.cuda_worlds import recorded_world
 
 MIXING_NAMES = ("spiral", "banana", "sinusoid", "coupling", "linear")
@@ -77,11 +78,11 @@ def coupling_weights(
         -> (layers, N/2, N/2)
     """
     if dim < 2 or dim % 2:
-        raise ValueError(f"dim={dim!r} must be an even number >= 2 for a coupling mixing")
+        raise UsageError(f"dim={dim!r} must be an even number >= 2 for a coupling mixing")
     if layers < 1:
-        raise ValueError(f"layers={layers!r} must be >= 1")
+        raise UsageError(f"layers={layers!r} must be >= 1")
     if draw not in COUPLING_DRAWS:
-        raise ValueError(f"coupling_draw={draw!r} is not one of {', '.join(COUPLING_DRAWS)}")
+        raise UsageError(f"coupling_draw={draw!r} is not one of {', '.join(COUPLING_DRAWS)}")
     half = dim // 2
     device = torch.device(device or "cpu")
     if draw == "published" or (draw == "published_cuda" and device.type == "cuda"):
@@ -163,7 +164,7 @@ class Linear(nn.Module):
         super().__init__()
         obs_dim = dim if obs_dim is None else obs_dim
         if obs_dim < dim:
-            raise ValueError(f"obs_dim={obs_dim!r} must be >= dim={dim} for the linear mixing")
+            raise UsageError(f"obs_dim={obs_dim!r} must be >= dim={dim} for the linear mixing")
         gen = torch.Generator().manual_seed(int(seed))
         q, _ = torch.linalg.qr(torch.randn((obs_dim, dim), generator=gen, dtype=torch.float64))
         self.register_buffer("matrix", q.float())
@@ -199,15 +200,15 @@ def build_mixing(
     :func:`coupling_weights`); ``obs_dim`` is D for ``linear``, the one mixing with D > n.
     """
     if name not in MIXING_NAMES:
-        raise ValueError(f"mixing={name!r} is not one of {', '.join(MIXING_NAMES)}")
+        raise UsageError(f"mixing={name!r} is not one of {', '.join(MIXING_NAMES)}")
     if obs_dim is not None and obs_dim != dim and name != "linear":
-        raise ValueError(f"obs_dim={obs_dim!r}: the {name} mixing keeps D = dim = {dim}")
+        raise UsageError(f"obs_dim={obs_dim!r}: the {name} mixing keeps D = dim = {dim}")
     if name == "linear":
         return Linear(dim, obs_dim, seed)
     if name == "coupling":
         return Coupling(dim, layers, seed, draw, device)
     if dim != 2:
-        raise ValueError(f"dim={dim!r}: the {name} mixing is defined for dim = 2 only")
+        raise UsageError(f"dim={dim!r}: the {name} mixing is defined for dim = 2 only")
     return {"spiral": Spiral, "banana": Banana, "sinusoid": Sinusoid}[name]()
 
 
@@ -221,10 +222,15 @@ def as_mixing(
         return mixing
     if callable(mixing):
         return CallableMixing(mixing)
-    raise TypeError(f"mixing={mixing!r} is neither a mixing name nor a callable")
+    raise UsageError(f"mixing={mixing!r} is neither a mixing name nor a callable")
 
 
 _LABELS = {Spiral: "spiral", Banana: "banana", Sinusoid: "sinusoid", Coupling: "coupling"}
+
+
+def is_named_mixing(mixing: nn.Module) -> bool:
+    """Whether ``mixing`` is one this package builds (and need not be probed)."""
+    return type(mixing) in _LABELS or isinstance(mixing, Linear)
 
 
 def mixing_label(mixing: nn.Module) -> str:

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import torch
 
+from lejepa_id.errors import UsageError
 from lejepa_id.worlds.laws import LatentLaw
 
 _TRANSITIONS: dict[str, type[Transition]] = {}
@@ -97,7 +98,7 @@ def transition_names() -> tuple[str, ...]:
 
 def transition_class(name: str) -> type[Transition]:
     if name not in _TRANSITIONS:
-        raise ValueError(f"transition={name!r} is not one of {', '.join(_TRANSITIONS)}")
+        raise UsageError(f"transition={name!r} is not one of {', '.join(_TRANSITIONS)}")
     return _TRANSITIONS[name]
 
 
@@ -117,10 +118,10 @@ class OU(Transition):
     def __post_init__(self) -> None:
         values = [self.rho] if isinstance(self.rho, int | float) else list(self.rho)
         if not values:
-            raise ValueError("rho=[] must hold at least one correlation")
+            raise UsageError("rho=[] must hold at least one correlation")
         for r in values:
             if isinstance(r, bool) or not isinstance(r, int | float) or not 0.0 < r < 1.0:
-                raise ValueError(f"rho={r!r} must lie in the open interval (0, 1)")
+                raise UsageError(f"rho={r!r} must lie in the open interval (0, 1)")
         if not isinstance(self.rho, int | float):
             object.__setattr__(self, "rho", tuple(float(r) for r in values))
 
@@ -130,7 +131,7 @@ class OU(Transition):
 
     def check(self, dim: int) -> None:
         if isinstance(self.rho, tuple) and len(self.rho) != dim:
-            raise ValueError(f"rho lists {len(self.rho)} correlations for dim={dim} latents")
+            raise UsageError(f"rho lists {len(self.rho)} correlations for dim={dim} latents")
 
     def correlations(self, dim: int) -> torch.Tensor:
         self.check(dim)
@@ -147,7 +148,7 @@ class OU(Transition):
         actions: torch.Tensor | None = None,
     ) -> torch.Tensor:
         if actions is not None:
-            raise ValueError("the ou transition takes no actions")
+            raise UsageError("the ou transition takes no actions")
         eta = law.sample((n_views, *z.shape), generator, dtype=z.dtype)
         if isinstance(self.rho, int | float):
             # Scalar arithmetic, as in the published code, so isotropic worlds keep their

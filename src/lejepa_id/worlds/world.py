@@ -8,8 +8,10 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from lejepa_id.errors import UsageError
 from lejepa_id.worlds.laws import LatentLaw
-from lejepa_id.worlds.mixings import as_mixing, mixing_label
+from lejepa_id.worlds.mixings import as_mixing, is_named_mixing, mixing_label
+from lejepa_id.worlds.probe import probe_mixing
 from lejepa_id.worlds.transitions import OU, Transition
 
 
@@ -32,9 +34,19 @@ class World:
 
     def __post_init__(self) -> None:
         if isinstance(self.dim, bool) or not isinstance(self.dim, int) or self.dim < 1:
-            raise ValueError(f"dim={self.dim!r} must be an integer >= 1")
+            raise UsageError(f"dim={self.dim!r} must be an integer >= 1")
         self.transition.check(self.dim)
         self._obs_dim: int | None = None
+        self._probed = False
+
+    def checked(self) -> World:
+        """This world with a user's mixing checked once on a probe batch (shape, dtype,
+        device, finiteness: :mod:`lejepa_id.worlds.probe`); a named mixing is trusted."""
+        if not self._probed and not is_named_mixing(self.mixing):
+            self.mixing = probe_mixing(self.mixing, self.dim)
+            self._obs_dim = None
+        self._probed = True
+        return self
 
     @classmethod
     def make(
@@ -68,9 +80,9 @@ class World:
                 device=device,
                 obs_dim=obs_dim,
             )
-        else:
-            g = as_mixing(mixing)
-        return cls(LatentLaw(law, alpha), transition or OU(rho), g, dim)
+            return cls(LatentLaw(law, alpha), transition or OU(rho), g, dim)
+        world = cls(LatentLaw(law, alpha), transition or OU(rho), as_mixing(mixing), dim)
+        return world.checked()
 
     @property
     def obs_dim(self) -> int:
