@@ -46,6 +46,7 @@ class Claim:
     rule: str = ""  # when the verdict is pass, fail or not shown
     source: str = "synthetic"
     notes: list[str] = field(default_factory=list)
+    budget: str = ""  # set by analysis.budget.annotate: runs shorter or fewer than the paper's
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

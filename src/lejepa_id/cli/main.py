@@ -17,6 +17,7 @@ from lejepa_id.cli.args import (
     add_threads_argument,
     apply_threads_argument,
 )
+from lejepa_id.cli.paper import register as register_paper
 from lejepa_id.cli.reacher import register as register_reacher
 from lejepa_id.cli.sweep import register as register_sweeps
 from lejepa_id.errors import UsageError
@@ -121,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
 
     register_sweeps(sub)
+    register_paper(sub)
     register_reacher(sub)
 
     p = sub.add_parser(
