@@ -19,6 +19,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from lejepa_id.errors import UsageError
@@ -287,8 +288,9 @@ def _sweep_figures(plan: dict, out: Path) -> list[dict]:
 # --- dry run ---------------------------------------------------------------------------
 
 
-def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Path) -> list[str]:
-    """The plan of every experiment and its projected wall time (paces measured here)."""
+def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Path) -> Iterator[str]:
+    """The plan of every experiment and its projected wall time (paces measured here),
+    line by line as each experiment's probe ends."""
     import torch
 
     from lejepa_id.sweeps.runner import default_jobs
@@ -300,12 +302,12 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
     threads = max(1, cores // jobs)
     torch.set_num_threads(threads)
     name = torch.cuda.get_device_name(0) if device.type == "cuda" else f"{cores} CPU cores"
-    lines = [
-        f"lejepa-id paper --budget {budget.name} --dry-run: {budget.summary}",
-        f"device {device.type} ({name}), {jobs} concurrent groups, {threads} thread(s) each",
+    yield f"lejepa-id paper --budget {budget.name} --dry-run: {budget.summary}"
+    yield f"device {device.type} ({name}), {jobs} concurrent groups, {threads} thread(s) each"
+    yield (
         f"{'experiment':12s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s}  "
-        "pace (measured here)",
-    ]
+        "pace (measured here)"
+    )
     total = 0.0
     t_probe = time.perf_counter()
     for exp in names:
@@ -316,15 +318,14 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
         else:
             row, seconds, pace = _synthetic_row(exp, part, device.type, jobs, out, args)
         total += seconds
-        lines.append(f"{exp:12s} {row} {format_duration(seconds):>12s}  {pace}")
-    lines.append(f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(total):>12s}")
-    lines.append(
+        yield f"{exp:12s} {row} {format_duration(seconds):>12s}  {pace}"
+    yield f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(total):>12s}"
+    yield (
         f"Projected wall times, not measurements: the paces were measured here in "
         f"{time.perf_counter() - t_probe:.0f} s of short probes and extrapolated (groups "
         f"scheduled on {jobs} workers without contention; process start-up, aggregation, "
         "figures and report not included)."
     )
-    return lines
 
 
 def _synthetic_row(

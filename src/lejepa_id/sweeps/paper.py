@@ -226,10 +226,11 @@ CPU = Budget(
             (
                 "seeds=[1337, 1338]",
                 "alphas=[1, 2, 4]",
-                "runs=[spiral_lejepa, spiral_whiten, spiral_infonce]",
+                "runs=[spiral_lejepa, spiral_whiten]",
             ),
-            "full length; spiral only (the three objectives), alpha 1, 2, 4 (Laplace, "
-            "Gaussian, one lighter-tailed law), 2 seeds: enough for the peak test at alpha = 2",
+            "full length; spiral with lejepa and whiten (not infonce, not the other mixings), "
+            "alpha 1, 2, 4 (Laplace, Gaussian, a lighter-tailed law), 2 seeds: the smallest "
+            "sweep on which the peak at alpha = 2 can be tested",
         ),
         "scaling": Part(
             ("dims=[2, 4, 8]", "seeds=[0, 1]", "inits=1"),
@@ -244,8 +245,8 @@ CPU = Budget(
             size=32,
             look="fast",
             eval_n=2000,
-            pairs=2000,
-            epochs=10,
+            pairs=5000,
+            epochs=20,
             lams=(0.01,),
             seeds=(0, 1),
             sweep_seeds=(0,),
@@ -254,8 +255,9 @@ CPU = Budget(
             traj_kinds=("traj",),
             plan_k=100,
             fit_n=2000,
-            why="32 x 32 fast-look frames, 2,000 pairs, 10 of 100 epochs (FEWER EPOCHS), "
-            "one lambda, 2 seeds; rho and delta sweeps at 2 values each, one seed",
+            why="32 x 32 fast-look frames, 5,000 pairs, 20 of 100 epochs (FEWER EPOCHS), "
+            "one lambda, 2 seeds, a 2,000-frame gallery; rho and delta sweeps at 2 values "
+            "each (trajectory kind traj only), one seed",
         ),
         "anisotropic": Part(
             ("steps=3000", "runs=[spiral]", "seeds=[0]"),
