@@ -51,39 +51,48 @@ def _timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - t0
 
 
-def _probe_configs(specs: Sequence[RunSpec], steps: int, eval_every: int) -> list[RunConfig]:
+def _probe_configs(
+    specs: Sequence[RunSpec], steps: int, eval_every: int, cheap: bool
+) -> list[RunConfig]:
     out = []
     for s in specs:
         values = s.config.to_dict()
         values.update(
             steps=steps, eval_every=eval_every, eval_every_early=eval_every, early_until=0
         )
+        if cheap:  # the step's time only: the smallest evaluation set, no scatter
+            values.update(eval_size=max(100, 4 * s.config.dim), scatter=0)
         out.append(RunConfig(**values))
     return out
 
 
 def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
-    """Time a group at a few lengths: t(n) = fixed + n step (only the final evaluation),
-    and with an evaluation after every step for the evaluation's cost."""
+    """Time a group: the step from runs of a few lengths with a minimal evaluation,
+    t(n) = setup + n step; then the fixed cost (setup, final evaluation, scatter) and
+    one more evaluation's from two short runs with the group's own evaluation."""
     from lejepa_id.training.trainer import train
 
-    def run(steps: int, eval_every: int = NEVER) -> float:
-        cfgs = _probe_configs(specs, steps, eval_every)
+    def run(steps: int, eval_every: int = NEVER, cheap: bool = True) -> float:
+        cfgs = _probe_configs(specs, steps, eval_every, cheap)
         return _timed(lambda: train(cfgs, progress=False))
 
     t0 = time.perf_counter()
-    s1 = 3
+    s1 = 2
     run(s1)  # warm-up: first-use costs of this process, not of a run
-    # Best of two timings each: on a shared machine the minimum is the least disturbed.
-    a = min(run(s1), run(s1))
-    b = run(s1 + 10)
-    step = max((b - a) / 10, 1e-6)
-    s2 = s1 + int(min(max(TARGET_S / step, 10), 400))
-    b = min(run(s2), run(s2))
-    step = max((b - a) / (s2 - s1), 1e-6)
-    fixed = max(a - s1 * step, 0.0)
-    c = run(s1, eval_every=1)  # s1 evaluations instead of one
-    evaluation = max((c - a) / (s1 - 1), 0.0)
+    a = run(s1)
+    b = run(s1 + 3)
+    step = max((b - a) / 3, 1e-6)
+    extra = int(min(max(TARGET_S / step, 3), 400))
+    if extra > 3:
+        # Best of two timings each: on a shared machine the minimum is the least
+        # disturbed. (A group too slow for that keeps its single timings.)
+        a = min(a, run(s1))
+        b = min(run(s1 + extra), run(s1 + extra))
+    step = max((b - a) / extra, 1e-6)
+    full = run(s1, cheap=False)
+    fixed = max(full - s1 * step, 0.0)
+    c = run(s1, eval_every=1, cheap=False)  # s1 evaluations instead of one
+    evaluation = max((c - full) / (s1 - 1), 0.0)
     return Pace(what, group_work(specs), step, fixed, evaluation, time.perf_counter() - t0)
 
 
