@@ -272,7 +272,7 @@ CPU = Budget(
             "1,500 of 20,000 steps (FEWER STEPS, the README's CPU size), N = 2, one seed",
         ),
     },
-    "the largest honest subset for 2 CPU cores in about 2 hours (projected by --dry-run)",
+    "the largest honest subset sized for 2 idle CPU cores in about 2 hours",
 )
 
 FULL = Budget(
