@@ -22,6 +22,9 @@ from lejepa_id.sweeps.plan import Group, spec_cost
 
 NEVER = 10**9  # an evaluation interval no probe reaches: only the final evaluation runs
 TARGET_S = 1.0  # wall time of the longest timed probe of a group
+# Runs of a group that are probed: a whole N = 1024 group takes minutes to probe on a
+# CPU; step and evaluation times grow with the group's work, which scales them up.
+PROBE_RUNS = 2
 
 
 @dataclass
@@ -104,23 +107,27 @@ def describe(group: Group) -> str:
 
 def probe_groups(groups: Sequence[Group]) -> list[Pace]:
     """Paces of the planned groups of least and most per-step work (one probe when
-    they are alike)."""
+    they are alike), each probed on its first :data:`PROBE_RUNS` runs."""
     if not groups:
         return []
     ranked = sorted(groups, key=lambda g: group_work(g.specs))
     chosen = [ranked[0]] if len(ranked) == 1 else [ranked[0], ranked[-1]]
     if len(chosen) == 2 and group_work(chosen[1].specs) <= 1.05 * group_work(chosen[0].specs):
         chosen = chosen[1:]
-    return [probe_group(g.specs, describe(g)) for g in chosen]
+    paces = []
+    for g in chosen:
+        part = Group(g.index, g.specs[:PROBE_RUNS])
+        paces.append(probe_group(part.specs, describe(part)))
+    return paces
 
 
 def _interp(work: float, paces: Sequence[Pace], key: str) -> float:
     """A pace quantity at ``work``, linear in work through the probes (one probe:
-    proportional to work for the step, unchanged for the rest)."""
-    if len(paces) == 1:
-        p = paces[0]
+    proportional to work for the step and the evaluation, unchanged setup)."""
+    if len(paces) == 1 or paces[-1].work <= 1.05 * paces[0].work:
+        p = paces[-1]
         value = getattr(p, key)
-        return value * work / p.work if key == "step_s" else value
+        return value * work / p.work if key in ("step_s", "eval_s") else value
     lo, hi = paces[0], paces[-1]
     frac = (work - lo.work) / (hi.work - lo.work)
     value = getattr(lo, key) + frac * (getattr(hi, key) - getattr(lo, key))
