@@ -110,7 +110,17 @@ def cmd_paper(args: argparse.Namespace) -> int:
             print(line, flush=True)
         return 0
     _check_out(out, budget)
-    return run_paper(budget, names, args, out)
+    import signal
+
+    from lejepa_id.cli.sweep import _interrupt
+
+    # SIGTERM (a scheduler, `kill`) stops like Ctrl-C, as for `sweep`: pool workers are
+    # terminated and every finished run stays saved for the next invocation.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        return run_paper(budget, names, args, out)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _check_out(out: Path, budget: Budget) -> None:
