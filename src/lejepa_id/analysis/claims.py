@@ -88,6 +88,7 @@ class Claim:
     rule: str = ""  # when the verdict is pass, fail or not shown
     source: str = "synthetic"
     notes: list[str] = field(default_factory=list)
+    budget: str = ""  # set by analysis.budget.annotate: runs shorter or fewer than the paper's
     # The conditions of the rule (Premise.to_json) and, when the verdict is "not shown"
     # for want of them, which premise failed: "premise: ..." (empty otherwise).
     premises: list[dict[str, Any]] = field(default_factory=list)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from lejepa_id.analysis.budget import annotate, header_html, read_budget
 from lejepa_id.analysis.claims import Claim, collect_claims, write_claims
 from lejepa_id.analysis.figures import make_figures
 from lejepa_id.analysis.plotting import MODE_LABELS, finished, paper_worlds, sweeping
@@ -35,6 +36,12 @@ APPLIES = {
     "sigma": lambda r: r["mode"] == "infonce",
 }
 SETTING = ["experiment", "run", "mode", "law", "alpha", "dim", "lam", "rho", "sigma"]
+# Reacher figure folders with the figures shown from each (None: all): the lambda x
+# seed grid's, and from the rho/delta sweeps (`lejepa-id paper`) only their own two.
+REACHER_FIGURES = (
+    ("reacher/figures", None),
+    ("reacher/sweep/figures", ("reacher_r2_vs_rho", "reacher_r2_vs_delta")),
+)
 HEADER = ["experiment", "run", "objective", "law", "α", "N", "λ", "ρ", "σ", "seeds"]
 
 
@@ -46,6 +53,7 @@ class Report:
     skipped: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     reasons: dict[Path, str] = field(default_factory=dict)
+    budget: dict | None = None  # DIR/budget.json, when `lejepa-id paper` wrote the folder
 
 
 def html_table(header: list[str], rows: list[list[str]], classes: list[str] | None = None) -> str:
@@ -114,8 +122,9 @@ def _claims_html(claims: list[Claim], notes: list[str]) -> list[str]:
             f"<td>{h(c.text)}</td><td>{h(c.metric)}</td><td>{h(c.filter)}</td>"
             f"<td>{h(c.statistic)}<br><small>{h(c.rule)}</small>{_premises_html(c)}</td>"
             f"<td>{h(c.summary)}<details><summary>values</summary><code>{h(values)}</code>"
-            f'</details></td><td class="{h(c.verdict.replace(" ", "-"))}">{h(c.verdict)}</td>'
-            "</tr>"
+            f'</details></td><td class="{h(c.verdict.replace(" ", "-"))}">{h(c.verdict)}'
+            + (f"<br><small class='note'>{h(c.budget)}</small>" if c.budget else "")
+            + "</td></tr>"
         )
     parts.append("</tbody></table>")
     parts += [f"<p class='note'>{h(n)}</p>" for n in notes]
@@ -176,8 +185,8 @@ def _img(path: Path) -> str:
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(path.stem)}">'
 
 
-def _figure_html(index_path: Path) -> list[str]:
-    """<figure> blocks for every PNG listed in a figures_index.json."""
+def _figure_html(index_path: Path, names: tuple[str, ...] | None = None) -> list[str]:
+    """<figure> blocks for every PNG listed in a figures_index.json (or those ``names``)."""
     try:
         index = json.loads(index_path.read_text())
     except (OSError, ValueError):
@@ -185,6 +194,8 @@ def _figure_html(index_path: Path) -> list[str]:
     parts = []
     for entry in index.get("figures", []):
         png = index_path.parent / str(entry.get("png", ""))
+        if names is not None and entry.get("name") not in names:
+            continue
         if not entry.get("png") or not png.is_file():
             continue
         parts.append(
@@ -220,13 +231,16 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
         f"<p>Results directory: <code>{h(str(directory))}</code>. Claims also in "
         f"<code>{h(report.claims_path.name)}</code>.</p>",
     ]
+    parts += header_html(report.budget)
     parts += _claims_html(report.claims, report.notes)
     parts += _runs_html(frame, report.skipped, report.reasons)
     figs = _figure_html(figures_dir / "figures_index.json")
     if figs:
         parts.append("<h2>Figures</h2>")
         parts += figs
-    reacher = _figure_html(directory / "reacher" / "figures" / "figures_index.json")
+    reacher = []
+    for sub, names in REACHER_FIGURES:
+        reacher += _figure_html(directory / sub / "figures_index.json", names)
     if reacher:
         parts.append("<h2>Reacher (pixels and planning)</h2>")
         parts += reacher
@@ -255,6 +269,8 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> Report
     made = make_figures(directory, figures_dir, formats=("png", "pdf"))
     frame = collect(directory).frame
     claims, notes = collect_claims(directory, finished(frame), PROVIDERS)
+    budget = read_budget(directory)
+    annotate(claims, budget)
     report = Report(
         path,
         path.parent / "claims.json",
@@ -262,6 +278,7 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> Report
         made.skipped,
         notes + made.notes,
         reasons=made.reasons,
+        budget=budget,
     )
     write_claims(report.claims_path, claims)
     atomic_write_bytes(path, render(directory, figures_dir, frame, report).encode())

@@ -23,6 +23,7 @@ from lejepa_id.cli.args import (
 )
 from lejepa_id.cli.completion import register as register_completion
 from lejepa_id.cli.config import register as register_config
+from lejepa_id.cli.paper import register as register_paper
 from lejepa_id.cli.reacher import register as register_reacher
 from lejepa_id.cli.sweep import register as register_sweeps
 from lejepa_id.errors import Terminated, UsageError
@@ -140,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo)
 
     register_sweeps(sub)
+    register_paper(sub)
     register_reacher(sub)
     register_config(sub)
     register_completion(sub, parser)

@@ -1,0 +1,400 @@
+"""``lejepa-id paper``: every experiment of the paper, then its figures, tables and report.
+
+One command plans, runs (resumably, through the sweep runner and its executors),
+aggregates and reports the paper's five experiments at a budget
+(:mod:`lejepa_id.sweeps.paper`: smoke, cpu or full), and with ``--beyond`` the
+beyond-the-paper families. ``--dry-run`` prints the plan and the wall time projected from
+paces measured on this device (:mod:`lejepa_id.sweeps.pace`) and writes nothing.
+
+Layout of OUT: ``<experiment>/`` per synthetic sweep; ``reacher/`` (the lambda x seed
+grid, its plan.json, claims.json and figures/) with ``reacher/sweep/`` (the rho and
+delta sweeps); ``data/reacher/`` (rendered frames); ``budget.json``; ``runs.csv``;
+``figures/`` (figures and LaTeX tables); ``claims.json``; ``report.html``; and, with
+``--beyond``, the same under ``beyond/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from lejepa_id.errors import UsageError
+from lejepa_id.sweeps.paper import (
+    BEYOND,
+    BUDGET_FILE,
+    BUDGET_NAMES,
+    EXPERIMENTS,
+    Budget,
+    Part,
+    ReacherPart,
+    ReacherSizes,
+    budget_record,
+    configs_dir,
+    format_duration,
+    get_budget,
+    reacher_grid_sets,
+    reacher_sizes,
+    reacher_sweep_sets,
+    selected,
+)
+
+EXECUTORS = ("local", "slurm", "submitit-local")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``paper`` command to the main parser."""
+    p = sub.add_parser(
+        "paper",
+        help="the whole paper in one command: every experiment, figure, table and claim",
+        description="Run the paper's experiments (2d, gennorm, scaling, grid, Reacher with "
+        "its rho and delta sweeps; with --beyond also anisotropic, codedim, action) at a "
+        "budget, resumably, then aggregate, draw the figures and LaTeX tables, judge the "
+        "claims and write the HTML report into --out. Rerunning resumes. --dry-run prints "
+        "runs, stacks, steps and the wall time projected from a pace measured here.",
+    )
+    p.add_argument(
+        "--budget",
+        required=True,
+        choices=BUDGET_NAMES,
+        help="smoke: every code path on tiny sizes; cpu: what 2 cores finish in about 2 h; "
+        "full: the paper's sizes (docs/paper.md lists every reduction)",
+    )
+    p.add_argument("--out", default=None, help="results folder (default: paper-<budget>)")
+    p.add_argument(
+        "--device", choices=["auto", "cpu", "cuda"], default=None, help="device (default auto)"
+    )
+    p.add_argument("--jobs", type=int, default=None, help="concurrent groups (default: as `sweep`)")
+    p.add_argument(
+        "--only",
+        nargs="+",
+        metavar="EXPERIMENT",
+        default=None,
+        help=f"run only these ({', '.join((*EXPERIMENTS, *BEYOND))})",
+    )
+    p.add_argument("--beyond", action="store_true", help="also the beyond-the-paper families")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the plan and projected wall times (paces measured for a few seconds "
+        "per experiment); train nothing, write nothing",
+    )
+    p.add_argument("--executor", choices=EXECUTORS, default="local", help="as for `sweep`")
+    p.add_argument("--partition", default=None, help="SLURM partition")
+    p.add_argument("--time", type=int, default=None, help="SLURM time limit per job, minutes")
+    p.add_argument("--gpus", type=int, default=None, help="SLURM GPUs per job")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bars")
+    p.set_defaults(func=cmd_paper)
+
+
+def cmd_paper(args: argparse.Namespace) -> int:
+    budget = get_budget(args.budget)
+    names = selected(args.only, args.beyond)
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs={args.jobs} must be >= 1")
+    if args.executor == "local":
+        given = [n for n in ("partition", "time", "gpus") if getattr(args, n) is not None]
+        if given:
+            raise UsageError(f"--{given[0]} is a SLURM option; it needs --executor slurm")
+    configs = configs_dir()
+    if not configs.is_dir():
+        raise UsageError(f"the experiment configs {str(configs)!r} are missing (a source tree)")
+    if args.jobs is None:
+        args.jobs = budget.jobs
+    out = Path(args.out or f"paper-{budget.name}")
+    if args.dry_run:
+        for line in dry_run(budget, names, args, out):
+            print(line, flush=True)
+        return 0
+    _check_out(out, budget)
+    # SIGTERM (a scheduler, `kill`) is handled by the main command, as for `sweep`: exit
+    # 143, and every finished run stays saved for the next invocation.
+    return run_paper(budget, names, args, out)
+
+
+def _check_out(out: Path, budget: Budget) -> None:
+    """Refuse a folder holding another budget's results (before anything is written)."""
+    from lejepa_id.records.io import read_json
+    from lejepa_id.records.layout import check_creatable
+
+    check_creatable(out)
+    path = out / BUDGET_FILE
+    if path.is_file():
+        try:
+            held = read_json(path).get("budget")
+        except (OSError, ValueError, AttributeError):
+            raise UsageError(f"{path} is not a budget file; choose another --out") from None
+        if held != budget.name:
+            raise UsageError(
+                f"--out {str(out)!r} holds the {held!r} budget's results; "
+                f"choose another --out for --budget {budget.name}"
+            )
+
+
+# --- running ---------------------------------------------------------------------------
+
+
+def _options(args: argparse.Namespace):
+    from lejepa_id.sweeps.runner import ExecutorOptions
+
+    return ExecutorOptions(
+        kind=args.executor,
+        jobs=args.jobs,
+        partition=args.partition,
+        time_min=args.time,
+        gpus=args.gpus,
+    )
+
+
+def _sweep(config: Path, sets: list[str], out: Path, args: argparse.Namespace) -> list[str]:
+    """One sweep through the shared runner; returns the failed run ids."""
+    from lejepa_id.sweeps.runner import run_sweep
+
+    summary = run_sweep(config, sets, out, _options(args), progress=not args.no_progress)
+    for note in summary.notes:
+        print(note, file=sys.stderr)
+    for line in summary.lines():
+        print(line, flush=True)
+    return [run for run, status in summary.statuses.items() if status == "failed"]
+
+
+def run_paper(budget: Budget, names: list[str], args: argparse.Namespace, out: Path) -> int:
+    from lejepa_id.records.io import atomic_write_json
+    from lejepa_id.records.layout import ensure_writable
+
+    configs = configs_dir()
+    paper = [n for n in names if n in EXPERIMENTS]
+    beyond = [n for n in names if n in BEYOND]
+    ensure_writable(out)
+    failed: list[str] = []
+    start = time.perf_counter()
+    device = [f"device={args.device}"] if args.device else []
+    for name in names:
+        part = budget.parts[name]
+        t0 = time.perf_counter()
+        print(f"== {name} ({budget.name} budget): {part.why}", flush=True)
+        if isinstance(part, ReacherPart):
+            failed += run_reacher(reacher_sizes(part, configs), out, args)
+        else:
+            root = out if name in EXPERIMENTS else out / "beyond"
+            failed += _sweep(configs / f"{name}.yaml", [*part.sets, *device], root, args)
+        print(f"== {name}: {time.perf_counter() - t0:.0f} s (measured)", flush=True)
+    for root, group in ((out, paper), (out / "beyond", beyond)):
+        if not group:
+            continue
+        record = budget_record(budget, group, configs)
+        atomic_write_json(root / BUDGET_FILE, record)
+        report(root)
+    print(f"lejepa-id paper: {time.perf_counter() - start:.0f} s in all (measured)")
+    if failed:
+        print(
+            f"lejepa-id: {len(failed)} run(s) failed: {', '.join(sorted(failed))}; "
+            "rerun the same command to retry",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def report(root: Path) -> None:
+    """runs.csv, figures and LaTeX tables, claims.json and report.html of ``root``."""
+    from lejepa_id.analysis.report import write_report
+    from lejepa_id.analysis.table import write_table
+
+    table = write_table(root)
+    print(f"{len(table.frame)} runs ({table.counts()})")
+    rep = write_report(root)
+    for note in rep.notes:
+        print(note, file=sys.stderr)
+    for claim in rep.claims:
+        extra = f" [{claim.budget}]" if getattr(claim, "budget", "") else ""
+        print(f"  [{claim.verdict:12s}] {claim.id}: {claim.summary}{extra}")
+    print(f"wrote {rep.path}, {rep.claims_path} and {root / 'figures'}")
+
+
+def run_reacher(sizes: ReacherSizes, out: Path, args: argparse.Namespace) -> list[str]:
+    """Render the datasets, train the grid and the rho/delta sweeps through the sweep
+    runner, then plan and draw each (the report reads OUT/reacher/)."""
+    from lejepa_id.reacher.datasets import RenderSpec, render_dataset
+
+    data = out / "data" / "reacher"
+    for label, spec in sizes.datasets().items():
+        kw = dict(spec)
+        rs = RenderSpec(kw.pop("kind"), kw.pop("n"), **kw)
+        frames = rs.n * (1 if rs.kind == "eval" else 2)
+        # Few frames render faster in this process than in spawned workers.
+        render_dataset(rs, data / label, workers=1 if frames < 5000 else 0)
+        print(f"dataset {label}: {frames} frames in {data / label}", flush=True)
+    grid = configs_dir() / "reacher_grid.yaml"
+    failed = _sweep(grid, reacher_grid_sets(sizes, data, args.device), out, args)
+    failed += _sweep(grid, reacher_sweep_sets(sizes, data, args.device), out / "reacher", args)
+    _plan_and_draw(out / "reacher", data / "eval", sizes.plan_k, every_figure=True)
+    _plan_and_draw(out / "reacher" / "sweep", data / "eval", sizes.plan_k, every_figure=False)
+    return failed
+
+
+def _plan_and_draw(runs: Path, gallery_dir: Path, k: int, every_figure: bool) -> None:
+    """plan.json and claims.json of a Reacher runs folder, and its figures: all of them
+    for the grid, only R^2 against rho and delta for the sweeps (the rest would repeat
+    the grid's figures on other data)."""
+    from lejepa_id.reacher.claims import write_claims
+    from lejepa_id.reacher.datasets import load_angles, load_dataset
+    from lejepa_id.reacher.figures import make_figures
+    from lejepa_id.reacher.planning import PlanConfig, evaluate_planning
+    from lejepa_id.records.io import atomic_write_json
+
+    angles, _ = load_angles(gallery_dir)
+    plan = evaluate_planning(runs, angles[:, 0], PlanConfig(k_pairs=k))
+    atomic_write_json(runs / "plan.json", plan)
+    write_claims(plan, runs / "claims.json")
+    if every_figure:
+        gallery = load_dataset(gallery_dir, expect_kind="eval")
+        entries = make_figures(gallery, plan, runs / "figures", ("png", "pdf"))
+    else:
+        entries = _sweep_figures(plan, runs / "figures")
+    print(f"planned {len(plan['runs'])} runs, {len(entries)} figures in {runs}", flush=True)
+
+
+def _sweep_figures(plan: dict, out: Path) -> list[dict]:
+    """reacher_r2_vs_rho and reacher_r2_vs_delta (PNG, PDF) and their figures_index.json."""
+    import matplotlib.pyplot as plt
+
+    from lejepa_id.reacher import figures_stats as fs
+    from lejepa_id.records.io import atomic_write_json
+    from lejepa_id.records.layout import ensure_writable
+
+    ensure_writable(out)
+    entries = []
+    for key, label in (("rho", "OU correlation rho"), ("delta", "trajectory lag delta (steps)")):
+        points = fs.sweep_points(plan["runs"], key)
+        if not points:
+            continue
+        name = f"reacher_r2_vs_{key}"
+        fig = fs.fig_r2_vs(points, key, label)
+        entry = {
+            "name": name,
+            "caption": f"R^2(h -> z) against the {label} of the training data; dots are runs.",
+        }
+        for fmt in ("png", "pdf"):
+            fig.savefig(out / f"{name}.{fmt}", dpi=150, bbox_inches="tight")
+            entry[fmt] = f"{name}.{fmt}"
+        plt.close(fig)
+        entries.append(entry)
+    atomic_write_json(out / "figures_index.json", {"figures": entries})
+    return entries
+
+
+# --- dry run ---------------------------------------------------------------------------
+
+
+def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Path) -> Iterator[str]:
+    """The plan of every experiment and its projected wall time (paces measured here),
+    line by line as each experiment's probe ends."""
+    import torch
+
+    from lejepa_id.sweeps.runner import default_jobs
+    from lejepa_id.training.runtime import resolve_device
+
+    device = resolve_device(args.device or "auto")
+    jobs = args.jobs or default_jobs(device.type)
+    cores = os.cpu_count() or 1
+    threads = max(1, cores // jobs)
+    torch.set_num_threads(threads)
+    name = torch.cuda.get_device_name(0) if device.type == "cuda" else f"{cores} CPU cores"
+    yield f"lejepa-id paper --budget {budget.name} --dry-run: {budget.summary}"
+    yield f"device {device.type} ({name}), {jobs} concurrent groups, {threads} thread(s) each"
+    yield (
+        f"{'experiment':12s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s}  "
+        "pace (measured here)"
+    )
+    total = 0.0
+    t_probe = time.perf_counter()
+    for exp in names:
+        part = budget.parts[exp]
+        if isinstance(part, ReacherPart):
+            sizes = reacher_sizes(part)
+            row, seconds, pace = _reacher_row(sizes, device.type, jobs, cores, out)
+        else:
+            row, seconds, pace = _synthetic_row(exp, part, device.type, jobs, out, args)
+        total += seconds
+        yield f"{exp:12s} {row} {format_duration(seconds):>12s}  {pace}"
+    yield f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(total):>12s}"
+    yield (
+        f"Projected wall times, not measurements: the paces were measured here in "
+        f"{time.perf_counter() - t_probe:.0f} s of short probes and extrapolated (groups "
+        f"scheduled on {jobs} workers without contention; process start-up, aggregation, "
+        "figures and report not included)."
+    )
+
+
+def _synthetic_row(
+    exp: str, part: Part, device_type: str, jobs: int, out: Path, args: argparse.Namespace
+) -> tuple[str, float, str]:
+    from lejepa_id.config.experiments import load_experiment
+    from lejepa_id.sweeps.pace import group_seconds, makespan, probe_groups
+    from lejepa_id.sweeps.plan import plan_groups
+    from lejepa_id.sweeps.state import partition
+
+    sets = list(part.sets) + ([f"device={args.device}"] if args.device else [])
+    specs = load_experiment(configs_dir() / f"{exp}.yaml", sets).expand()
+    root = (out if exp in EXPERIMENTS else out / "beyond") / specs[0].experiment
+    done, todo, _ = partition(specs, root) if root.is_dir() else ([], specs, [])
+    groups = plan_groups(todo, device_type, jobs)
+    paces = probe_groups(groups)
+    seconds = makespan([group_seconds(g, paces) for g in groups], jobs) if groups else 0.0
+    steps = sorted({s.config.steps for s in specs})
+    runs = f"{len(todo)}" if not done else f"{len(todo)}/{len(specs)}"
+    row = f"{runs:>6s} {len(groups):>7d} {_steps(steps):>9s}"
+    pace = "; ".join(p.line() for p in paces) or "nothing to train"
+    return row, seconds, pace
+
+
+def _steps(steps: list[int]) -> str:
+    return f"{steps[0]:,}" if len(steps) == 1 else f"{steps[0]:,}-{steps[-1]:,}"
+
+
+def reacher_todo(sizes: ReacherSizes, out: Path) -> tuple[int, int, int]:
+    """(runs to train, runs in all, frames to render) of the Reacher part under ``out``."""
+    from lejepa_id.reacher.experiment import run_dir_name
+    from lejepa_id.sweeps.state import read_result
+
+    grid = [(out / "reacher" / label, sizes.lams, sizes.seeds) for label in sizes.grid_labels()]
+    grid += [
+        (out / "reacher" / "sweep" / label, sizes.sweep_lams, sizes.sweep_seeds)
+        for label in sizes.sweep_labels
+    ]
+    runs = [
+        d / run_dir_name(lam, seed) for d, lams, seeds in grid for lam in lams for seed in seeds
+    ]
+    todo = sum(read_result(r / "result.json") is None for r in runs)
+    frames = 0
+    for label, spec in sizes.datasets().items():
+        if not (out / "data" / "reacher" / label / "dataset.json").is_file():
+            frames += spec["n"] * (1 if spec["kind"] == "eval" else 2)
+    return todo, len(runs), frames
+
+
+def _reacher_row(
+    sizes: ReacherSizes, device_type: str, jobs: int, cores: int, out: Path
+) -> tuple[str, float, str]:
+    from lejepa_id.sweeps.pace import makespan, probe_reacher
+
+    todo, total, frames = reacher_todo(sizes, out)
+    per_epoch = max(sizes.pairs // sizes.batch, 1)
+    runs = f"{todo}" if todo == total else f"{todo}/{total}"
+    row = f"{runs:>6s} {todo:>7d} {sizes.epochs * per_epoch:>9,d}"
+    if not todo and not frames:
+        return row, 0.0, "nothing to train"
+    pace = probe_reacher(sizes.size, sizes.look, sizes.target, sizes.batch, device_type)
+    render_s = frames / (pace.frames_per_s * cores)
+    run_s = sizes.epochs * per_epoch * pace.step_s + (sizes.eval_n + sizes.fit_n) * pace.encode_s
+    seconds = render_s + makespan([run_s] * todo, jobs)
+    text = (
+        f"{pace.what}: {sizes.batch * 2 / pace.step_s:,.0f} images/s trained, "
+        f"{pace.frames_per_s:,.0f} frames/s rendered ({sizes.look} look, 1 process), measured; "
+        f"render {frames:,} frames on {cores} processes"
+    )
+    return row, seconds, text

@@ -1,0 +1,479 @@
+"""The paper's experiments at three budgets, as data, and their expansion into sweeps.
+
+``lejepa-id paper`` (:mod:`lejepa_id.cli.paper`) runs what this module plans. A budget
+says, per experiment, which ``--set`` overrides the shipped config gets (synthetic
+experiments, ``configs/<name>.yaml``) or which datasets, epochs and grid the Reacher
+experiment uses, and why. The paper's own sizes are never restated here: they are
+read from the shipped configs (``full`` is the configs unchanged), so every reduction
+is computed by comparing a budget's expanded runs with the configs' (:func:`compare`)
+and written to ``budget.json`` for the report.
+
+Budgets:
+
+- ``smoke``: every code path on tiny sizes (CI runs it end to end, a few minutes on
+  2 cores): all mixings and objectives, best-of-K, gennorm laws, the lambda x rho grid,
+  every Reacher dataset kind, both Reacher sweeps, planning, figures, report.
+- ``cpu``: what 2 idle CPU cores finish in about 2 hours. Full length (the paper's
+  steps and epochs) wherever the experiment is synthetic; fewer seeds and settings to
+  fit. Each reduction is listed with its reason (:attr:`Part.why`).
+- ``full``: the paper's sizes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from lejepa_id.errors import UsageError
+
+BUDGET_NAMES = ("smoke", "cpu", "full")
+EXPERIMENTS = ("2d", "gennorm", "scaling", "grid", "reacher")
+BEYOND = ("anisotropic", "codedim", "action")
+BUDGET_FILE = "budget.json"
+
+
+def configs_dir() -> Path:
+    """The shipped experiment configs (``configs/`` of the source tree)."""
+    return Path(__file__).resolve().parents[3] / "configs"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One synthetic experiment at a budget: the config's ``--set`` overrides, and why."""
+
+    sets: tuple[str, ...] = ()
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class ReacherPart:
+    """The Reacher experiment at a budget (``None`` fields: the paper's value, read from
+    configs/reacher.yaml by :func:`reacher_paper`)."""
+
+    size: int | None = None
+    look: str | None = None
+    eval_n: int | None = None
+    pairs: int | None = None
+    episode_steps: int | None = None
+    epochs: int | None = None
+    batch: int | None = None
+    lams: tuple[float, ...] | None = None
+    seeds: tuple[int, ...] | None = None
+    sweep_lams: tuple[float, ...] | None = None
+    """Lambdas of the rho/delta sweeps (None: the grid's, as `reacher sweep` does)."""
+    sweep_seeds: tuple[int, ...] | None = None
+    rhos: tuple[float, ...] | None = None
+    deltas: tuple[int, ...] | None = None
+    traj_kinds: tuple[str, ...] | None = None
+    plan_k: int | None = None
+    fit_n: int | None = None
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class ReacherSizes:
+    """Every Reacher setting resolved (a budget's, or the paper's)."""
+
+    size: int
+    look: str
+    target: str
+    eval_n: int
+    pairs: int
+    episode_steps: int
+    rho: float
+    delta: int
+    epochs: int
+    batch: int
+    lams: tuple[float, ...]
+    seeds: tuple[int, ...]
+    sweep_lams: tuple[float, ...]
+    sweep_seeds: tuple[int, ...]
+    rhos: tuple[float, ...]
+    deltas: tuple[int, ...]
+    traj_kinds: tuple[str, ...]
+    plan_k: int
+    fit_n: int
+
+    @property
+    def grid_runs(self) -> int:
+        return 3 * len(self.lams) * len(self.seeds)
+
+    @property
+    def sweep_labels(self) -> list[str]:
+        labels = [f"ou_rho{r:g}" for r in self.rhos]
+        return labels + [f"{k}_delta{d}" for k in self.traj_kinds for d in self.deltas]
+
+    @property
+    def sweep_runs(self) -> int:
+        return len(self.sweep_labels) * len(self.sweep_lams) * len(self.sweep_seeds)
+
+    def datasets(self) -> dict[str, dict[str, Any]]:
+        """label -> RenderSpec keywords of every dataset the experiment renders."""
+        common = {"size": self.size, "look": self.look, "target": self.target}
+        pairs = {"n": self.pairs, "episode_steps": self.episode_steps, **common}
+        out = {"eval": {"kind": "eval", "n": self.eval_n, **common}}
+        for r in (self.rho, *self.rhos):
+            out[f"ou_rho{r:g}"] = {"kind": "ou", "rho": float(r), **pairs}
+        for kind in ("traj", "trajmatch"):
+            deltas = (self.delta, *self.deltas) if kind in self.traj_kinds else (self.delta,)
+            for d in deltas:
+                out[f"{kind}_delta{d}"] = {"kind": kind, "delta": int(d), **pairs}
+        return out
+
+    def grid_labels(self) -> dict[str, str]:
+        """Grid run label -> dataset label (the paper's rho and delta)."""
+        return {
+            "ou": f"ou_rho{self.rho:g}",
+            "traj": f"traj_delta{self.delta}",
+            "trajmatch": f"trajmatch_delta{self.delta}",
+        }
+
+    def frames(self) -> int:
+        """Frames rendered in all (each pair has two)."""
+        return sum(d["n"] * (1 if d["kind"] == "eval" else 2) for d in self.datasets().values())
+
+
+@dataclass(frozen=True)
+class Budget:
+    name: str
+    parts: dict[str, Part | ReacherPart] = field(default_factory=dict)
+    summary: str = ""
+    jobs: int | None = None
+    """Default concurrent groups (None: as ``sweep``); the smoke budget trains in one
+    process, since starting pool workers takes longer than its tiny groups."""
+
+
+# Smaller batches and evaluation sets: the smoke budget tests code paths, not numbers.
+TINY = ("eval_size=1000", "batch=64")
+SMOKE = Budget(
+    "smoke",
+    {
+        "2d": Part(
+            ("steps=30", "seeds=[1337]", "scatter=2000", *TINY),
+            "code paths only: 30 steps, one seed, every mixing and objective",
+        ),
+        "gennorm": Part(
+            (
+                "steps=30",
+                "seeds=[1337, 1338]",
+                "alphas=[1, 2, 4]",
+                "runs=[spiral_lejepa, spiral_whiten]",
+                *TINY,
+            ),
+            "code paths only: 30 steps, spiral with lejepa and whiten, 3 alphas, 2 seeds",
+        ),
+        "scaling": Part(
+            ("steps=30", "dims=[2, 4]", "seeds=[0, 1]", *TINY),
+            "code paths only: 30 steps, N = 2 and 4 (best of 3 kept), 2 seeds",
+        ),
+        "grid": Part(
+            ("steps=30", "lambs=[1.0e-3, 1.0e-1]", "rhos=[0.5, 0.95]", "seeds=[0]", *TINY),
+            "code paths only: 30 steps, 2 lambdas x 2 rhos, one seed",
+        ),
+        "reacher": ReacherPart(
+            size=32,
+            look="fast",
+            eval_n=240,
+            pairs=128,
+            episode_steps=200,
+            epochs=2,
+            batch=64,
+            lams=(0.01,),
+            seeds=(0, 1),
+            sweep_seeds=(0,),
+            rhos=(0.5, 0.95),
+            deltas=(4, 16),
+            traj_kinds=("traj",),
+            plan_k=20,
+            fit_n=128,
+            why="code paths only: 32 x 32 fast-look frames, 128 pairs, 2 epochs",
+        ),
+        "anisotropic": Part(
+            (
+                "steps=30",
+                "runs=[spiral, coupling8]",
+                "rho_grid={first: [0.5, 0.95], rest: [0.5, 0.95]}",
+                "seeds=[0]",
+                *TINY,
+            ),
+            "code paths only",
+        ),
+        "codedim": Part(
+            ("steps=30", "runs=[n2_m1, n2_m3, n8_m4]", "seeds=[0]", *TINY), "code paths only"
+        ),
+        "action": Part(
+            ("steps=30", "runs=[n2_linear, n8_coupling]", "seeds=[0]", *TINY), "code paths only"
+        ),
+    },
+    "every code path on tiny sizes (minutes on 2 cores); no number means anything",
+    jobs=1,
+)
+
+CPU = Budget(
+    "cpu",
+    {
+        "2d": Part(
+            ("seeds=[1337]",),
+            "full length; seed 1337 only (the seed the published values are quoted for)",
+        ),
+        "gennorm": Part(
+            (
+                "seeds=[1337, 1338]",
+                "alphas=[1, 2, 4]",
+                "runs=[spiral_lejepa, spiral_whiten]",
+            ),
+            "full length; spiral with lejepa and whiten (not infonce, not the other mixings), "
+            "alpha 1, 2, 4 (Laplace, Gaussian, a lighter-tailed law), 2 seeds: the smallest "
+            "sweep on which the peak at alpha = 2 can be tested",
+        ),
+        "scaling": Part(
+            ("dims=[2, 4, 8]", "seeds=[0, 1]", "inits=1"),
+            "full length; N = 2, 4, 8, 2 seeds, one initialization (not best of 3): "
+            "N >= 16 and best of 3 do not fit 2 cores",
+        ),
+        "grid": Part(
+            ("lambs=[1.0e-4, 1.0e-2, 1.0e-1]", "rhos=[0.5, 0.95]", "seeds=[0]"),
+            "full length; 3 lambdas x 2 rhos, one seed",
+        ),
+        "reacher": ReacherPart(
+            size=32,
+            look="fast",
+            eval_n=2000,
+            pairs=5000,
+            epochs=20,
+            lams=(0.01,),
+            seeds=(0, 1),
+            sweep_seeds=(0,),
+            rhos=(0.5, 0.95),
+            deltas=(4, 16),
+            traj_kinds=("traj",),
+            plan_k=100,
+            fit_n=2000,
+            why="32 x 32 fast-look frames, 5,000 pairs, 20 of 100 epochs (FEWER EPOCHS), "
+            "one lambda, 2 seeds, a 2,000-frame gallery; rho and delta sweeps at 2 values "
+            "each (trajectory kind traj only), one seed",
+        ),
+        "anisotropic": Part(
+            ("steps=3000", "runs=[spiral]", "seeds=[0]"),
+            "3,000 of 20,000 steps (FEWER STEPS, the README's CPU size), spiral only, one seed",
+        ),
+        "codedim": Part(
+            ("steps=3000", "runs=[n2_m1, n2_m3, n2_m4]", "seeds=[0]"),
+            "3,000 of 20,000 steps (FEWER STEPS), N = 2 only, one seed",
+        ),
+        "action": Part(
+            ("steps=1500", "runs=[n2_linear, n2_spiral]", "seeds=[0]"),
+            "1,500 of 20,000 steps (FEWER STEPS, the README's CPU size), N = 2, one seed",
+        ),
+    },
+    "the largest honest subset sized for 2 idle CPU cores in about 2 hours",
+)
+
+FULL = Budget(
+    "full",
+    {
+        **{name: Part((), "the paper's sizes") for name in EXPERIMENTS if name != "reacher"},
+        "reacher": ReacherPart(why="the paper's sizes (configs/reacher.yaml)"),
+        **{name: Part((), "the config's sizes") for name in BEYOND},
+    },
+    "the paper's sizes (a GPU job)",
+)
+
+BUDGETS = {b.name: b for b in (SMOKE, CPU, FULL)}
+
+
+def get_budget(name: str) -> Budget:
+    if name not in BUDGETS:
+        raise UsageError(f"--budget {name!r}: choose from {', '.join(BUDGET_NAMES)}")
+    return BUDGETS[name]
+
+
+def selected(only: Sequence[str] | None, beyond: bool) -> list[str]:
+    """The experiments to run, in order; unknown names are refused."""
+    allowed = (*EXPERIMENTS, *BEYOND)
+    if only:
+        bad = [x for x in only if x not in allowed]
+        if bad:
+            raise UsageError(f"--only {bad[0]!r}: choose from {', '.join(allowed)}")
+        if not beyond and any(x in BEYOND for x in only):
+            name = next(x for x in only if x in BEYOND)
+            raise UsageError(f"--only {name!r} is a beyond-the-paper family; add --beyond")
+        return [x for x in allowed if x in only]
+    return list(EXPERIMENTS) + (list(BEYOND) if beyond else [])
+
+
+# --- the Reacher experiment ------------------------------------------------------------
+
+
+def reacher_paper(configs: Path | None = None) -> ReacherSizes:
+    """The paper's Reacher settings, from configs/reacher.yaml."""
+    path = (configs or configs_dir()) / "reacher.yaml"
+    tree = yaml.safe_load(path.read_text())
+    render, train, sweep, plan = (tree[k] for k in ("render", "train", "sweep", "plan"))
+    return ReacherSizes(
+        size=int(render["size"]),
+        look=str(render["look"]),
+        target=str(render["target"]),
+        eval_n=int(render["eval"]["n"]),
+        pairs=int(render["ou"]["n"]),
+        episode_steps=int(render["traj"]["episode_steps"]),
+        rho=float(render["ou"]["rho"]),
+        delta=int(render["traj"]["delta"]),
+        epochs=int(train["epochs"]),
+        batch=int(train["batch"]),
+        lams=tuple(float(x) for x in train["lams"]),
+        seeds=tuple(int(x) for x in train["seeds"]),
+        sweep_lams=tuple(float(x) for x in train["lams"]),
+        sweep_seeds=tuple(int(x) for x in train["seeds"]),
+        rhos=tuple(float(x) for x in sweep["rhos"]),
+        deltas=tuple(int(x) for x in sweep["deltas"]),
+        traj_kinds=tuple(str(x) for x in sweep["traj_kinds"]),
+        plan_k=int(plan["k"]),
+        fit_n=int(train["fit_n"]),
+    )
+
+
+def reacher_sizes(part: ReacherPart, configs: Path | None = None) -> ReacherSizes:
+    """A budget's Reacher settings: its own where given, else the paper's."""
+    paper = reacher_paper(configs)
+    values = {}
+    for name in ReacherSizes.__dataclass_fields__:
+        mine = getattr(part, name, None)
+        values[name] = getattr(paper, name) if mine is None else mine
+    if part.sweep_lams is None:
+        values["sweep_lams"] = values["lams"]
+    if part.sweep_seeds is None:
+        values["sweep_seeds"] = values["seeds"]
+    return ReacherSizes(**values)
+
+
+def reacher_grid_sets(sizes: ReacherSizes, data: Path, device: str | None) -> list[str]:
+    """``--set`` overrides of configs/reacher_grid.yaml for the budget's lambda x seed grid."""
+    runs = {label: {"data": str(data / ds)} for label, ds in sizes.grid_labels().items()}
+    return _reacher_sets(sizes, data, runs, sizes.lams, sizes.seeds, device)
+
+
+def reacher_sweep_sets(sizes: ReacherSizes, data: Path, device: str | None) -> list[str]:
+    """``--set`` overrides of configs/reacher_grid.yaml for the rho and delta sweeps: an
+    experiment named ``sweep`` (under OUT/reacher/) with one run per swept dataset."""
+    runs = {label: {"data": str(data / label)} for label in sizes.sweep_labels}
+    sets = _reacher_sets(sizes, data, runs, sizes.sweep_lams, sizes.sweep_seeds, device)
+    return ["name=sweep", *sets]
+
+
+def _reacher_sets(sizes, data, runs, lams, seeds, device) -> list[str]:
+    sets = [
+        f"eval={json.dumps(str(data / 'eval'))}",
+        f"runs={json.dumps(runs)}",
+        f"epochs={sizes.epochs}",
+        f"batch={sizes.batch}",
+        f"fit_n={sizes.fit_n}",
+        f"lambs={json.dumps(list(lams))}",
+        f"seeds={json.dumps(list(seeds))}",
+    ]
+    return sets + ([f"device={device}"] if device else [])
+
+
+# --- comparing a budget with the paper ---------------------------------------------------
+
+
+def synthetic_summary(config: Path, sets: Sequence[str]) -> dict[str, Any]:
+    """Runs, steps, seeds and settings of a synthetic experiment under ``sets``."""
+    from lejepa_id.config.experiments import load_experiment
+
+    exp = load_experiment(config, list(sets))
+    specs = exp.expand()
+    steps = sorted({s.config.steps for s in specs})
+    seeds = sorted({s.config.seed for s in specs})
+    inits = sorted({s.config.effective_inits for s in specs})
+    return {
+        "runs": len(specs),
+        "steps": steps[0] if len(steps) == 1 else steps,
+        "seeds": len(seeds),
+        "settings": len(specs) // max(len(seeds), 1),
+        "encoders": sum(s.config.effective_inits for s in specs),
+        "inits": inits[-1],
+    }
+
+
+def reacher_summary(sizes: ReacherSizes) -> dict[str, Any]:
+    return {
+        "runs": sizes.grid_runs + sizes.sweep_runs,
+        "epochs": sizes.epochs,
+        "seeds": len(sizes.seeds),
+        "settings": 3 * len(sizes.lams) + len(sizes.sweep_labels) * len(sizes.sweep_lams),
+        "pairs": sizes.pairs,
+        "frame_size": sizes.size,
+        "look": sizes.look,
+    }
+
+
+# Which quantities are a shortfall when the budget's value is below the paper's.
+SHORTFALL_KEYS = ("steps", "epochs", "seeds", "settings", "runs", "pairs", "frame_size", "inits")
+
+
+def compare(mine: dict[str, Any], paper: dict[str, Any]) -> list[str]:
+    """Human-readable shortfalls of a budget against the paper (empty: the paper's sizes)."""
+    out = []
+    for key in SHORTFALL_KEYS:
+        if key not in mine or key not in paper:
+            continue
+        a, b = mine[key], paper[key]
+        if isinstance(a, list) or isinstance(b, list):
+            if a != b:
+                out.append(f"{key} {a} (paper {b})")
+        elif a < b:
+            out.append(f"{key.replace('_', ' ')} {a:,} of {b:,}")
+    if mine.get("look") and paper.get("look") and mine["look"] != paper["look"]:
+        out.append(f"look {mine['look']}, not {paper['look']}")
+    return out
+
+
+def budget_record(
+    budget: Budget, names: Sequence[str], configs: Path | None = None
+) -> dict[str, Any]:
+    """What ``budget.json`` holds: per experiment, this budget's sizes, the paper's, the
+    shortfalls and the reason."""
+    configs = configs or configs_dir()
+    experiments = {}
+    for name in names:
+        part = budget.parts[name]
+        if isinstance(part, ReacherPart):
+            mine = reacher_summary(reacher_sizes(part, configs))
+            paper = reacher_summary(reacher_paper(configs))
+        else:
+            mine = synthetic_summary(configs / f"{name}.yaml", part.sets)
+            paper = synthetic_summary(configs / f"{name}.yaml", [])
+        experiments[name] = {
+            "budget": mine,
+            "paper": paper,
+            "shortfalls": compare(mine, paper),
+            "why": part.why,
+            "sets": list(getattr(part, "sets", ())),
+        }
+    return {
+        "schema": 1,
+        "budget": budget.name,
+        "summary": budget.summary,
+        "experiments": experiments,
+    }
+
+
+def format_duration(seconds: float) -> str:
+    """``42 s``, ``7 min``, ``2 h 05 min``, ``3.1 d``."""
+    if not math.isfinite(seconds):
+        return "?"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 3 * 86400:
+        h, m = divmod(round(seconds / 60), 60)
+        return f"{h} h {m:02d} min"
+    return f"{seconds / 86400:.1f} d"

@@ -1,0 +1,127 @@
+"""`lejepa-id paper`: the budgets as data, bad input, and the dry run's plan."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lejepa_id.cli.main import main
+from lejepa_id.sweeps.pace import makespan
+from lejepa_id.sweeps.paper import (
+    BEYOND,
+    BUDGET_NAMES,
+    BUDGETS,
+    EXPERIMENTS,
+    ReacherPart,
+    budget_record,
+    format_duration,
+    reacher_sizes,
+)
+
+
+@pytest.mark.parametrize("name", BUDGET_NAMES)
+def test_every_budget_covers_every_experiment_and_loads(name: str) -> None:
+    budget = BUDGETS[name]
+    assert set(budget.parts) == {*EXPERIMENTS, *BEYOND}
+    record = budget_record(budget, [*EXPERIMENTS, *BEYOND])
+    for exp, entry in record["experiments"].items():
+        assert entry["budget"]["runs"] >= 1, exp
+        if name == "full":
+            assert entry["shortfalls"] == [], exp  # full is the shipped configs unchanged
+            assert entry["budget"] == entry["paper"], exp
+
+
+def test_cpu_budget_never_shortens_silently() -> None:
+    """Fewer steps (or epochs) than the paper's must be said in the reason, in capitals;
+    the paper's synthetic experiments run at full length."""
+    record = budget_record(BUDGETS["cpu"], [*EXPERIMENTS, *BEYOND])
+    for exp, entry in record["experiments"].items():
+        short = [s for s in entry["shortfalls"] if s.startswith(("steps ", "epochs "))]
+        if short:
+            assert "FEWER" in entry["why"], (exp, entry["why"])
+        if exp in ("2d", "gennorm", "scaling", "grid"):
+            assert entry["budget"]["steps"] == entry["paper"]["steps"] == 20_000, exp
+        assert entry["why"], exp
+
+
+def test_smoke_budget_keeps_every_code_path() -> None:
+    """The smoke budget still runs every mixing and objective of the 2d experiment,
+    best of K, several laws and both Reacher sweeps."""
+    record = budget_record(BUDGETS["smoke"], list(EXPERIMENTS))
+    e = record["experiments"]
+    assert e["2d"]["budget"]["settings"] == e["2d"]["paper"]["settings"]
+    assert e["scaling"]["budget"]["inits"] == 3
+    sizes = reacher_sizes(BUDGETS["smoke"].parts["reacher"])
+    assert len(sizes.rhos) >= 2 and len(sizes.deltas) >= 2
+    assert "traj" in sizes.traj_kinds
+    assert {d["kind"] for d in sizes.datasets().values()} == {"eval", "ou", "traj", "trajmatch"}
+    # The grid's datasets are the sweeps' at the paper's rho and delta: rendered once.
+    assert set(sizes.grid_labels().values()) <= set(sizes.datasets())
+
+
+def test_full_reacher_is_the_config() -> None:
+    part = BUDGETS["full"].parts["reacher"]
+    assert isinstance(part, ReacherPart)
+    sizes = reacher_sizes(part)
+    assert (sizes.size, sizes.pairs, sizes.epochs, sizes.look) == (64, 100_000, 100, "paper")
+    assert sizes.grid_runs == 3 * 4 * 3
+
+
+def test_makespan_and_durations() -> None:
+    assert makespan([3.0, 3.0, 2.0, 2.0, 2.0], 2) == 7.0
+    assert makespan([], 4) == 0.0
+    assert format_duration(42) == "42 s"
+    assert format_duration(7260) == "2 h 01 min"
+
+
+def _error_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    return err[0]
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--budget", "huge"], "huge"),
+        (["--budget", "smoke", "--only", "nope"], "nope"),
+        (["--budget", "smoke", "--only", "action"], "--beyond"),
+        (["--budget", "smoke", "--jobs", "0"], "--jobs"),
+        (["--budget", "smoke", "--partition", "gpu"], "--partition"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys, argv, needle) -> None:
+    out = tmp_path / "out"
+    try:
+        rc = main(["paper", *argv, "--out", str(out)])
+    except SystemExit as exc:  # argparse's choices (--budget) exit from the parser
+        rc = exc.code
+    assert rc == 2
+    assert needle in _error_line(capsys)
+    assert not out.exists()
+
+
+def test_out_of_another_budget_is_refused(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "budget.json").write_text(json.dumps({"budget": "cpu", "experiments": {}}))
+    rc = main(["paper", "--budget", "smoke", "--out", str(out), "--only", "grid"])
+    assert rc == 2
+    assert "'cpu'" in _error_line(capsys)
+    assert sorted(p.name for p in out.iterdir()) == ["budget.json"]
+
+
+def test_dry_run_prints_plan_and_projection_writes_nothing(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "out"
+    rc = main(["paper", "--budget", "smoke", "--only", "grid", "--dry-run", "--out", str(out)])
+    assert rc == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = next(line for line in lines if line.startswith("grid "))
+    runs, stacks, steps = row.split()[1:4]
+    assert (runs, steps) == ("4", "30")
+    assert int(stacks) >= 1
+    assert "steps/s measured" in row
+    assert any(line.startswith("Projected wall times, not measurements") for line in lines)
+    assert not out.exists()
