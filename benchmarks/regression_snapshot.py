@@ -7,6 +7,10 @@ Same seed must give the same numbers, so the files should agree exactly.
     python benchmarks/regression_snapshot.py --out after.json
     python benchmarks/regression_snapshot.py --compare before.json after.json
     python benchmarks/regression_snapshot.py --table before.json after.json   # markdown
+    python benchmarks/regression_snapshot.py --reacher --out reacher.json   # the Reacher grid
+
+``--reacher`` renders two tiny datasets (16 x 16, fast look) and trains the lambda x seed
+grid on them for 2 epochs through ``lejepa-id reacher train`` (needs the reacher extra).
 """
 
 from __future__ import annotations
@@ -34,6 +38,28 @@ def snapshot() -> dict[str, dict[str, float]]:
             res = train(spec.config, progress=False)
             out[f"{name}/{spec.run_id}"] = {**res.metrics, **res.losses}
     return out
+
+
+def reacher_snapshot() -> dict[str, dict[str, float]]:
+    import tempfile
+
+    from lejepa_id.cli.main import main as cli
+    from lejepa_id.reacher.datasets import RenderSpec, render_dataset
+
+    root = Path(tempfile.mkdtemp(prefix="reacher-snapshot-"))
+    render_dataset(RenderSpec("eval", 120, size=16, look="fast"), root / "eval", workers=1)
+    render_dataset(RenderSpec("ou", 96, size=16, look="fast"), root / "ou", workers=1)
+    out = root / "runs"
+    argv = ["reacher", "train", "--data", str(root / "ou"), "--eval", str(root / "eval")]
+    argv += ["--out", str(out), "--lams", "0.01", "0.1", "--seeds", "0", "1", "--epochs", "2"]
+    if cli([*argv, "--batch", "16", "--fit-n", "60", "--device", "cpu", "--quiet"]) != 0:
+        raise SystemExit("reacher train failed")
+    runs = {}
+    for path in sorted(out.rglob("result.json")):
+        record = json.loads(path.read_text())
+        floats = {k: v for k, v in record["metrics"].items() if isinstance(v, float)}
+        runs[f"reacher/{path.parent.relative_to(out)}"] = {**floats, **record["losses"]}
+    return runs
 
 
 def compare(a: dict, b: dict) -> int:
@@ -69,13 +95,14 @@ def main() -> int:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--compare", nargs=2, type=Path)
     parser.add_argument("--table", nargs=2, type=Path)
+    parser.add_argument("--reacher", action="store_true", help="the Reacher grid instead")
     args = parser.parse_args()
     if args.table:
         print(table(*(json.loads(p.read_text()) for p in args.table)))
         return 0
     if args.compare:
         return compare(*(json.loads(p.read_text()) for p in args.compare))
-    data = snapshot()
+    data = reacher_snapshot() if args.reacher else snapshot()
     text = json.dumps(data, indent=1, sort_keys=True)
     if args.out:
         args.out.write_text(text)
