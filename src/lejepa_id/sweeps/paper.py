@@ -315,7 +315,8 @@ def reacher_paper(configs: Path | None = None) -> ReacherSizes:
     """The paper's Reacher settings, from configs/reacher.yaml."""
     path = (configs or configs_dir()) / "reacher.yaml"
     tree = yaml.safe_load(path.read_text())
-    render, train, sweep, plan = (tree[k] for k in ("render", "train", "sweep", "plan"))
+    render, train, sweep, plan = (tree[k] for k in ("render", "defaults", "sweep", "plan"))
+    lams, seeds = tree["lambs"], tree["seeds"]
     return ReacherSizes(
         size=int(render["size"]),
         look=str(render["look"]),
@@ -327,10 +328,10 @@ def reacher_paper(configs: Path | None = None) -> ReacherSizes:
         delta=int(render["traj"]["delta"]),
         epochs=int(train["epochs"]),
         batch=int(train["batch"]),
-        lams=tuple(float(x) for x in train["lams"]),
-        seeds=tuple(int(x) for x in train["seeds"]),
-        sweep_lams=tuple(float(x) for x in train["lams"]),
-        sweep_seeds=tuple(int(x) for x in train["seeds"]),
+        lams=tuple(float(x) for x in lams),
+        seeds=tuple(int(x) for x in seeds),
+        sweep_lams=tuple(float(x) for x in lams),
+        sweep_seeds=tuple(int(x) for x in seeds),
         rhos=tuple(float(x) for x in sweep["rhos"]),
         deltas=tuple(int(x) for x in sweep["deltas"]),
         traj_kinds=tuple(str(x) for x in sweep["traj_kinds"]),
