@@ -122,8 +122,10 @@ def test_no_prop_parameter_and_axiom_budget(real_report: findings.Report) -> Non
         if a.qualified in kinds:
             assert (a.sort == "Prop") == (kinds[a.qualified] == "axiom"), a.printed
     assert all(d.doc for d in real_report.axioms)
-    # The polar factor is proved (PolarFactor.v): only the spectral gap C1 is left.
-    assert len(real_report.axioms) <= 1
+    # The polar factor (PolarFactor.v) and the spectral gap C1 (Spectrum.v) are
+    # proved: no project axiom is left.
+    assert real_report.axioms == []
+    assert policy.PROJECT_ASSUMPTIONS == {}
 
 
 def test_concrete_results_need_no_project_assumption(real_report: findings.Report) -> None:
@@ -134,6 +136,9 @@ def test_concrete_results_need_no_project_assumption(real_report: findings.Repor
         "Converse.gaussian_affine_in_L2",
         "Converse.gaussian_affine_eigen_equation",
         "Converse.affine_score_gaussian",
+        "Converse.hermite_spectrum",
+        "Converse.gaussian_first_eigenfunction",
+        "Converse.converse_biconditional",
         "HermiteModel.model_parseval",
         "HermiteModel.model_mehler",
         "HermiteModel.heval_linear",
@@ -154,10 +159,11 @@ def test_concrete_results_need_no_project_assumption(real_report: findings.Repor
     ]
     for name in verified:
         assert status[f"LejepaId.{name}"] == "verified", name
-    # The spectral gap is the converse's only axiom.
+    # The spectral gap, formerly the converse's only axiom, is a theorem.
     by_name = {t.short_name: t for t in real_report.theorems}
-    assert by_name["gaussian_first_eigenfunction"].axioms == ["hermite_spectrum"]
+    assert by_name["gaussian_first_eigenfunction"].axioms == []
     assert by_name["gaussian_first_eigenfunction"].parameters == []
+    assert all(not t.axioms and not t.parameters for t in real_report.theorems)
 
 
 def test_general_theorems_are_law_relative(real_report: findings.Report) -> None:

@@ -49,10 +49,12 @@ def render_markdown(report: Report) -> str:
         out.append(
             f"| {group} | `{t.short_name}` | {_md_cell(t.statement)} | {t.status} | {used} |"
         )
-    out += ["", "## Project axioms (facts assumed)", "", "| axiom | file | stands for |"]
-    out += ["|---|---|---|"] + [
-        f"| `{d.name}` | {d.file} | {_md_cell(d.doc)} |" for d in report.axioms
-    ]
+    out += ["", "## Project axioms (facts assumed)", ""]
+    if report.axioms:
+        out += ["| axiom | file | stands for |", "|---|---|---|"]
+        out += [f"| `{d.name}` | {d.file} | {_md_cell(d.doc)} |" for d in report.axioms]
+    else:
+        out.append("None: every fact the theorems use is proved (only the standard axioms below).")
     out += ["", "## Primitive notions (declared, not defined)", ""]
     if report.parameters:
         out += ["| parameter | file | meaning |", "|---|---|---|"]
