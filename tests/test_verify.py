@@ -37,9 +37,15 @@ KAPPA_HEAD = "Theorem kappa_pos : forall rho, 0 < rho < 1 -> 0 < kappa rho.\n"
 KAPPA_PROOF = "Proof. intros rho [H0 H1]. unfold kappa. nra. Qed."
 
 
+def _in_ci() -> bool:
+    """``CI`` set to anything but an explicit no (``CI=true`` on every CI service)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
 def _require_coq() -> None:
+    """Skip without ``coqc``, except in CI, where the Coq tests must fail instead."""
     if shutil.which("coqc") is None:
-        if os.environ.get("CI"):
+        if _in_ci():
             pytest.fail(f"coqc is not installed in CI; run: {verify.INSTALL_HINT}")
         pytest.skip(f"coqc not installed ({verify.INSTALL_HINT})")
 
@@ -386,6 +392,41 @@ def test_missing_coq_exits_2(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     err = capsys.readouterr().err
     assert "apt-get install -y coq libcoq-coquelicot" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_missing_coq_fails_in_ci_and_skips_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    for value in ("true", "1", "yes"):
+        monkeypatch.setenv("CI", value)
+        with pytest.raises(pytest.fail.Exception, match="coqc is not installed in CI"):
+            _require_coq()
+    for value in ("", "false", "0"):
+        monkeypatch.setenv("CI", value)
+        with pytest.raises(pytest.skip.Exception):
+            _require_coq()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception):
+        _require_coq()
+
+
+_SPACINGS = (" ", "  ", "\t", "\n", " \n\t ", " (* a comment *) ", "\r\n")
+
+
+@pytest.mark.parametrize("command", policy.BANNED_COMMANDS)
+@pytest.mark.parametrize("spacing", _SPACINGS)
+def test_banned_command_found_however_spaced(tmp_path: Path, command: str, spacing: str) -> None:
+    planted = spacing.join(command.split())
+    (tmp_path / "Cheat.v").write_text(
+        f"(* {command} in a comment is fine *)\nDefinition ok := 0.\n{planted} foo.\n"
+    )
+    errors = sources.scan_sources(tmp_path, ["Cheat.v"])
+    assert errors == [f"banned command: Cheat.v:3: {command}"], (command, spacing)
+
+
+def test_banned_commands_absent_from_the_real_tree() -> None:
+    _, files, bad = sources.parse_coqproject(FORMAL)
+    assert bad == []
+    assert not [e for e in sources.scan_sources(FORMAL, files) if e.startswith("banned")]
 
 
 def test_parsers() -> None:
