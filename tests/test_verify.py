@@ -326,6 +326,18 @@ def test_cheat_prop_parameter(plant, typ: str) -> None:
     assert any("junk is refutable" in e for e in report.errors)
 
 
+@pytest.mark.parametrize(
+    "typ", ["{x : R | x <> x}", "forall n : nat, {m : nat | (m < n)%nat}", "{0 = 1} + {1 = 0}"]
+)
+def test_cheat_subset_type_parameter(plant, monkeypatch, typ: str) -> None:
+    # Sort Type, but it carries a proof: even allow-listed as a parameter it is refused.
+    entry = policy.Allowed("parameter", "0" * 16, "")
+    monkeypatch.setattr(policy, "PROJECT_ASSUMPTIONS", {"LejepaId.Approximate.sub": entry})
+    report = plant(append=f"\nParameter sub : {typ}.\n")
+    assert not report.ok
+    assert any("Parameter LejepaId.Approximate.sub can carry a proof" in e for e in report.errors)
+
+
 def test_cheat_trivial_axiom(plant) -> None:
     report = plant(append="\n(** Looks deep. *)\nAxiom deep : True /\\ (0 = 0)%nat.\n")
     assert any("deep is provable by easy/tauto" in e for e in report.errors)

@@ -66,7 +66,10 @@ PRINTING = [
     "Set Printing All.",
 ]  # fmt: skip
 #: Tactics that must not be able to refute (or prove) an assumption.
-_SOLVERS = "easy | tauto | intuition | firstorder | exact (H False) | destruct H | congruence"
+_SOLVERS = (
+    "easy | tauto | intuition | firstorder | exact (H False) | destruct H | congruence"
+    " | (destruct H as [? H]; solve [easy | tauto | intuition | firstorder | congruence])"
+)
 _TYPE_RE = re.compile(r"^\S+\s+:\s(.*)\Z", re.S)
 
 
@@ -398,6 +401,29 @@ def law_premises(typ: str) -> list[str]:
     return sorted(found)
 
 
+_PROOF_CARRIERS = re.compile(
+    r"(?<![\w'.])@?(?:(?:Coq\.Init\.)?Specif\.)?(?:sig|sig2|sigT|sigT2|sumbool|sumor|exist|existT)"
+    r"(?![\w'])"
+    r"|(?<![\w'.])Prop(?![\w'])"
+)
+
+
+def carries_proof(a: Assumption, definitions: dict[str, str]) -> str:
+    """Why the type of a (non-Prop) assumption can carry a proof, or ``""``.
+
+    A subset type ``{x | P x}``, a ``sumbool``/``sumor``, a family into ``Prop``, or a
+    project type with a field or definition of sort ``Prop``: a parameter of such a type
+    smuggles a fact (possibly ``False``) past the rule that facts are named axioms.
+    """
+    m = _PROOF_CARRIERS.search(a.type_text)
+    if m:
+        return f"its type mentions {m.group(0).lstrip('@')}"
+    for d in a.uses:
+        if _PROOF_CARRIERS.search(definitions.get(d, "")):
+            return f"its type uses {d}, which mentions a proposition"
+    return ""
+
+
 def assumption_errors(report: Report) -> list[str]:
     """Errors about the assumptions themselves, independent of the theorems."""
     errors = []
@@ -411,6 +437,11 @@ def assumption_errors(report: Report) -> list[str]:
             errors.append(f"assumption {a.printed}: could not read its type")
         if a.sort == "Prop" and "parameter" in kinds:
             errors.append(f"Parameter {a.printed} has sort Prop: a fact must be a named Axiom")
+        elif "parameter" in kinds and (why := carries_proof(a, report.definitions)):
+            errors.append(
+                f"Parameter {a.printed} can carry a proof ({why}): treated like Prop, "
+                "a fact must be a named Axiom"
+            )
         if a.refuted:
             errors.append(
                 f"assumption {a.printed} is refutable: False follows from it by {_SOLVERS}"
