@@ -15,10 +15,11 @@
     Coquelicot's derivative library and the mean value theorem); [x - m]
     solves the eigen-equation of a Gaussian with eigenvalue [c], is twice
     differentiable everywhere and square integrable (finite Gaussian second
-    moment, [Gaussian.v]): it is an eigenfunction, with no axiom.  The only
-    axiom is the spectral gap of the Gaussian (C1 below: no non-constant
-    eigenfunction has an eigenvalue below [c]), used for "first" in the
-    Gaussian-to-affine direction.
+    moment, [Gaussian.v]): it is an eigenfunction, with no axiom.  The
+    spectral gap of the Gaussian (C1, [hermite_spectrum]: no non-constant
+    eigenfunction has an eigenvalue below [c]), formerly the one project
+    axiom, is proved in [Spectrum.v]; it gives "first" in the
+    Gaussian-to-affine direction.  No project axiom.
 
     Definitions exclude junk: an eigenfunction must be twice differentiable
     everywhere ([ex_derive] of [f] and of [f'], so Coquelicot's total
@@ -28,7 +29,7 @@
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz FunctionalExtensionality.
-From LejepaId Require Import Gaussian.
+From LejepaId Require Import Gaussian Spectrum.
 Open Scope R_scope.
 
 (** The score of a density. *)
@@ -71,22 +72,6 @@ Definition gaussian_form (K c m : R) (x : R) : R := K * exp (- (c / 2) * (x - m)
 
 Definition is_gaussian (p : R -> R) : Prop :=
   exists K c m, 0 < K /\ 0 < c /\ forall x, p x = gaussian_form K c m x.
-
-(** Axiom C1, Hermite spectrum of the Gaussian (spectral gap): for the
-    Gaussian with precision [c], every non-constant, twice-differentiable,
-    square-integrable solution [g] of [g'' - c (x - m) g' = - mu g] has
-    [mu >= c].  True: such a [g] is a classical solution of the Hermite
-    equation; for [mu = c d] ([d] a natural number) the solutions in
-    [L^2(p)] are the multiples of [He_d (sqrt c (x - m))] (the other
-    solution grows like [exp (c (x - m)^2 / 2)] over a power of [x], so
-    [g^2 p] is not integrable), and for any other [mu] every non-zero solution
-    grows that way at one end; a non-constant one thus has [d >= 1]
-    (Sturm-Liouville theory of the Ornstein-Uhlenbeck operator).  Not proved
-    here: it needs the asymptotics of Kummer's confluent hypergeometric
-    functions, which no Coq library provides. *)
-Axiom hermite_spectrum :
-  forall K c m, 0 < K -> 0 < c ->
-  forall g mu, is_eigenfunction (gaussian_form K c m) g mu -> nonconstant g -> c <= mu.
 
 (** [x - m] is square integrable against the Gaussian (its second moment is
     finite; proved in [Gaussian.v], no axiom). *)
@@ -168,6 +153,27 @@ Proof.
   - unfold gaussian_form. auto_derive; [exact I|]. replace (x + - m) with (x - m) by ring. set (E := exp _). field.
 Qed.
 
+(** C1, Hermite spectrum of the Gaussian (spectral gap), formerly an axiom:
+    for the Gaussian with precision [c], every non-constant,
+    twice-differentiable, square-integrable solution [g] of
+    [g'' - c (x - m) g' = - mu g] has [mu >= c].  Proved in [Spectrum.v]
+    ([spectral_gap]) by the energy route, with no Kummer asymptotics: on
+    every interval [int w g'^2 = mu int w g^2 + [w g g']], the boundary
+    terms come within any [eps] of 0 at points as far out as wanted (a
+    Mills-ratio bound, from the integrability of [g^2 w] alone), so [g'] is
+    square integrable; [g'] solves the equation with eigenvalue [mu - c],
+    and the same identity for [g'] gives [(mu - c) int w g'^2 >= - (small)]
+    with [int w g'^2 > 0], so [mu >= c]. *)
+Theorem hermite_spectrum :
+  forall K c m, 0 < K -> 0 < c ->
+  forall g mu, is_eigenfunction (gaussian_form K c m) g mu -> nonconstant g -> c <= mu.
+Proof.
+  intros K c m HK Hc g mu [HL2 [H2 Heq]] Hnc.
+  apply (spectral_gap K c m HK Hc g mu HL2 H2); [|exact Hnc].
+  intros x. pose proof (Heq x) as H. unfold generator in H.
+  rewrite gaussian_score in H by exact HK. lra.
+Qed.
+
 (** [x - m] is twice differentiable and solves [K f = - c f] for the
     Gaussian with precision [c] (no axiom). *)
 Theorem gaussian_affine_eigen_equation :
@@ -186,7 +192,7 @@ Proof.
 Qed.
 
 (** A Gaussian density has the affine first eigenfunction [x - m], with
-    eigenvalue [c] (only its minimality uses axiom C1). *)
+    eigenvalue [c] (its minimality is C1, [hermite_spectrum]). *)
 Theorem gaussian_first_eigenfunction :
   forall K c m, 0 < K -> 0 < c ->
   first_nonconst_eigenfunction (gaussian_form K c m) (fun x => x - m) c.

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from lejepa_id.proofs import checker as verify
-from lejepa_id.proofs import findings, policy, sources
+from lejepa_id.proofs import findings, policy, sources, statements
 from lejepa_id.proofs import report as proof_report
 
 FORMAL = Path(__file__).resolve().parents[1] / "formal"
@@ -37,9 +37,15 @@ KAPPA_HEAD = "Theorem kappa_pos : forall rho, 0 < rho < 1 -> 0 < kappa rho.\n"
 KAPPA_PROOF = "Proof. intros rho [H0 H1]. unfold kappa. nra. Qed."
 
 
+def _in_ci() -> bool:
+    """``CI`` set to anything but an explicit no (``CI=true`` on every CI service)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
 def _require_coq() -> None:
+    """Skip without ``coqc``, except in CI, where the Coq tests must fail instead."""
     if shutil.which("coqc") is None:
-        if os.environ.get("CI"):
+        if _in_ci():
             pytest.fail(f"coqc is not installed in CI; run: {verify.INSTALL_HINT}")
         pytest.skip(f"coqc not installed ({verify.INSTALL_HINT})")
 
@@ -51,6 +57,12 @@ def real_report() -> findings.Report:
     return verify.check(FORMAL)
 
 
+class Pinned(dict):
+    """Pins of the small copy (name -> pin), with the printed statements behind them."""
+
+    statements: str = ""
+
+
 def _write_small(dst: Path, pins: dict[str, str], source: str | None = None) -> Path:
     shutil.copytree(FORMAL, dst, ignore=verify._ignore_build_outputs)
     (dst / "_CoqProject").write_text(
@@ -58,20 +70,27 @@ def _write_small(dst: Path, pins: dict[str, str], source: str | None = None) -> 
     )
     lines = [f"approximate | {n} | {pins.get(n, '0' * 16)} | small" for n in SMALL]
     (dst / "theorems.txt").write_text("\n".join(lines) + "\n")
+    (dst / statements.FILENAME).write_text(getattr(pins, "statements", ""))
     if source is not None:
         (dst / "Approximate.v").write_text(source)
     return dst
 
 
+def _pinned(report: findings.Report) -> Pinned:
+    pins = Pinned({t.name: t.actual_pin for t in report.theorems})
+    pins.statements = statements.render(report)
+    return pins
+
+
 @pytest.fixture(scope="module")
-def small_pins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def small_pins(tmp_path_factory: pytest.TempPathFactory) -> Pinned:
     """Pins of the unmodified small copy (a control run: it must pass once pinned)."""
     _require_coq()
     mp = pytest.MonkeyPatch()
     mp.setattr(policy, "REQUIRED_THEOREMS", SMALL)
     try:
         probe = verify.check(_write_small(tmp_path_factory.mktemp("probe") / "formal", {}))
-        pins = {t.name: t.actual_pin for t in probe.theorems}
+        pins = _pinned(probe)
         control = verify.check(_write_small(tmp_path_factory.mktemp("ctl") / "formal", pins))
     finally:
         mp.undo()
@@ -85,13 +104,15 @@ def plant(small_pins, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """``plant(new_source)`` audits a pinned small copy whose Approximate.v is replaced."""
     monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
     src = (FORMAL / "Approximate.v").read_text()
+    runs: list[int] = []
 
     def run(old: str | None = None, new: str = "", append: str = "") -> findings.Report:
         text = src
         if old is not None:
             assert old in text
             text = text.replace(old, new)
-        formal = _write_small(tmp_path / "formal", small_pins, text + append)
+        runs.append(len(runs))
+        formal = _write_small(tmp_path / f"run{runs[-1]}" / "formal", small_pins, text + append)
         return verify.check(formal)
 
     return run
@@ -122,8 +143,10 @@ def test_no_prop_parameter_and_axiom_budget(real_report: findings.Report) -> Non
         if a.qualified in kinds:
             assert (a.sort == "Prop") == (kinds[a.qualified] == "axiom"), a.printed
     assert all(d.doc for d in real_report.axioms)
-    # The polar factor is proved (PolarFactor.v): only the spectral gap C1 is left.
-    assert len(real_report.axioms) <= 1
+    # The polar factor (PolarFactor.v) and the spectral gap C1 (Spectrum.v) are
+    # proved: no project axiom is left.
+    assert real_report.axioms == []
+    assert policy.PROJECT_ASSUMPTIONS == {}
 
 
 def test_concrete_results_need_no_project_assumption(real_report: findings.Report) -> None:
@@ -134,6 +157,9 @@ def test_concrete_results_need_no_project_assumption(real_report: findings.Repor
         "Converse.gaussian_affine_in_L2",
         "Converse.gaussian_affine_eigen_equation",
         "Converse.affine_score_gaussian",
+        "Converse.hermite_spectrum",
+        "Converse.gaussian_first_eigenfunction",
+        "Converse.converse_biconditional",
         "HermiteModel.model_parseval",
         "HermiteModel.model_mehler",
         "HermiteModel.heval_linear",
@@ -154,10 +180,11 @@ def test_concrete_results_need_no_project_assumption(real_report: findings.Repor
     ]
     for name in verified:
         assert status[f"LejepaId.{name}"] == "verified", name
-    # The spectral gap is the converse's only axiom.
+    # The spectral gap, formerly the converse's only axiom, is a theorem.
     by_name = {t.short_name: t for t in real_report.theorems}
-    assert by_name["gaussian_first_eigenfunction"].axioms == ["hermite_spectrum"]
+    assert by_name["gaussian_first_eigenfunction"].axioms == []
     assert by_name["gaussian_first_eigenfunction"].parameters == []
+    assert all(not t.axioms and not t.parameters for t in real_report.theorems)
 
 
 def test_general_theorems_are_law_relative(real_report: findings.Report) -> None:
@@ -187,6 +214,31 @@ def test_law_premises_parser() -> None:
         "PolarLaws"
     ]
     assert law_premises("forall x : LejepaId.Forward.L2LawsX, True") == []
+
+
+def test_law_premises_through_definitions() -> None:
+    from lejepa_id.proofs.coq import Definitions, law_premises_deep
+
+    defs = Definitions.__new__(Definitions)
+    defs.located = {
+        "Forward.L2Laws": "LejepaId.Forward.L2Laws",
+        "Forward.L2Notions": "LejepaId.Forward.L2Notions",
+        "Extra.laws_hold": "LejepaId.Extra.laws_hold",
+        "Extra.model": "LejepaId.Extra.model",
+    }
+    defs.printed = {
+        "LejepaId.Forward.L2Laws": "Record L2Laws (G : Forward.L2Notions) : Prop := ...",
+        "LejepaId.Forward.L2Notions": "Record L2Notions : Type := ...",
+        "LejepaId.Extra.laws_hold": "Extra.laws_hold = fun G => Forward.L2Laws G",
+        "LejepaId.Extra.model": "Extra.model = Forward.Build_L2Notions x",
+    }
+    wrapped = "forall (G : Forward.L2Notions) (_ : Extra.laws_hold G), True"
+    assert law_premises_deep(wrapped, defs) == ["L2Laws"]
+    # A model proving the laws (the record, or a wrapper of it, at the head) is not
+    # law-relative, and neither is a statement about a concrete interpretation.
+    assert law_premises_deep("Forward.L2Laws Extra.model", defs) == []
+    assert law_premises_deep("Extra.laws_hold Extra.model", defs) == []
+    assert law_premises_deep("forall x : nat, eq (Extra.model) (Extra.model)", defs) == []
 
 
 def test_required_list_covers_the_theorem_list() -> None:
@@ -228,6 +280,20 @@ def test_committed_table_is_current(real_report: findings.Report) -> None:
     assert committed == fresh, "regenerate: lejepa-id verify --table formal/VERIFICATION.md"
 
 
+def test_committed_statements_are_current(real_report: findings.Report) -> None:
+    # The printed text behind every pin is committed, so a re-pin shows its diff.
+    committed = (FORMAL / statements.FILENAME).read_text()
+    assert committed == statements.render(real_report), (
+        "regenerate: lejepa-id verify --statements formal/statements.txt"
+    )
+    blocks, defs = statements.parse(committed)
+    for t in real_report.theorems:
+        assert statements.block_pin(blocks[("theorem", t.name)], defs) == t.expected_pin
+    # Every project constant is followed, under its full name.
+    assert "LejepaId.Converse.in_L2" in _by_name(real_report)["hermite_spectrum"].uses
+    assert all(d.startswith("LejepaId.") for d in real_report.definitions)
+
+
 # --------------------------------------------------------------------------- planted cheats
 
 
@@ -258,6 +324,18 @@ def test_cheat_prop_parameter(plant, typ: str) -> None:
     assert not report.ok
     assert any("junk has sort Prop" in e for e in report.errors)
     assert any("junk is refutable" in e for e in report.errors)
+
+
+@pytest.mark.parametrize(
+    "typ", ["{x : R | x <> x}", "forall n : nat, {m : nat | (m < n)%nat}", "{0 = 1} + {1 = 0}"]
+)
+def test_cheat_subset_type_parameter(plant, monkeypatch, typ: str) -> None:
+    # Sort Type, but it carries a proof: even allow-listed as a parameter it is refused.
+    entry = policy.Allowed("parameter", "0" * 16, "")
+    monkeypatch.setattr(policy, "PROJECT_ASSUMPTIONS", {"LejepaId.Approximate.sub": entry})
+    report = plant(append=f"\nParameter sub : {typ}.\n")
+    assert not report.ok
+    assert any("Parameter LejepaId.Approximate.sub can carry a proof" in e for e in report.errors)
 
 
 def test_cheat_trivial_axiom(plant) -> None:
@@ -298,6 +376,69 @@ def test_cheat_definition_weakened(plant) -> None:
     )
     assert not report.ok
     assert "statement differs from its pin" in _by_name(report)["kappa_pos"].error
+    # The reviewer is told which definition changed (statements.txt has the old text).
+    assert "changed since statements.txt: LejepaId.Approximate.kappa" in (
+        _by_name(report)["kappa_pos"].error
+    )
+
+
+def test_printing_options_set_by_a_project_file_are_reset(plant) -> None:
+    # Global printing options survive Require: Printing Depth 1 would print every
+    # statement and definition as "...", so that no pin could change.
+    depth = "Global Set Printing Depth 1.\nGlobal Set Printing Width 10.\n"
+    head = "Definition kappa (rho : R) : R := 2 * rho * (1 - rho)."
+    assert plant(head, depth + head).ok  # pins unchanged: the audit resets them
+    report = plant(head, depth + "Definition kappa (rho : R) : R := 2 * rho * rho.")
+    assert not report.ok
+    assert "statement differs from its pin" in _by_name(report)["kappa_pos"].error
+
+
+def test_statements_file_must_back_every_pin(small_pins, tmp_path, monkeypatch) -> None:
+    # Right pins, but the committed printed text does not hash to them.
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    formal = _write_small(tmp_path / "formal", small_pins)
+    path = formal / statements.FILENAME
+    path.write_text(path.read_text().replace("(Rdefinitions.IZR", "(Rdefinitions.IZR ", 1))
+    assert verify.check(formal).ok  # whitespace does not count
+    text = small_pins.statements.replace("Rdefinitions.Rminus", "Rdefinitions.Rplus")
+    assert text != small_pins.statements
+    path.write_text(text)
+    report = verify.check(formal)
+    assert not report.ok
+    assert "does not hash to its pin" in _by_name(report)["kappa_pos"].error
+    path.unlink()
+    report = verify.check(formal)
+    assert not report.ok
+    assert any(statements.FILENAME in e for e in report.errors)
+
+
+def test_allow_listed_axiom_pins_the_definitions_it_uses(plant, small_pins, monkeypatch) -> None:
+    # The audit's case: an allow-listed axiom made false by editing a definition it
+    # mentions. Its allow-list pin covers that definition, so the edit is caught.
+    axiom = "\n(** A fact about kappa. *)\nAxiom kappa_half : kappa (1 / 2) = 1 / 2.\n"
+    name = "LejepaId.Approximate.kappa_half"
+    monkeypatch.setattr(
+        policy, "PROJECT_ASSUMPTIONS", {name: policy.Allowed("axiom", "0" * 16, "")}
+    )
+    probe = plant(append=axiom)
+    entry = policy.Allowed("axiom", probe.assumptions[name].pin, "")
+    assert probe.assumptions[name].uses == ["LejepaId.Approximate.kappa"]
+    monkeypatch.setattr(policy, "PROJECT_ASSUMPTIONS", {name: entry})
+    small_pins.statements, saved = _pinned(probe).statements, small_pins.statements
+    try:
+        assert plant(append=axiom).ok  # control: allow-listed with its meaning pinned
+        report = plant(
+            "Definition kappa (rho : R) : R := 2 * rho * (1 - rho).",
+            "Definition kappa (rho : R) : R := 2 * rho * (1 - rho) + 1 / 4.",
+            append=axiom,
+        )
+    finally:
+        small_pins.statements = saved
+    assert not report.ok
+    assert any("kappa_half: type pin" in e and "differs" in e for e in report.errors)
+    assert any(
+        "changed since statements.txt: LejepaId.Approximate.kappa" in e for e in report.errors
+    )
 
 
 def test_cheat_theorem_dropped_from_list(small_pins, tmp_path, monkeypatch) -> None:
@@ -380,6 +521,41 @@ def test_missing_coq_exits_2(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     err = capsys.readouterr().err
     assert "apt-get install -y coq libcoq-coquelicot" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_missing_coq_fails_in_ci_and_skips_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    for value in ("true", "1", "yes"):
+        monkeypatch.setenv("CI", value)
+        with pytest.raises(pytest.fail.Exception, match="coqc is not installed in CI"):
+            _require_coq()
+    for value in ("", "false", "0"):
+        monkeypatch.setenv("CI", value)
+        with pytest.raises(pytest.skip.Exception):
+            _require_coq()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception):
+        _require_coq()
+
+
+_SPACINGS = (" ", "  ", "\t", "\n", " \n\t ", " (* a comment *) ", "\r\n")
+
+
+@pytest.mark.parametrize("command", policy.BANNED_COMMANDS)
+@pytest.mark.parametrize("spacing", _SPACINGS)
+def test_banned_command_found_however_spaced(tmp_path: Path, command: str, spacing: str) -> None:
+    planted = spacing.join(command.split())
+    (tmp_path / "Cheat.v").write_text(
+        f"(* {command} in a comment is fine *)\nDefinition ok := 0.\n{planted} foo.\n"
+    )
+    errors = sources.scan_sources(tmp_path, ["Cheat.v"])
+    assert errors == [f"banned command: Cheat.v:3: {command}"], (command, spacing)
+
+
+def test_banned_commands_absent_from_the_real_tree() -> None:
+    _, files, bad = sources.parse_coqproject(FORMAL)
+    assert bad == []
+    assert not [e for e in sources.scan_sources(FORMAL, files) if e.startswith("banned")]
 
 
 def test_parsers() -> None:

@@ -144,7 +144,8 @@ def _seconds(value: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``lejepa-id verify [--formal-dir DIR] [--table PATH] [--quiet] [--pins]``.
+    """Command line: ``lejepa-id verify [--formal-dir DIR] [--table PATH] [--statements PATH]
+    [--quiet] [--pins]``.
 
     Exit status 0 when every main theorem checks, 1 on any failure, 2 when Coq is
     not installed.
@@ -164,6 +165,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECONDS",
         help=f"limit per coqc call, killed past it (default {DEFAULT_TIMEOUT_S:.0f})",
     )
+    parser.add_argument(
+        "--statements",
+        type=Path,
+        default=None,
+        help="write the printed statements behind the current pins here "
+        "(formal/statements.txt; commit it with the new pins)",
+    )
     args = parser.parse_args(argv)
     try:
         report = check(args.formal_dir, timeout=args.timeout)
@@ -175,6 +183,12 @@ def main(argv: list[str] | None = None) -> int:
         tmp = args.table.with_suffix(".tmp")
         tmp.write_text(render_markdown(report))
         tmp.replace(args.table)
+    if args.statements is not None:
+        from lejepa_id.proofs import statements
+
+        tmp = args.statements.with_suffix(".tmp")
+        tmp.write_text(statements.render(report))
+        tmp.replace(args.statements)
     if args.pins:
         print(pins_text(report))
     if args.quiet:

@@ -5,12 +5,17 @@ compiled with ``coqc`` under ``Set Printing All``:
 
 - pass A, per main theorem (in parallel chunks): its printed type and
   ``Print Assumptions``;
-- definition rounds: ``Print`` of every project constant a statement mentions,
-  then of every project constant those definitions mention, until closed (the
-  printed definitions enter the statement's pin);
+- definition rounds: every qualified name in a printed statement is resolved by
+  ``Locate`` to its full path, whatever spelling Coq chose; each project constant
+  among them is printed, and the names in its definition resolved in turn, until
+  closed (the printed definitions enter the statement's pin);
 - pass B, per assumption met in pass A or declared in the sources: its type, its
   sort, and whether ``False`` or the assumption itself follows by ``easy``,
   ``tauto``, ``intuition`` or ``firstorder``.
+
+Every run starts by resetting all printing options (:data:`PRINTING`): a project
+file may change them with ``Global Set`` (which survives ``Require``), and
+``Printing Depth 1`` alone would print every statement as ``...``.
 
 Output files carry a random token, and every ``.out`` file is deleted before the
 audit, so that a source file cannot pre-write the audit's answers with ``Redirect``.
@@ -29,12 +34,42 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from lejepa_id.proofs import policy as policy
-from lejepa_id.proofs.findings import Assumption, Report, TheoremResult, pin
+from lejepa_id.proofs.findings import Assumption, Report, TheoremResult, meaning_text, pin
 from lejepa_id.proofs.sources import _matches, allowed, module_of, parse_entries, resolve
 
-PRINTING = ["Set Printing All.", "Set Printing Width 1000000."]
+#: Every option that changes what ``Check`` and ``Print`` show, reset to Coq's default
+#: (width and depth to the largest), then ``Printing All``. Run after the project's
+#: files are loaded, since a ``Global Set`` in one of them outlives ``Require``.
+PRINTING = [
+    "Set Printing Width 1000000.",
+    "Set Printing Depth 1000000.",
+    *(
+        f"Set Printing {o}."
+        for o in (
+            "Allow Match Default Clause", "Factorizable Match Patterns", "Float",
+            "Implicit Defensive", "Matching", "Notations", "Records", "Synth",
+            "Use Implicit Types", "Wildcard",
+        )
+    ),
+    *(
+        f"Unset Printing {o}."
+        for o in (
+            "Coercions", "Compact Contexts", "Dependent Evars Line", "Existential Instances",
+            "Goal Names", "Goal Tags", "Implicit", "Parentheses",
+            "Primitive Projection Parameters", "Projections", "Raw Literals", "Unfocused",
+            "Universes",
+        )
+    ),
+    "Unset Short Module Printing.",
+    "Unset Fast Name Printing.",
+    "Unset Mangle Names.",
+    "Set Printing All.",
+]  # fmt: skip
 #: Tactics that must not be able to refute (or prove) an assumption.
-_SOLVERS = "easy | tauto | intuition | firstorder | exact (H False) | destruct H | congruence"
+_SOLVERS = (
+    "easy | tauto | intuition | firstorder | exact (H False) | destruct H | congruence"
+    " | (destruct H as [? H]; solve [easy | tauto | intuition | firstorder | congruence])"
+)
 _TYPE_RE = re.compile(r"^\S+\s+:\s(.*)\Z", re.S)
 
 
@@ -156,36 +191,80 @@ def _pass_a(coqc, opts, work, header, theorems, token, timeout) -> None:
             )
 
 
-def project_names(text: str, modules: set[str]) -> set[str]:
-    """Project constants named in printed Coq text (``Forward.whitened``, ...).
+_QUALID_RE = re.compile(r"(?<![\w'.@])@?([A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)+)")
+_LOCATED_RE = re.compile(r"^(?:Constant|Inductive|Constructor)\s+(\S+)", re.M)
 
-    Without ``Import``, Coq prints every project name with its module.
+
+def qualified_names(text: str) -> set[str]:
+    """Every dotted name in printed Coq text (``Forward.whitened``, ``Rdefinitions.R``).
+
+    Without ``Import``, Coq prints every global name with at least one qualifier.
     """
-    found = set()
-    for tok in re.findall(r"(?<![\w'.@])@?([A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)+)", text):
-        parts = tok.split(".")
-        if parts[0] == policy.LIBRARY:
-            parts = parts[1:]
-        if len(parts) >= 2 and parts[0] in modules:
-            found.add(tok)
-    return found
+    return set(_QUALID_RE.findall(text))
 
 
-def _definitions(coqc, opts, work, header, roots, modules, token, timeout) -> dict[str, str]:
-    """Printed definitions of ``roots`` and of every project constant they mention."""
-    defs: dict[str, str] = {}
-    todo = sorted(roots)
-    rnd = 0
-    while todo:
-        body = [f'Redirect "{token}_def{rnd}_{j}" Print {d}.' for j, d in enumerate(todo)]
-        _run(coqc, opts, work, f"LejepaVerifyD{token}{rnd}", header + body, timeout)
-        new: set[str] = set()
-        for j, d in enumerate(todo):
-            defs[d] = " ".join(_read(work, f"{token}_def{rnd}_{j}").split())
-            new |= project_names(defs[d], modules)
-        todo = sorted(new - set(defs))
-        rnd += 1
-    return defs
+class Definitions:
+    """Printed definitions of the project constants that printed texts depend on.
+
+    Names are resolved by asking Coq (``Locate``) which object each printed name
+    denotes, so a project constant is followed whatever its spelling (a module
+    inside a file, a partial or full qualification); results are kept by fully
+    qualified name.
+    """
+
+    def __init__(self, coqc, opts, work, header, token, timeout) -> None:
+        self._run = lambda name, body: _run(coqc, opts, work, name, header + body, timeout)
+        self._work, self._token = work, token
+        self._round = 0
+        self.located: dict[str, str] = {}  # printed name -> project full name, or ""
+        self.printed: dict[str, str] = {}  # project full name -> printed definition
+
+    def _locate(self, names: list[str]) -> None:
+        tag = f"{self._token}_loc{self._round}"
+        self._run(
+            f"LejepaVerifyL{self._token}{self._round}",
+            [f'Redirect "{tag}_{j}" Locate {n}.' for j, n in enumerate(names)],
+        )
+        for j, n in enumerate(names):
+            m = _LOCATED_RE.search(_read(self._work, f"{tag}_{j}"))
+            full = m.group(1) if m else ""
+            self.located[n] = full if full.startswith(policy.LIBRARY + ".") else ""
+
+    def add(self, texts: list[str]) -> None:
+        """Resolve the names in ``texts`` and print the project constants, until closed."""
+        todo = set().union(*(qualified_names(t) for t in texts)) - set(self.located)
+        while todo:
+            self._locate(sorted(todo))
+            new = sorted({self.located[n] for n in todo if self.located[n]} - set(self.printed))
+            tag = f"{self._token}_def{self._round}"
+            self._run(
+                f"LejepaVerifyD{self._token}{self._round}",
+                [f'Redirect "{tag}_{j}" Print {d}.' for j, d in enumerate(new)],
+            )
+            self._round += 1
+            for j, d in enumerate(new):
+                self.printed[d] = " ".join(_read(self._work, f"{tag}_{j}").split())
+            todo = set().union(set(), *(qualified_names(self.printed[d]) for d in new))
+            todo -= set(self.located)
+
+    def project_names(self, text: str) -> set[str]:
+        """Full names of the project constants ``text`` mentions (after :meth:`add`)."""
+        return {self.located[n] for n in qualified_names(text) if self.located.get(n)}
+
+    def closure_of(self, full: str) -> list[str]:
+        """The project constants the definition of ``full`` depends on, transitively."""
+        return self.closure(self.printed.get(full, ""))
+
+    def closure(self, text: str) -> list[str]:
+        """The project constants ``text`` depends on, through their definitions."""
+        seen: set[str] = set()
+        todo = list(self.project_names(text))
+        while todo:
+            d = todo.pop()
+            if d not in seen:
+                seen.add(d)
+                todo += self.project_names(self.printed.get(d, ""))
+        return sorted(seen)
 
 
 def _pass_b(coqc, opts, work, header, names, token, timeout) -> str:
@@ -212,8 +291,9 @@ def _pass_b(coqc, opts, work, header, names, token, timeout) -> str:
 
 def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Report, timeout: float):
     """Fill ``report`` with the statement pins, assumptions and their tests."""
+    from lejepa_id.proofs import statements
+
     modules = [module_of(f) for f in files]
-    short = {m.split(".")[-1] for m in modules}
     header = [f"Require {m}." for m in modules] + PRINTING
     token = secrets.token_hex(4)
     thms = report.theorems
@@ -228,8 +308,8 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
             thm.error = "unexpected Print Assumptions output: " + "; ".join(odd)[:200]
         printed[k] = [n for n, _ in sections.get("Axioms", [])]
         types[k] = _type_of(_read(work, f"{token}_type_{k}"))
-    roots = {n for t in types.values() for n in project_names(t, short)}
-    defs = _definitions(coqc, opts, work, header, roots, short, token, timeout)
+    defs = Definitions(coqc, opts, work, header, token, timeout)
+    defs.add(list(types.values()))
     names = sorted({n for ns in printed.values() for n in ns})
     names += [
         d.qualified for d in report.declared if not any(_matches(n, d.qualified) for n in names)
@@ -247,26 +327,24 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
             trivial=f"LEJEPA-TRIVIAL {j}\n" in out + "\n",
             qualified=resolve(name),
         )
+    # An assumption is pinned like a statement: its type and the project
+    # definitions it depends on, transitively.
+    defs.add([a.type_text for a in report.assumptions.values()])
+    report.definitions = dict(defs.printed)
+    for a in report.assumptions.values():
+        a.uses = defs.closure(a.type_text)
+        a.meaning = meaning_text(a.type_text, a.uses, report.definitions)
     for k, thm in enumerate(thms):
         if not thm.error:
-            deps = _closure(project_names(types[k], short), defs, short)
-            _classify(thm, types[k], deps, defs, printed[k], report)
+            _classify(thm, types[k], defs.closure(types[k]), report, printed[k])
+            thm.laws = law_premises_deep(types[k], defs)
     report.errors += assumption_errors(report)
+    statements.check(report, work / statements.FILENAME)
 
 
-def _closure(roots: set[str], defs: dict[str, str], modules: set[str]) -> list[str]:
-    seen: set[str] = set()
-    todo = list(roots)
-    while todo:
-        d = todo.pop()
-        if d not in seen:
-            seen.add(d)
-            todo += project_names(defs.get(d, ""), modules)
-    return sorted(seen)
-
-
-def _classify(thm: TheoremResult, typ: str, deps, defs, printed, report: Report) -> None:
-    thm.actual_pin = pin(typ + "\n" + "\n".join(f"{d} := {defs[d]}" for d in deps))
+def _classify(thm: TheoremResult, typ: str, deps: list[str], report: Report, printed) -> None:
+    thm.printed_type, thm.uses = typ, deps
+    thm.actual_pin = pin(meaning_text(typ, deps, report.definitions))
     if thm.actual_pin != thm.expected_pin:
         thm.error = (
             f"statement differs from its pin ({thm.expected_pin} pinned, {thm.actual_pin} found)"
@@ -290,6 +368,22 @@ def _classify(thm: TheoremResult, typ: str, deps, defs, printed, report: Report)
         lst.sort()
 
 
+def law_premises_deep(typ: str, defs: Definitions) -> list[str]:
+    """:func:`law_premises`, also through definitions: a law record that a project
+    constant of the statement (other than its head) depends on counts as a premise,
+    so wrapping ``L2Laws G`` in a definition cannot make a statement look verified.
+    """
+    found = set(law_premises(typ))
+    text = typ.strip()
+    for m in _QUALID_RE.finditer(text):
+        full = defs.located.get(m.group(1), "")
+        if not full or m.start() == 0:
+            continue
+        reach = set(defs.closure_of(full))
+        found |= {q.split(".")[-1] for q in policy.LAW_RECORDS if q in reach and q != full}
+    return sorted(found)
+
+
 def law_premises(typ: str) -> list[str]:
     """Short names of the law records (:data:`~lejepa_id.proofs.policy.LAW_RECORDS`)
     that a printed statement mentions anywhere but at its head.
@@ -307,6 +401,29 @@ def law_premises(typ: str) -> list[str]:
     return sorted(found)
 
 
+_PROOF_CARRIERS = re.compile(
+    r"(?<![\w'.])@?(?:(?:Coq\.Init\.)?Specif\.)?(?:sig|sig2|sigT|sigT2|sumbool|sumor|exist|existT)"
+    r"(?![\w'])"
+    r"|(?<![\w'.])Prop(?![\w'])"
+)
+
+
+def carries_proof(a: Assumption, definitions: dict[str, str]) -> str:
+    """Why the type of a (non-Prop) assumption can carry a proof, or ``""``.
+
+    A subset type ``{x | P x}``, a ``sumbool``/``sumor``, a family into ``Prop``, or a
+    project type with a field or definition of sort ``Prop``: a parameter of such a type
+    smuggles a fact (possibly ``False``) past the rule that facts are named axioms.
+    """
+    m = _PROOF_CARRIERS.search(a.type_text)
+    if m:
+        return f"its type mentions {m.group(0).lstrip('@')}"
+    for d in a.uses:
+        if _PROOF_CARRIERS.search(definitions.get(d, "")):
+            return f"its type uses {d}, which mentions a proposition"
+    return ""
+
+
 def assumption_errors(report: Report) -> list[str]:
     """Errors about the assumptions themselves, independent of the theorems."""
     errors = []
@@ -320,6 +437,11 @@ def assumption_errors(report: Report) -> list[str]:
             errors.append(f"assumption {a.printed}: could not read its type")
         if a.sort == "Prop" and "parameter" in kinds:
             errors.append(f"Parameter {a.printed} has sort Prop: a fact must be a named Axiom")
+        elif "parameter" in kinds and (why := carries_proof(a, report.definitions)):
+            errors.append(
+                f"Parameter {a.printed} can carry a proof ({why}): treated like Prop, "
+                "a fact must be a named Axiom"
+            )
         if a.refuted:
             errors.append(
                 f"assumption {a.printed} is refutable: False follows from it by {_SOLVERS}"

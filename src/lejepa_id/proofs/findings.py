@@ -33,11 +33,13 @@ class Assumption:
     refuted: bool = False  # False derivable from it by easy/tauto/...
     trivial: bool = False  # provable outright by easy/tauto/...
     qualified: str = ""  # its allow-list entry, "" when unlisted
+    uses: list[str] = field(default_factory=list)  # project definitions its type depends on
+    meaning: str = ""  # the printed type and those definitions: what the pin hashes
 
     @property
     def pin(self) -> str:
-        """The hash of the printed type."""
-        return pin(self.type_text)
+        """The hash of the printed type together with the project definitions it uses."""
+        return pin(self.meaning or self.type_text)
 
 
 @dataclass
@@ -56,6 +58,8 @@ class TheoremResult:
     standard: list[str] = field(default_factory=list)
     undeclared: list[str] = field(default_factory=list)
     error: str = ""
+    printed_type: str = ""  # the statement as Coq prints it under the audit's options
+    uses: list[str] = field(default_factory=list)  # project definitions it depends on
 
     @property
     def ok(self) -> bool:
@@ -90,6 +94,9 @@ class Report:
     assumptions: dict[str, Assumption] = field(default_factory=dict)
     theorems: list[TheoremResult] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    #: Printed definition of every project constant a statement or an assumption
+    #: depends on, by fully qualified name.
+    definitions: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -105,6 +112,11 @@ class Report:
     def parameters(self) -> list[Declared]:
         """Declared primitive notions (``Parameter``)."""
         return [d for d in self.declared if d.kind == "parameter"]
+
+
+def meaning_text(printed_type: str, uses: list[str], definitions: dict[str, str]) -> str:
+    """What a pin hashes: the printed type, then each project definition it depends on."""
+    return "\n".join([printed_type] + [f"{d} := {definitions[d]}" for d in uses])
 
 
 def pin(text: str) -> str:

@@ -92,9 +92,9 @@ STANDARD_AXIOMS: dict[str, Allowed] = {
     ),
 }
 
-PROJECT_ASSUMPTIONS: dict[str, Allowed] = {
-    "LejepaId.Converse.hermite_spectrum": Allowed("axiom", "3788403653c17e2a", ""),
-}
+#: Empty: the last project axiom, the spectral gap C1 (``Converse.hermite_spectrum``),
+#: is proved (``Spectrum.spectral_gap``) and is now a required theorem.
+PROJECT_ASSUMPTIONS: dict[str, Allowed] = {}
 
 #: Records whose fields are laws: a statement with one of them among its premises
 #: holds for every interpretation satisfying the laws, and is reported so.
@@ -134,6 +134,7 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.GaussianMoments.gauss_moments",
     "LejepaId.GaussianMoments.stein_identity",
     "LejepaId.Converse.gaussian_affine_in_L2",
+    "LejepaId.Converse.hermite_spectrum",
     "LejepaId.Converse.gaussian_affine_eigen_equation",
     "LejepaId.Converse.gaussian_first_eigenfunction",
     "LejepaId.Converse.converse_affine_score",

@@ -134,12 +134,20 @@ def parse_declared(formal_dir: Path, files: list[str]) -> list[Declared]:
     return found
 
 
+def banned_pattern() -> re.Pattern[str]:
+    """The banned commands of the policy, their words separated by any whitespace.
+
+    Coq's lexer separates the words of a command by any run of blanks, newlines or
+    comments; comments are blanked by :func:`strip_comments` before the scan.
+    """
+    alternatives = [r"\s+".join(map(re.escape, b.split())) for b in policy.BANNED_COMMANDS]
+    return re.compile(r"(?<![\w.'])(" + "|".join(alternatives) + r")(?![\w'])")
+
+
 def scan_sources(formal_dir: Path, files: list[str]) -> list[str]:
     """Errors for ``Admitted``-like words and banned commands outside comments."""
     errors = []
-    banned = re.compile(
-        r"(?<![\w.])(" + "|".join(re.escape(b) for b in policy.BANNED_COMMANDS) + r")\b"
-    )
+    banned = banned_pattern()
     for fname in files:
         bare = strip_comments((formal_dir / fname).read_text())
         for m in _ADMIT_RE.finditer(bare):
@@ -147,7 +155,7 @@ def scan_sources(formal_dir: Path, files: list[str]) -> list[str]:
             errors.append(f"admitted proof: {fname}:{line}: {m.group(1)}")
         for m in banned.finditer(bare):
             line = bare.count("\n", 0, m.start()) + 1
-            errors.append(f"banned command: {fname}:{line}: {m.group(1)}")
+            errors.append(f"banned command: {fname}:{line}: {' '.join(m.group(1).split())}")
     return errors
 
 
