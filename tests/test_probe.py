@@ -101,9 +101,9 @@ def test_load_encoder_with_foreign_weights_is_one_line():
 @pytest.mark.parametrize(
     "values, match",
     [
-        ({"steps": "100"}, "steps='100' must be a integer"),
+        ({"steps": "100"}, "steps='100' must be an integer"),
         ({"lam": "big"}, "lam='big' must be a number"),
-        ({"dim": 2.5}, "dim=2.5 must be a integer"),
+        ({"dim": 2.5}, "dim=2.5 must be an integer"),
         ({"stepz": 100}, "unknown config key 'stepz'"),
     ],
 )

@@ -93,7 +93,9 @@ def test_a_reacher_run_is_saved_as_the_shared_run_record(tmp_path):
     assert isinstance(res, RunResult) and res.name == "ou/lam0.01_seed0"
     stored = read_json(tmp_path / "ou" / "lam0.01_seed0" / RESULT_FILE)
     synthetic = RunResult(config=RunConfig()).to_dict()
-    assert set(stored) - set(synthetic) == {"data", "kind", "label", "steps", "device_name"}
+    # files and metrics_schema are written by save() for every record (records/validate.py).
+    extra = {"data", "kind", "label", "steps", "device_name", "files", "metrics_schema"}
+    assert set(stored) - set(synthetic) == extra
     assert set(synthetic) <= set(stored)
     assert stored["config"] == _cfg().to_dict() and stored["seed"] == 0
     assert (stored["kind"], stored["label"]) == ("ou", "ou")

@@ -43,7 +43,7 @@ class FakeExecutor:
         self.cancelled: list[str] = []
         self.polls = polls
 
-    def map_array(self, fn, indices, specs, roots):
+    def map_array(self, fn, indices, *arrays):
         return [FakeJob(self, f"job{i}") for i in indices]
 
 

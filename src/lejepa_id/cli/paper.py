@@ -252,7 +252,8 @@ def _plan_and_draw(runs: Path, gallery_dir: Path, k: int, every_figure: bool) ->
     write_claims(plan, runs / "claims.json")
     if every_figure:
         gallery = load_dataset(gallery_dir, expect_kind="eval")
-        entries = make_figures(gallery, plan, runs / "figures", ("png", "pdf"))
+        # plan.json names runs relative to their folder: codes are read from ``runs``.
+        entries = make_figures(gallery, plan, runs / "figures", ("png", "pdf"), runs_dir=runs)
     else:
         entries = _sweep_figures(plan, runs / "figures")
     print(f"planned {len(plan['runs'])} runs, {len(entries)} figures in {runs}", flush=True)
@@ -263,7 +264,7 @@ def _sweep_figures(plan: dict, out: Path) -> list[dict]:
     import matplotlib.pyplot as plt
 
     from lejepa_id.reacher import figures_stats as fs
-    from lejepa_id.records.io import atomic_write_json
+    from lejepa_id.records.io import atomic_save_figure, atomic_write_json
     from lejepa_id.records.layout import ensure_writable
 
     ensure_writable(out)
@@ -279,7 +280,7 @@ def _sweep_figures(plan: dict, out: Path) -> list[dict]:
             "caption": f"R^2(h -> z) against the {label} of the training data; dots are runs.",
         }
         for fmt in ("png", "pdf"):
-            fig.savefig(out / f"{name}.{fmt}", dpi=150, bbox_inches="tight")
+            atomic_save_figure(fig, out / f"{name}.{fmt}", dpi=150, bbox_inches="tight")
             entry[fmt] = f"{name}.{fmt}"
         plt.close(fig)
         entries.append(entry)

@@ -12,6 +12,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -19,6 +20,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Protocol
+
+from tqdm import tqdm
 
 from lejepa_id.config.experiments import RunSpec
 from lejepa_id.plugins import load_all as load_plugins
@@ -125,6 +128,9 @@ def _init_worker(threads: int, queue: Any, parent: int) -> None:
     # Ctrl-C reaches the whole process group: the parent alone handles it and stops
     # the workers, which would otherwise each print a KeyboardInterrupt traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # tqdm's default lock is a multiprocessing semaphore; a worker stopped mid-training
+    # would leave it to the resource tracker ("leaked semaphore"). Workers print no bars.
+    tqdm.set_lock(threading.RLock())
     torch.set_num_threads(threads)
     _QUEUE, _PARENT = queue, parent
 
