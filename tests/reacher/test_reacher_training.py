@@ -134,3 +134,26 @@ def test_the_initialization_draws_from_the_derived_init_seed():
     got = model.state_dict()
     assert all(torch.equal(got[k], want[k]) for k in want)
     assert not torch.equal(got["head.3.weight"], other["head.3.weight"])
+
+
+def test_a_run_records_its_datasets_relative_to_its_folder(tmp_path):
+    import shutil
+
+    from lejepa_id.reacher.figures_stats import dataset_path
+
+    root = tmp_path / "paper"
+    ou, ev = _frames(8, 2, 0.25, 0, "ou"), _frames(8, 1, 0.25, 1, "eval")
+    train = FrameData(ou.frames, ou.angles, ou.meta, root / "data" / "ou")
+    gallery = FrameData(ev.frames, ev.angles, ev.meta, root / "data" / "eval")
+    run = root / "reacher" / "ou" / "lam0.01_seed0"
+    record = rt._data_record(train, gallery, run)
+    assert record["train_from_run"] == "../../../data/ou"
+    # The whole folder moves: the dataset is still found from the run's new place.
+    (root / "data" / "ou").mkdir(parents=True)
+    moved = tmp_path / "elsewhere"
+    shutil.move(str(root), str(moved))
+    found = Path(dataset_path(record, moved / "reacher" / "ou" / "lam0.01_seed0"))
+    assert found.resolve() == (moved / "data" / "ou").resolve()
+    # A record from before keeps its path as given.
+    legacy = {"train": "data/reacher/ou"}
+    assert dataset_path(legacy, moved / "reacher" / "ou" / "lam0.01_seed0") == "data/reacher/ou"

@@ -145,6 +145,13 @@ def fig_lqr_error_box(plan: dict) -> plt.Figure:
     return fig
 
 
+def dataset_path(data: dict, run: Path, key: str = "train") -> str:
+    """Where a run's dataset is: relative to the run's folder when the record says so
+    (``train_from_run``), else the path as given at training time (older records)."""
+    relative = data.get(f"{key}_from_run")
+    return str(run / relative) if isinstance(relative, str) else str(data[key])
+
+
 def datasets_of(plan: dict, gallery_path: Path) -> list[tuple[str, np.ndarray, dict]]:
     """(name, angles, identity) of the gallery and one training set per kind (the one
     nearest the defaults rho = 0.95, delta = 16), read from the runs' results."""
@@ -153,7 +160,7 @@ def datasets_of(plan: dict, gallery_path: Path) -> list[tuple[str, np.ndarray, d
     chosen: dict[str, tuple[float, str]] = {}
     for r in plan["runs"]:
         res = read_json(Path(r["run"]) / RESULT_FILE)
-        ident, path = res["data"]["train_identity"], res["data"]["train"]
+        ident, path = res["data"]["train_identity"], dataset_path(res["data"], Path(r["run"]))
         dist = abs(ident.get("rho", 0.95) - 0.95) + abs(ident.get("delta", 16) - 16)
         if ident["kind"] not in chosen or dist < chosen[ident["kind"]][0]:
             chosen[ident["kind"]] = (dist, path)

@@ -11,6 +11,7 @@ of 256 pairs moves 6 MB at 64 x 64 instead of 25 MB of float32. The grid of runs
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
@@ -345,7 +346,9 @@ def train_run(
     wall = time.perf_counter() - t0
     res = _record(cfg, history, steps, wall, device, engine.diverged_steps()[0])
     res.name = f"{out_dir.parent.name}/{out_dir.name}"
-    res.extra.update(data=_data_record(train, gallery), kind=train.kind, label=out_dir.parent.name)
+    res.extra.update(
+        data=_data_record(train, gallery, out_dir), kind=train.kind, label=out_dir.parent.name
+    )
     if res.status == "finished":
         res.metrics = _evaluate(model, train, gallery, normalize, cfg.fit_n, out_dir)
     res.weights = {k: v.detach().cpu() for k, v in model.state_dict().items()}
@@ -380,11 +383,18 @@ def _record(
     return res
 
 
-def _data_record(train: FrameData, gallery: FrameData) -> dict:
+def _data_record(train: FrameData, gallery: FrameData, out_dir: Path) -> dict:
+    """The datasets a run was trained and scored on: their identities, their paths as
+    given, and their paths relative to the run's folder (``*_from_run``), which stay
+    right when a folder holding both the runs and the data moves (``lejepa-id paper``'s
+    OUT)."""
+    run = Path(out_dir).resolve()
     return {
         "train": str(train.path),
+        "train_from_run": os.path.relpath(Path(train.path).resolve(), run),
         "train_identity": train.meta["identity"],
         "eval": str(gallery.path),
+        "eval_from_run": os.path.relpath(Path(gallery.path).resolve(), run),
         "eval_identity": gallery.meta["identity"],
         "norm": train.meta["norm"],
     }
