@@ -23,3 +23,18 @@ def reference():
 @pytest.fixture
 def gen():
     return torch.Generator().manual_seed(1234)
+
+
+@pytest.fixture(scope="session")
+def rendering_problem() -> str | None:
+    """Why the Reacher cannot be rendered here (None: it can). Rendering needs mujoco,
+    dm_control and an OpenGL backend."""
+    from lejepa_id.errors import UsageError
+
+    try:
+        from lejepa_id.reacher.render import ReacherRenderer
+
+        ReacherRenderer(16, "fast").close()
+    except (ImportError, UsageError) as exc:
+        return str(exc)
+    return None

@@ -11,22 +11,10 @@ import os
 
 import pytest
 
-from lejepa_id.errors import UsageError
-
-
-def _rendering_problem() -> str | None:
-    try:
-        from lejepa_id.reacher.render import ReacherRenderer
-
-        ReacherRenderer(16, "fast").close()
-    except (ImportError, UsageError) as exc:
-        return str(exc)
-    return None
-
 
 @pytest.fixture(scope="session")
-def needs_rendering() -> None:
-    problem = _rendering_problem()
+def needs_rendering(rendering_problem) -> None:
+    problem = rendering_problem
     if problem is None:
         return
     if os.environ.get("CI"):

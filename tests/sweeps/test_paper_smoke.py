@@ -15,21 +15,10 @@ from pathlib import Path
 import pytest
 
 from lejepa_id.cli.main import main
-from lejepa_id.errors import UsageError
 
 
-def _rendering_problem() -> str | None:
-    try:
-        from lejepa_id.reacher.render import ReacherRenderer
-
-        ReacherRenderer(16, "fast").close()
-    except (ImportError, UsageError) as exc:
-        return str(exc)
-    return None
-
-
-def test_paper_smoke_end_to_end(tmp_path: Path, capsys) -> None:
-    problem = _rendering_problem()
+def test_paper_smoke_end_to_end(tmp_path: Path, capsys, rendering_problem) -> None:
+    problem = rendering_problem
     if problem is not None and os.environ.get("CI"):
         pytest.fail(f"CI must render the Reacher for the smoke budget: {problem}")
     only = [] if problem is None else ["--only", "2d", "gennorm", "scaling", "grid"]

@@ -188,6 +188,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         _handle(signal.SIGTERM, previous)
 
 
+def run_as_script() -> int:
+    """:func:`main` for ``python -m lejepa_id``: a Ctrl-C that lands after main() has
+    handled its own (between its return and the exit) still ends as an interrupted
+    command, exit 130, not a signal death."""
+    try:
+        return main()
+    except KeyboardInterrupt:
+        print("lejepa-id: interrupted", file=sys.stderr)
+        return 130
+
+
 def _verify(argv: list[str]) -> int:
     """``lejepa-id verify``: on SIGTERM or Ctrl-C its coqc processes are killed first
     (they lead their own process groups), then it exits 143 or 130."""

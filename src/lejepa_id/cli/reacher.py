@@ -125,7 +125,6 @@ def register(subparsers) -> None:
     _register_train(sub)
     _register_plan(sub)
     _register_figures(sub)
-
     register_sweep(sub)
 
 
