@@ -16,6 +16,7 @@ one run, and rerun with ``--repeat`` to see the spread.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -60,8 +61,11 @@ def child(case: str, steps: int, threads: str) -> None:
     print(json.dumps({"threads_used": res.threads, "train_s": wall, "r2_hz": res.metrics["r2_hz"]}))
 
 
-def measure(case: str, steps: int, threads: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "LEJEPA_ID_THREADS")}
+def measure(case: str, steps: int, threads: str, policy: str) -> dict:
+    drop = ("OMP_NUM_THREADS", "LEJEPA_ID_THREADS", "OMP_WAIT_POLICY")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    if policy != "default":
+        env["OMP_WAIT_POLICY"] = policy.upper()
     start = time.perf_counter()
     out = subprocess.run(
         [sys.executable, __file__, "--child", case, str(steps), threads],
@@ -75,6 +79,7 @@ def measure(case: str, steps: int, threads: str) -> dict:
     return {
         "case": case,
         "threads": threads,
+        "wait_policy": policy,
         "threads_used": row["threads_used"],
         "steps": steps,
         "steps_per_s": round(steps / row["train_s"], 1),
@@ -102,6 +107,13 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=500)
     parser.add_argument("--threads", nargs="+", default=["1", "2", "auto"])
     parser.add_argument("--busy", nargs="+", type=int, default=[0, 2, 4])
+    parser.add_argument(
+        "--wait-policy",
+        nargs="+",
+        default=["default"],
+        choices=["default", "active", "passive"],
+        help="OMP_WAIT_POLICY of the training process (default: what this code sets)",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="rounds over all settings")
     parser.add_argument("--busy-limit", type=float, default=900.0, help="busy loops' lifetime, s")
     parser.add_argument("--json", help="also write the rows to this JSON file")
@@ -115,11 +127,15 @@ def main() -> None:
             time.sleep(1.0 if busy else 0.0)
             for rnd in range(args.repeat):
                 for case in args.cases:
-                    for threads in args.threads:
-                        row = {"busy": busy, "round": rnd, **measure(case, args.steps, threads)}
+                    for threads, policy in itertools.product(args.threads, args.wait_policy):
+                        row = {
+                            "busy": busy,
+                            "round": rnd,
+                            **measure(case, args.steps, threads, policy),
+                        }
                         rows.append(row)
                         print(
-                            f"busy={busy} {case:6s} threads={threads:>4s} "
+                            f"busy={busy} {case:6s} threads={threads:>4s} wait={policy:7s} "
                             f"(used {row['threads_used']}) {row['steps_per_s']:7.1f} steps/s  "
                             f"train {row['train_s']:7.2f} s  process {row['process_s']:7.2f} s",
                             flush=True,

@@ -9,6 +9,11 @@ Three lines in a notebook::
 
 __version__ = "0.1.0"
 
+# First, before anything imports torch: the OpenMP runtime reads its wait policy once.
+from lejepa_id.openmp import prefer_passive_wait  # noqa: E402
+
+prefer_passive_wait()
+
 from lejepa_id.config.experiments import load_experiment  # noqa: E402
 from lejepa_id.config.run import RunConfig  # noqa: E402
 from lejepa_id.training.trainer import RunResult, load_encoder, train  # noqa: E402

@@ -31,7 +31,13 @@ from lejepa_id.records.loggers import Logger, LoggerHub, Member, make_loggers
 from lejepa_id.records.result import RunResult, append_curve_row
 from lejepa_id.training.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
 from lejepa_id.training.runtime import derive_seed, generator, resolve_device
-from lejepa_id.training.threads import encoder_work, resolve_threads, torch_threads
+from lejepa_id.training.threads import (
+    ThreadPacer,
+    auto_threads,
+    encoder_work,
+    explicit_threads,
+    torch_threads,
+)
 from lejepa_id.worlds import World, action_pairs
 from lejepa_id.worlds.build import check_world_matches, recorded_mixing, world_for
 from lejepa_id.worlds.transitions import transition_class
@@ -166,8 +172,10 @@ def train(
             learning rate (:mod:`lejepa_id.records.loggers`), e.g.
             ``loggers=[CSVLogger("runs/mine")]``; closed when training ends.
         threads: CPU threads for torch while training: a count, or ``auto``/None to
-            follow ``LEJEPA_ID_THREADS``, ``OMP_NUM_THREADS``, else the model size
-            (see :mod:`lejepa_id.training.threads`). Restored afterwards; never changes the weights.
+            follow ``LEJEPA_ID_THREADS``, ``OMP_NUM_THREADS``, else measure which count
+            is faster while training (see :mod:`lejepa_id.training.threads`); the
+            result's ``threads`` is the count most steps used. Restored afterwards;
+            never changes the weights.
     """
     single = isinstance(configs, RunConfig)
     cfgs: list[RunConfig] = [configs] if isinstance(configs, RunConfig) else list(configs)
@@ -181,11 +189,19 @@ def train(
     c0 = cfgs[0]
     members = sum(c.effective_inits for c in cfgs)
     work = members * encoder_work(c0)
-    with torch_threads(resolve_threads(work, threads)) as n:
-        trainer = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval)
+    chosen = explicit_threads(threads)
+    available = torch.get_num_threads()
+    first = chosen if chosen is not None else auto_threads(work, available)
+    with torch_threads(first) as n:
+        # auto on a CPU: measure whether the other threads pay off under this load.
+        pacer = None
+        if chosen is None and available > 1 and resolve_device(c0.device).type == "cpu":
+            pacer = ThreadPacer([first, *(c for c in (1, available) if c != first)])
+        trainer = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval, pacer)
         results = trainer.run(LoggerHub(loggers or []))
+    used = pacer.most_used if pacer is not None else n
     for res, cfg, world in zip(results, cfgs, wlds):
-        res.threads = n
+        res.threads = used
         if worlds is not None:
             res.mixing = recorded_mixing(cfg, world)
             if res.mixing != cfg.mixing:
@@ -234,9 +250,9 @@ def _worlds(
 class _Trainer:
     """State of one group's training; :meth:`run` is the readable loop."""
 
-    def __init__(self, cfgs, worlds, names, progress, on_eval) -> None:
+    def __init__(self, cfgs, worlds, names, progress, on_eval, pacer=None) -> None:
         self.cfgs, self.worlds, self.names = cfgs, worlds, list(names)
-        self.progress, self.on_eval = progress, on_eval
+        self.progress, self.on_eval, self.pacer = progress, on_eval, pacer
         c0 = cfgs[0]
         self.c0 = c0
         self.device = resolve_device(c0.device)
@@ -420,6 +436,8 @@ class _Trainer:
         def after_step(step: int, loss: torch.Tensor, terms: dict[str, torch.Tensor]) -> None:
             self.record_step(step, loss, terms)
             bar.update(1)
+            if self.pacer is not None:
+                self.pacer.tick()
 
         def at_eval(done: int) -> None:
             nonlocal last_rows
@@ -437,6 +455,8 @@ class _Trainer:
                     loss=f"{np.mean([r['loss'] for r in live]):.4g}",
                     r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
                 )
+            if self.pacer is not None:
+                self.pacer.skip()  # an evaluation is not a step's time
 
         for member in members:
             hub.start(member)
