@@ -7,6 +7,10 @@ links would be broken. These hooks copy each linked repository file into the sit
 ``repo/`` (a Markdown file becomes a page there, not in the nav, and its own links are
 followed the same way) and rewrite the link to point at the copy. A link to a file that
 does not exist is left as it is, so ``mkdocs build --strict`` still fails on it.
+
+The site's home page is the README itself (one text for both), its links rewritten the
+same way. Docstrings written for Sphinx keep their roles (:class:`World`); the roles are
+dropped from the rendered API pages, leaving the code span.
 """
 
 from __future__ import annotations
@@ -43,8 +47,11 @@ def _site_uri(target: Path, docs: Path, root: Path) -> str | None:
 def on_files(files: Files, config: Any) -> Files:
     root, docs = _root(config), Path(config.docs_dir).resolve()
     _rewrites.clear()
-    queue = [f for f in files.documentation_pages()]
     known = {f.src_uri for f in files}
+    if "index.md" not in known:
+        files.append(File.generated(config, "index.md", abs_src_path=str(root / "README.md")))
+        known.add("index.md")
+    queue = list(files.documentation_pages())
     while queue:
         page = queue.pop()
         source = Path(page.abs_src_path).resolve()
@@ -57,13 +64,12 @@ def on_files(files: Files, config: Any) -> Files:
             uri = _site_uri(target, docs, root)
             if uri is None:
                 continue  # missing: MkDocs reports it, and --strict fails
-            if not target.is_relative_to(docs):
-                if uri not in known:
-                    copy = File.generated(config, uri, abs_src_path=str(target))
-                    files.append(copy)
-                    known.add(uri)
-                    if copy.is_documentation_page():
-                        queue.append(copy)
+            if not target.is_relative_to(docs) and uri not in known:
+                copy = File.generated(config, uri, abs_src_path=str(target))
+                files.append(copy)
+                known.add(uri)
+                if copy.is_documentation_page():
+                    queue.append(copy)
             if uri != posixpath.normpath(posixpath.join(posixpath.dirname(page.src_uri), link)):
                 rewrites[link] = posixpath.relpath(uri, posixpath.dirname(page.src_uri) or ".")
         if rewrites:
@@ -81,3 +87,10 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str
         return f"]({link}{match.group(2) or ''})"
 
     return LINK.sub(swap, markdown)
+
+
+ROLE = re.compile(r":(?:py:)?(?:class|func|meth|data|attr|mod|exc|obj|const):(?=<code>)")
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
+    return ROLE.sub("", html)
