@@ -38,7 +38,7 @@ PIP=(.venv/bin/python -m pip install -q --disable-pip-version-check)
 # Pinned: torch 2.13.0. Which build that is depends on pip's configuration: the project's
 # machines point pip at a local wheel folder with the CPU build; from the public index a
 # bare pin on Linux is the multi-GB CUDA build. For the CPU build elsewhere, install it
-# first from PyTorch's CPU index (README: --index-url https://download.pytorch.org/whl/cpu);
+# first from PyTorch's CPU index (docs/usage.md: --index-url https://download.pytorch.org/whl/cpu);
 # this line then finds it installed.
 # requirements-lock.txt pins everything else to the versions the project was tested with.
 "${PIP[@]}" torch==2.13.0 -c requirements-lock.txt

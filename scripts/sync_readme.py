@@ -1,12 +1,15 @@
-"""Copy generated tables and the results' verdicts and numbers into README.md between
-their markers (``<!-- NAME:start -->`` ... ``<!-- NAME:end -->``).
+"""Copy generated tables and the results' verdicts and numbers into README.md and the
+docs pages (docs/*.md) between their markers (``<!-- NAME:start -->`` ... ``<!-- NAME:end -->``).
 
-python scripts/sync_readme.py          # rewrite README.md
-python scripts/sync_readme.py --check  # exit 1 if README.md is out of date, naming the blocks
+python scripts/sync_readme.py          # rewrite the files whose blocks are out of date
+python scripts/sync_readme.py --check  # exit 1 if any is out of date, naming the blocks
 
-Blocks: ``verification-table`` (formal/VERIFICATION.md), ``bad-input-count`` (the cases
-of tests/test_bad_input.py), and every block of ``lejepa_id.analysis.readme_numbers``
-(verdicts and numbers from results/*/claims.json, plan.json and the runs tables).
+Blocks: ``verification-table`` (formal/VERIFICATION.md; in docs/proofs.md),
+``bad-input-count`` (the cases of tests/test_bad_input.py; docs/usage.md), and every block
+of ``lejepa_id.analysis.readme_numbers`` (verdicts and numbers from results/*/claims.json,
+plan.json and the runs tables; docs/results.md, docs/speed.md). A block may live in any of
+those files, but every block must appear in at least one: a block whose markers were lost
+fails the check.
 """
 
 from __future__ import annotations
@@ -53,35 +56,53 @@ def blocks() -> dict[str, Callable[[], str]]:
     return out
 
 
-def synced(readme: str) -> tuple[str, list[str]]:
-    """The README with every block regenerated, and the names of blocks that changed."""
+def files() -> list[Path]:
+    """The files whose blocks this script keeps: the README and every docs page."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def synced(text: str) -> tuple[str, list[str]]:
+    """The text with every block it holds regenerated, and the names of blocks that changed."""
     changed = []
     for name, make in blocks().items():
         start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-        if start not in readme or end not in readme:
-            changed.append(f"{name} (markers missing)")
+        if start not in text and end not in text:
+            continue  # kept in another file
+        if start not in text or end not in text:
+            changed.append(f"{name} (a marker missing)")
             continue
-        head, _, rest = readme.partition(start)
+        head, _, rest = text.partition(start)
         old, _, tail = rest.partition(end)
         new = f"\n{make()}\n"
         if old != new:
             changed.append(name)
-        readme = f"{head}{start}{new}{end}{tail}"
-    return readme, changed
+        text = f"{head}{start}{new}{end}{tail}"
+    return text, changed
 
 
 def main() -> int:
-    path = ROOT / "README.md"
-    current = path.read_text()
-    new, changed = synced(current)
-    if "--check" in sys.argv:
-        if new != current or changed:
-            print("README.md out of date: " + ", ".join(changed), file=sys.stderr)
-            return 1
-        return 0
-    tmp = path.with_suffix(".md.tmp")
-    tmp.write_text(new)
-    tmp.replace(path)  # atomic: a reader never sees half a README
+    check = "--check" in sys.argv
+    found: set[str] = set()
+    stale: list[str] = []
+    for path in files():
+        current = path.read_text()
+        found |= {name for name in blocks() if f"<!-- {name}:start -->" in current}
+        new, changed = synced(current)
+        if not changed and new == current:
+            continue
+        rel = path.relative_to(ROOT)
+        if check:
+            stale.append(f"{rel}: " + ", ".join(changed))
+            continue
+        tmp = path.with_suffix(".md.tmp")
+        tmp.write_text(new)
+        tmp.replace(path)  # atomic: a reader never sees half a page
+    missing = sorted(set(blocks()) - found)
+    if missing:
+        stale.append("markers missing in README.md and docs/*.md: " + ", ".join(missing))
+    if stale:
+        print("out of date: " + "; ".join(stale), file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# The whole test suite from a fresh machine: set up everything, lint, type-check, run pytest.
+# The whole test suite from a fresh machine: set up everything, lint, type-check, build the
+# docs site, run pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --all
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy # the package, as configured in pyproject.toml [tool.mypy]
+# The docs site, warnings as errors (broken links, anchors, docstrings), into a temp folder.
+site=$(mktemp -d)
+trap 'rm -rf "$site"' EXIT
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$site"
 .venv/bin/python -m pytest -q "$@"

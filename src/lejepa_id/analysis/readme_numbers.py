@@ -1,9 +1,10 @@
-"""The README's statements about committed results, generated from them.
+"""The docs' statements about committed results, generated from them.
 
-Every verdict and number the README states about ``results/`` comes from one of the
-blocks below, written between ``<!-- NAME:start -->`` and ``<!-- NAME:end -->`` markers
-by ``python scripts/sync_readme.py`` (``--check``: exit 1 when the README differs; a test
-runs it). Sources: ``results/claims.json``, ``results/beyond/claims.json``,
+Every verdict and number the docs state about ``results/`` (docs/results.md, once the
+README's results sections) comes from one of the blocks below, written between
+``<!-- NAME:start -->`` and ``<!-- NAME:end -->`` markers by ``python scripts/sync_readme.py``
+(``--check``: exit 1 when a page differs; a test runs it). Sources:
+``results/claims.json``, ``results/beyond/claims.json``,
 ``results/reacher_control/claims.json`` and ``plan.json``, and the runs tables
 ``results/runs/runs.parquet`` and ``results/beyond/runs.parquet``. A block whose source
 is missing says so in place of its numbers.

@@ -1,7 +1,7 @@
 """Objectives: pure loss terms and the registered objectives built from them.
 
 Built-in objectives (``mode``): ``lejepa``, ``whiten``, ``infonce``, ``lejepa_action``.
-A new objective is one file with a registered :class:`Objective` subclass (see README, "Extending").
+A new objective is one file with a registered :class:`Objective` subclass (see docs/extending.md).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A transition is a component of a :class:`~lejepa_id.worlds.World`. It samples vi
 batch of latents and reports what the metrics and the Theorem-3 bound need to know about
 it: the correlation between a coordinate of z and the same coordinate of a view.
 Register a new transition with :func:`register_transition`; the engine then builds it by
-the name in a run's ``transition`` key (see README, "Extending").
+the name in a run's ``transition`` key (see docs/extending.md).
 """
 
 from __future__ import annotations
