@@ -48,7 +48,8 @@ class Schedule:
 
 class DrawStream:
     """The objective's randomness (SIGReg's directions) for each member, drawn
-    :data:`CHUNK` steps at a time from the member's own generator.
+    :data:`CHUNK` steps at a time from the member's own generator and stacked once per
+    chunk, so a step takes a view and costs no copy.
 
     Shape: next() -> (R, ...), or None for an objective that draws nothing.
     """
@@ -58,16 +59,19 @@ class DrawStream:
     ) -> None:
         self.objective, self.code_dim = objective, code_dim
         self.generators = list(generators)
-        self.buffers: list[list[torch.Tensor]] = [[] for _ in self.generators]
+        self.chunk: torch.Tensor | None = None  # (CHUNK, R, ...)
+        self.at = CHUNK
 
     def next(self) -> torch.Tensor | None:
-        for gen, buffer in zip(self.generators, self.buffers):
-            if not buffer:
-                draw = self.objective.draw(self.code_dim, gen, CHUNK)
-                if draw is None:
-                    return None
-                buffer.extend(draw.unbind(0)[::-1])
-        return torch.stack([buffer.pop() for buffer in self.buffers])
+        if self.at >= CHUNK:
+            draws = [self.objective.draw(self.code_dim, gen, CHUNK) for gen in self.generators]
+            if any(d is None for d in draws):
+                return None
+            self.chunk = torch.stack([d for d in draws if d is not None], dim=1)
+            self.at = 0
+        assert self.chunk is not None
+        i, self.at = self.at, self.at + 1
+        return self.chunk[i]
 
 
 class Engine:

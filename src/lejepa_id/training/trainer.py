@@ -31,13 +31,7 @@ from lejepa_id.records.loggers import Logger, LoggerHub, Member, make_loggers
 from lejepa_id.records.result import RunResult, append_curve_row
 from lejepa_id.training.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
 from lejepa_id.training.runtime import derive_seed, generator, resolve_device
-from lejepa_id.training.threads import (
-    ThreadPacer,
-    auto_threads,
-    encoder_work,
-    explicit_threads,
-    torch_threads,
-)
+from lejepa_id.training.threads import encoder_work, resolve_threads, torch_threads
 from lejepa_id.worlds import World, action_pairs
 from lejepa_id.worlds.build import check_world_matches, recorded_mixing, world_for
 from lejepa_id.worlds.transitions import transition_class
@@ -88,32 +82,27 @@ def group_key(config: RunConfig) -> tuple[Any, ...]:
 class DataStream:
     """Positive pairs of one world from its own generator, drawn ``CHUNK`` steps at a time.
 
-    In an action world the views are (z_t, z_{t+1}) and ``next()`` also returns the
-    actions taken, ``{"actions": (B, k)}``, which the engine hands to the objective.
+    In an action world the views are (z_t, z_{t+1}) and the chunk's extras hold the
+    actions taken, ``{"actions": (CHUNK, B, k)}``, which the engine hands to the objective.
 
     Shape:
-        next() -> (V, B, D) observations of B latents in V views.
+        next_chunk() -> (CHUNK, V, B, D) observations of B latents in V views per step,
+        and the extras.
     """
 
     def __init__(self, world: World, config: RunConfig, device: torch.device) -> None:
         self.world, self.config = world, config
         self.gen = generator(device, config.seed, _DATA)
-        # One entry per step: the inputs, and in an action world the actions with them.
-        self.buffer: list[torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]] = []
 
-    def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]:
-        if not self.buffer:
-            c = self.config
-            z = self.world.sample_latents(CHUNK * c.batch, self.gen)
-            if self.world.transition.action_size():
-                views, actions = action_pairs(self.world, z, self.gen)
-                xs = self.world.render(views).reshape(c.views, CHUNK, c.batch, -1).unbind(1)
-                extras = [{"actions": a} for a in actions.reshape(CHUNK, c.batch, -1).unbind(0)]
-                self.buffer = list(reversed(list(zip(xs, extras))))
-            else:
-                x = self.world.render(self.world.sample_views(z, c.views, self.gen))
-                self.buffer = list(reversed(x.reshape(c.views, CHUNK, c.batch, -1).unbind(1)))
-        return self.buffer.pop()
+    def next_chunk(self) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        c = self.config
+        z = self.world.sample_latents(CHUNK * c.batch, self.gen)
+        if self.world.transition.action_size():
+            views, actions = action_pairs(self.world, z, self.gen)
+            x = self.world.render(views).reshape(c.views, CHUNK, c.batch, -1)
+            return x.transpose(0, 1), {"actions": actions.reshape(CHUNK, c.batch, -1)}
+        x = self.world.render(self.world.sample_views(z, c.views, self.gen))
+        return x.reshape(c.views, CHUNK, c.batch, -1).transpose(0, 1), {}
 
 
 def _check_group(configs: Sequence[RunConfig]) -> None:
@@ -172,10 +161,8 @@ def train(
             learning rate (:mod:`lejepa_id.records.loggers`), e.g.
             ``loggers=[CSVLogger("runs/mine")]``; closed when training ends.
         threads: CPU threads for torch while training: a count, or ``auto``/None to
-            follow ``LEJEPA_ID_THREADS``, ``OMP_NUM_THREADS``, else measure which count
-            is faster while training (see :mod:`lejepa_id.training.threads`); the
-            result's ``threads`` is the count most steps used. Restored afterwards;
-            never changes the weights.
+            follow ``LEJEPA_ID_THREADS``, ``OMP_NUM_THREADS``, else the model size
+            (see :mod:`lejepa_id.training.threads`). Restored afterwards.
     """
     single = isinstance(configs, RunConfig)
     cfgs: list[RunConfig] = [configs] if isinstance(configs, RunConfig) else list(configs)
@@ -189,19 +176,11 @@ def train(
     c0 = cfgs[0]
     members = sum(c.effective_inits for c in cfgs)
     work = members * encoder_work(c0)
-    chosen = explicit_threads(threads)
-    available = torch.get_num_threads()
-    first = chosen if chosen is not None else auto_threads(work, available)
-    with torch_threads(first) as n:
-        # auto on a CPU: measure whether the other threads pay off under this load.
-        pacer = None
-        if chosen is None and available > 1 and resolve_device(c0.device).type == "cpu":
-            pacer = ThreadPacer([first, *(c for c in (1, available) if c != first)])
-        trainer = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval, pacer)
+    with torch_threads(resolve_threads(work, threads)) as n:
+        trainer = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval)
         results = trainer.run(LoggerHub(loggers or []))
-    used = pacer.most_used if pacer is not None else n
     for res, cfg, world in zip(results, cfgs, wlds):
-        res.threads = used
+        res.threads = n
         if worlds is not None:
             res.mixing = recorded_mixing(cfg, world)
             if res.mixing != cfg.mixing:
@@ -250,9 +229,9 @@ def _worlds(
 class _Trainer:
     """State of one group's training; :meth:`run` is the readable loop."""
 
-    def __init__(self, cfgs, worlds, names, progress, on_eval, pacer=None) -> None:
+    def __init__(self, cfgs, worlds, names, progress, on_eval) -> None:
         self.cfgs, self.worlds, self.names = cfgs, worlds, list(names)
-        self.progress, self.on_eval, self.pacer = progress, on_eval, pacer
+        self.progress, self.on_eval = progress, on_eval
         c0 = cfgs[0]
         self.c0 = c0
         self.device = resolve_device(c0.device)
@@ -296,6 +275,9 @@ class _Trainer:
         for w in worlds:
             w.mixing.to(self.device)
         self.streams = [DataStream(w, c, self.device) for w, c in zip(worlds, cfgs)]
+        self._at = CHUNK  # no chunk drawn yet
+        self._chunk = torch.empty(0)
+        self._chunk_extras: dict[str, torch.Tensor] = {}
         dir_gens = [generator(self.device, cfgs[r].seed, _DIRECTIONS, k) for r, k in self.members]
         self.schedule = Schedule(c0.lr, c0.steps)
         # A host sync per step is free on the CPU but stalls a GPU's queue: there the
@@ -347,18 +329,26 @@ class _Trainer:
         self.baselines = [e.baseline() for e in self.evalsets]
 
     def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]:
-        """The data source of :attr:`engine`. Shape: -> (R, V, B, D), and in an action
-        world the actions {"actions": (R, B, k)}."""
-        per_run = [s.next() for s in self.streams]
-        plain = [b for b in per_run if not isinstance(b, tuple)]
-        if len(plain) == len(per_run):
-            return torch.stack([plain[r] for r, _ in self.members])
-        pairs = [b for b in per_run if isinstance(b, tuple)]
-        if len(pairs) != len(per_run):
+        """The data source of :attr:`engine`: views into the members' current chunk, so a
+        step costs no copy. Shape: -> (R, V, B, D), and in an action world the actions
+        {"actions": (R, B, k)}."""
+        if self._at >= CHUNK:
+            self._refill()
+        i, self._at = self._at, self._at + 1
+        x = self._chunk[i]
+        return (x, {k: v[i] for k, v in self._chunk_extras.items()}) if self._chunk_extras else x
+
+    def _refill(self) -> None:
+        """The next CHUNK steps of every member, stacked once: (CHUNK, R, V, B, D)."""
+        chunks = [s.next_chunk() for s in self.streams]
+        keys = set(chunks[0][1])
+        if any(set(extras) != keys for _, extras in chunks):
             raise ValueError("a group mixes action worlds with worlds without actions")
-        x = torch.stack([pairs[r][0] for r, _ in self.members])
-        keys = pairs[0][1]
-        return x, {k: torch.stack([pairs[r][1][k] for r, _ in self.members]) for k in keys}
+        self._chunk = torch.stack([chunks[r][0] for r, _ in self.members], dim=1)
+        self._chunk_extras = {
+            k: torch.stack([chunks[r][1][k] for r, _ in self.members], dim=1) for k in keys
+        }
+        self._at = 0
 
     def _encode(self, X: torch.Tensor) -> torch.Tensor:
         """Shape: (R, V, B, D) -> (R, V, B, m)."""
@@ -436,8 +426,6 @@ class _Trainer:
         def after_step(step: int, loss: torch.Tensor, terms: dict[str, torch.Tensor]) -> None:
             self.record_step(step, loss, terms)
             bar.update(1)
-            if self.pacer is not None:
-                self.pacer.tick()
 
         def at_eval(done: int) -> None:
             nonlocal last_rows
@@ -455,8 +443,6 @@ class _Trainer:
                     loss=f"{np.mean([r['loss'] for r in live]):.4g}",
                     r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
                 )
-            if self.pacer is not None:
-                self.pacer.skip()  # an evaluation is not a step's time
 
         for member in members:
             hub.start(member)
