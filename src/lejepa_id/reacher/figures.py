@@ -184,7 +184,8 @@ def latents_figure(z: np.ndarray, spaces: list[tuple[str, np.ndarray]]) -> plt.F
                     ax.set_ylabel(f"colour: {joint}\n{first}₂")
                 else:
                     ax.set_ylabel(f"{first}₂", labelpad=1)
-        fig.colorbar(image, ax=axes, label="joint angle (rad)", shrink=0.8)
+        if image is not None:
+            fig.colorbar(image, ax=axes, label="joint angle (rad)", shrink=0.8)
     return fig
 
 
