@@ -21,6 +21,7 @@ from lejepa_id.analysis.plotting import (
     discrete_colours,
     legend_outside,
     named,
+    plural,
     save,
     sweeping,
     theorem_scope,
@@ -74,7 +75,7 @@ def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     ax.set_xlabel("Theorem-3 bound  D + (ε + D)²")
     ax.set_ylabel(ERROR_LABEL)
     below = int((inside[ERROR] <= inside["approx_bound"]).sum())
-    ax.set_title(f"{below} of {len(inside)} runs in scope below the bound", fontsize=9)
+    ax.set_title(f"{below} of {plural(len(inside), 'run')} in scope below the bound", fontsize=9)
     _colorbar(fig, ax, inside, scale)
     legend_outside(fig, ax)
     fig.tight_layout()
@@ -84,7 +85,7 @@ def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
         "bound",
         f"Centered Procrustes error against the Theorem-3 bound. Counted (coloured by ρ): "
         f"{THEOREM_FILTER}; the theory puts them below the diagonal. Grey hollow: "
-        f"{len(outside)} runs outside the theorem's scope, drawn but not counted.",
+        f"{plural(len(outside), 'run')} outside the theorem's scope, drawn but not counted.",
         formats,
         made,
     )

@@ -179,6 +179,11 @@ def seed_stats(rows: pd.DataFrame, by: str | list[str], metric: str) -> pd.DataF
     return rows.groupby(by)[metric].agg(["mean", "std", "count"]).sort_index()
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 run``, ``2 runs``: counts in titles and captions."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def relative_luminance(colour) -> float:
     """WCAG 2 relative luminance of a colour (sRGB, linearised)."""
     channels = np.asarray(to_rgb(colour), dtype=float)

@@ -31,6 +31,7 @@ from lejepa_id.analysis.plotting import (
     MODE_LABELS,
     finished,
     paper_worlds,
+    plural,
     sweeping,
 )
 from lejepa_id.analysis.scaling import scaling_table
@@ -211,10 +212,6 @@ def _claims_html(claims: list[Claim], notes: list[str]) -> list[str]:
     return parts
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def _steps(rows: pd.DataFrame) -> str:
     """The training length of an experiment's runs: ``20,000 steps`` or a range."""
     for key, unit in (("steps", "steps"), ("epochs", "epochs")):
@@ -252,7 +249,7 @@ def experiment_summaries(
         else:
             counts = rows["status"].value_counts()
             runs = (
-                f"{_plural(len(rows), 'run')} ("
+                f"{plural(len(rows), 'run')} ("
                 + ", ".join(
                     f"{int(counts[s])} {s}"
                     for s in ("finished", "diverged", "failed")
@@ -261,8 +258,8 @@ def experiment_summaries(
                 + ")"
             )
             size = (
-                f"{_steps(rows)}, {_plural(int(rows['seed'].nunique()), 'seed')}, "
-                f"{_plural(int(rows['run'].nunique()), 'setting')}"
+                f"{_steps(rows)}, {plural(int(rows['seed'].nunique()), 'seed')}, "
+                f"{plural(int(rows['run'].nunique()), 'setting')}"
             )
         if budget is not None and name in budget.get("experiments", {}):
             short = budget["experiments"][name].get("shortfalls") or []
@@ -288,7 +285,7 @@ def _summary_html(frame: pd.DataFrame, report: Report) -> list[str]:
     ]
     missing = sum(c.verdict == "not measured" for c in report.claims)
     if missing:
-        items.append(f"<li>{_plural(missing, 'claim')} not measured (no runs of the kind "
+        items.append(f"<li>{plural(missing, 'claim')} not measured (no runs of the kind "
                      "they need; listed under Claims)</li>")  # fmt: skip
     return ["<h2>Summary</h2>", "<ul class='summary'>", *items, "</ul>"]
 
@@ -355,7 +352,7 @@ def _curves_html(frame: pd.DataFrame) -> list[str]:
         )
         parts.append(
             f"<figure class='curves'>{svg}<figcaption>{html.escape(str(experiment))}: "
-            f"{_plural(len(runs), 'run')}, one line each (x: optimizer step); {legend}."
+            f"{plural(len(runs), 'run')}, one line each (x: optimizer step); {legend}."
             "</figcaption></figure>"
         )
     return (["<h2>Training curves</h2>", *parts]) if parts else []

@@ -17,6 +17,7 @@ import numpy as np  # noqa: E402
 from matplotlib.typing import RcKeyType  # noqa: E402
 from scipy import stats  # noqa: E402
 
+from lejepa_id.analysis.plotting import plural  # noqa: E402
 from lejepa_id.reacher.controller import angle_coverage, wrap_angle  # noqa: E402
 from lejepa_id.reacher.datasets import load_angles  # noqa: E402
 from lejepa_id.reacher.plan_summary import KIND_ORDER  # noqa: E402
@@ -102,11 +103,6 @@ def fig_planning_scatter(plan: dict) -> plt.Figure:
         )
         fig.tight_layout(rect=(0, 0, 1, 1 - 0.25 / (0.4 + 2.2 * max(len(kinds), 1))))
     return fig
-
-
-def plural(n: int, noun: str) -> str:
-    """``1 run``, ``2 runs``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def fig_lqr_error_box(plan: dict) -> plt.Figure:
