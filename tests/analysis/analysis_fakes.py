@@ -55,8 +55,10 @@ def write_run(
     cfg: RunConfig,
     values: dict,
     status: str = "finished",
+    curves: dict | None = None,
 ) -> None:
-    """One run's result.json, and its entry in the experiment's sweep.json."""
+    """One run's result.json (with ``curves`` when given), and its entry in the
+    experiment's sweep.json."""
     losses = {"loss": 0.1, "alignment": 0.05, cfg.mode: 0.05}
     atomic_write_json(
         root / experiment / run_id / "result.json",
@@ -65,7 +67,7 @@ def write_run(
             "status": status,
             "metrics": values,
             "losses": losses,
-            "curves": {},
+            "curves": curves or {},
             "name": run_id,
             "seed": cfg.seed,
             "diverged_step": None if status == "finished" else 3,

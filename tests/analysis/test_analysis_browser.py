@@ -4,20 +4,16 @@ opened in headless Chromium (images must decode). Without Chromium: skip, or fai
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import matplotlib.image as mpimg
 import numpy as np
-import pytest
+from headless import chromium, run_chromium
 
 from lejepa_id.cli.main import main
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
-CHROMIUM = "/usr/bin/chromium"
 TINY = [
     "--set",
     "steps=10",
@@ -47,33 +43,6 @@ TINY = [
 ]
 
 
-def _chromium() -> str:
-    path = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed (apt-get install -y chromium)")
-        pytest.skip("chromium is not installed")
-    return path
-
-
-def _run_chromium(binary: str, profile: Path, *args: str) -> subprocess.CompletedProcess:
-    cmd = [
-        binary,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={profile}",
-        "--virtual-time-budget=5000",
-        *args,
-    ]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
 def test_tiny_sweep_to_report_renders_in_chromium(tmp_path: Path) -> None:
     out = tmp_path / "results"
     assert main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY]) == 0
@@ -93,14 +62,14 @@ def test_tiny_sweep_to_report_renders_in_chromium(tmp_path: Path) -> None:
     n_images = page.read_text().count("<img ")
     assert n_images >= 2
 
-    binary = _chromium()
-    dom = _run_chromium(binary, tmp_path / "profile1", "--dump-dom", page.as_uri())
+    binary = chromium()
+    dom = run_chromium(binary, tmp_path / "profile1", "--dump-dom", page.as_uri())
     assert dom.returncode == 0, dom.stderr[-2000:]
     loaded = re.search(r'data-images-loaded="(\d+)"', dom.stdout)
     assert loaded is not None, dom.stdout[:500]
     assert int(loaded.group(1)) == n_images
     shot = tmp_path / "shot.png"
-    res = _run_chromium(
+    res = run_chromium(
         binary,
         tmp_path / "profile2",
         f"--screenshot={shot}",

@@ -1,4 +1,5 @@
-"""Every LaTeX table the analysis writes compiles with a real pdflatex.
+"""Every LaTeX table the analysis writes compiles with a real pdflatex, in a plain
+single-column ``article`` with booktabs only, without an overfull box.
 
 Without pdflatex the tests skip, except on CI (CI=true), where they fail: the setup
 script (``scripts/setup.sh --all``) installs Debian's texlive packages.
@@ -6,7 +7,9 @@ script (``scripts/setup.sh --all``) installs Debian's texlive packages.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,7 +18,7 @@ import pandas as pd
 import pytest
 
 from lejepa_id.analysis.figures import make_figures
-from lejepa_id.analysis.latex import tex, to_latex
+from lejepa_id.analysis.latex import numeric, tex, to_latex
 
 WRAPPER = r"""\documentclass{article}
 \usepackage{booktabs}
@@ -46,16 +49,54 @@ def _compile(table: Path, workdir: Path) -> subprocess.CompletedProcess:
     )
 
 
-def test_every_table_compiles(results: Path, tmp_path: Path) -> None:
-    _pdflatex()
-    out = tmp_path / "figures"
+@pytest.fixture(scope="module")
+def tables(results: Path, tmp_path_factory) -> Path:
+    """The figures folder of the shared fabricated results (drawn once for this module)."""
+    out = tmp_path_factory.mktemp("figures")
     made = make_figures(results, out, formats=("png",))
-    tables = sorted(out / t["tex"] for t in made.tables)
-    assert {p.name for p in tables} >= {"tab_ablation.tex", "tab_scaling_lejepa.tex"}
-    for table in tables:
+    assert made.tables
+    return out
+
+
+def overfull(workdir: Path, stem: str) -> list[str]:
+    """The overfull-box warnings in a compiled wrapper's log."""
+    log = (workdir / f"wrap_{stem}.log").read_text(errors="replace")
+    return re.findall(r"Overfull \\[hv]box \([0-9.]+pt too \w+\)", log)
+
+
+def test_every_table_compiles_and_fits_the_page(tables: Path, tmp_path: Path) -> None:
+    _pdflatex()
+    index = json.loads((tables / "figures_index.json").read_text())
+    files = sorted(tables / t["tex"] for t in index["tables"])
+    assert {p.name for p in files} >= {"tab_ablation.tex", "tab_scaling_lejepa.tex"}
+    for table in files:
         res = _compile(table, tmp_path)
         assert res.returncode == 0, f"{table.name}:\n{res.stdout[-3000:]}"
         assert (tmp_path / f"wrap_{table.stem}.pdf").stat().st_size > 0
+        assert overfull(tmp_path, table.stem) == [], table.read_text()
+
+
+def test_text_columns_are_left_aligned_and_numbers_right(tables: Path) -> None:
+    ablation = (tables / "tab_ablation.tex").read_text()
+    # mixing, objective, law: text; seeds, mean ± std, p: numbers.
+    assert r"\begin{tabular}{lllrrr}" in ablation
+    assert r"\begin{tabular}{rrrrrr}" in (tables / "tab_scaling_lejepa.tex").read_text()
+    assert numeric(["0.98 ± 0.01", "–", "<0.001 (G higher)", "6e-7", "0.26 [-0.1, 0.5]"])
+    assert not numeric(["spiral", "0.5"]) and not numeric(["–", ""])
+
+
+def test_numbers_are_rounded_by_their_uncertainty(tables: Path) -> None:
+    pattern = r"([0-9.]+) \$\\pm\$ ([0-9.e-]+)"
+    for name in ("tab_ablation.tex", "tab_scaling_lejepa.tex"):
+        found = re.findall(pattern, (tables / name).read_text())
+        assert found, name
+        for mean, sd in found:
+            if sd == "0":
+                continue
+            places = int(sd.split("e-")[1]) if "e-" in sd else len(sd.split(".")[1])
+            digits = sd.replace(".", "").lstrip("0").split("e")[0]
+            assert len(digits) == 1, (name, sd)  # the sd to one significant digit
+            assert len(mean.split(".")[1]) == places, (name, mean, sd)  # the mean to its place
 
 
 def test_special_characters_compile_and_are_escaped(tmp_path: Path) -> None:
@@ -67,3 +108,5 @@ def test_special_characters_compile_and_are_escaped(tmp_path: Path) -> None:
     path.write_text(to_latex(table, "caption with_underscore & ρ ≤ 1", "tab:odd"))
     res = _compile(path, tmp_path)
     assert res.returncode == 0, res.stdout[-3000:]
+    assert overfull(tmp_path, "odd") == []
+    assert tex("0.3 [-1.6, 2.1]") == r"0.3 [$-$1.6, 2.1]" and tex("run-1, 1e-7") == "run-1, 1e-7"

@@ -105,8 +105,8 @@ def test_summary_claims_and_table_on_a_clear_case(tmp_path):
     assert notes == [] and [c.id for c in read] == list(claims)
     assert {c.source for c in read} == {"reacher"}
     tex = tab_reacher(plan)
-    assert tex.count(r"\\") == 3  # header + two groups
-    assert "OU pairs" in tex and "trajectory pairs" in tex
+    assert tex.count(r"\\") == 6  # two stacked parts, each a header + two groups
+    assert "OU &" in tex and "trajectory &" in tex
 
 
 def test_one_seed_gives_no_verdict():
@@ -122,7 +122,7 @@ def test_one_seed_gives_no_verdict():
     assert claims["reacher_traj_plans_worse"]["verdict"] == "not measured"
 
 
-def test_tab_reacher_compiles_with_pdflatex(tmp_path):
+def test_tab_reacher_compiles_with_pdflatex_and_fits_the_page(tmp_path):
     import os
     import shutil
     import subprocess
@@ -144,7 +144,8 @@ def test_tab_reacher_compiles_with_pdflatex(tmp_path):
     }
     (tmp_path / "tab_reacher.tex").write_text(tab_reacher(plan))
     (tmp_path / "doc.tex").write_text(
-        "\\documentclass{article}\n\\begin{document}\n\\input{tab_reacher.tex}\n\\end{document}\n"
+        "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+        "\\input{tab_reacher.tex}\n\\end{document}\n"
     )
     res = subprocess.run(
         ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
@@ -155,6 +156,8 @@ def test_tab_reacher_compiles_with_pdflatex(tmp_path):
     )
     assert res.returncode == 0, res.stdout[-2000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 1000
+    # A single-column article page holds it: no overfull box.
+    assert "Overfull" not in (tmp_path / "doc.log").read_text(errors="replace")
 
 
 def _plan(runs: list[dict]) -> dict:

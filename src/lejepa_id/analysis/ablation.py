@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from lejepa_id.analysis.latex import to_latex, to_markdown
+from lejepa_id.analysis.latex import blank_repeats, to_latex, to_markdown
 from lejepa_id.analysis.plotting import (
     MODE_LABELS,
     MODE_ORDER,
@@ -89,34 +89,51 @@ def replicates(setting: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
+LONG_COLUMNS = ("mixing", "objective", "latent law", "seeds", "grid R²(h→z)", "p vs\nGaussian")
+
+
 def ablation_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """mixing, objective, mean ± std (n) per class, Welch p-values against the Gaussian."""
+    """One row per mixing, objective and law class: seeds, mean ± std over seeds, and
+    Welch's p against the Gaussian with the direction (a long table: it fits a
+    single-column page for any number of settings)."""
     lines = []
     for label in ordered_labels(rows) if not rows.empty else []:
         for mode in MODE_ORDER:
             sel = rows[(rows["label"] == label) & (rows["mode"] == mode)]
             if not sel.empty:
-                lines.append(_ablation_line(label, mode, sel))
-    return pd.DataFrame(lines)
+                lines += _ablation_lines(label, mode, sel)
+    return pd.DataFrame(lines, columns=list(LONG_COLUMNS))
 
 
-def _ablation_line(label: str, mode: str, sel: pd.DataFrame) -> dict[str, str]:
+def _ablation_lines(label: str, mode: str, sel: pd.DataFrame) -> list[dict[str, str]]:
     values = {c: sel.loc[sel["law_class"] == c, METRIC].to_numpy(float) for c in CLASSES}
-    line = {"mixing": label, "objective": MODE_LABELS.get(mode, mode)}
+    lines = []
     for c in CLASSES:
         v = values[c]
-        cell = (
-            fmt_mean_std(v.mean(), v.std(ddof=1), 4)
-            if len(v) > 1
-            else fmt_mean_std(v.mean() if len(v) else np.nan, np.nan, 4)
+        if not len(v):
+            continue
+        std = v.std(ddof=1) if len(v) > 1 else np.nan
+        p = "–"
+        if c != "gaussian":
+            test = welch(values["gaussian"], v)
+            sign = {"a > b": " (G higher)", "a < b": " (G lower)"}.get(test.direction, "")
+            p = f"{fmt_p(test.p_two_sided)}{sign}" if np.isfinite(test.p_two_sided) else "–"
+        lines.append(
+            dict(
+                zip(
+                    LONG_COLUMNS,
+                    (
+                        label,
+                        MODE_LABELS.get(mode, mode).split(" ")[0],
+                        CLASS_LABELS[c],
+                        str(len(v)),
+                        fmt_mean_std(float(v.mean()), float(std), 4),
+                        p,
+                    ),
+                )
+            )
         )
-        line[CLASS_LABELS[c]] = f"{cell} (n={len(v)})" if len(v) else "–"
-    for c in CLASSES[1:]:
-        test = welch(values["gaussian"], values[c])
-        sign = {"a > b": "G higher", "a < b": "G lower"}.get(test.direction, "")
-        name = f"p G vs {CLASS_LABELS[c].split(' ')[0]}"
-        line[name] = f"{fmt_p(test.p_two_sided)} {sign}".strip() if len(values[c]) else "–"
-    return line
+    return lines
 
 
 def write_ablation_table(rows: pd.DataFrame, out: Path, made: Figures) -> None:
@@ -125,13 +142,15 @@ def write_ablation_table(rows: pd.DataFrame, out: Path, made: Figures) -> None:
         return
     caption = (
         "Latent-law ablation: grid R² (h → z) on the fixed 100 × 100 grid, mean ± std over "
-        "seeds (n seeds) of one setting of one experiment; gennorm: per seed, the mean over "
-        "every α other than 1 and 2. p: Welch's two-sided t-test over seeds of the Gaussian "
-        "against each law, with the direction of the difference."
+        "the seeds of one setting of one experiment, the std to its first significant "
+        "digit; gennorm: per seed, the mean over every α other than 1 and 2. p: Welch's "
+        "two-sided t-test over seeds of the Gaussian (G) against each law, with the "
+        "direction of the difference."
     )
     md, tex_path = out / "tab_ablation.md", out / "tab_ablation.tex"
     atomic_write_bytes(md, to_markdown(table).encode())
-    atomic_write_bytes(tex_path, to_latex(table, caption, "tab:ablation").encode())
+    grouped = blank_repeats(table, ["mixing", "objective"])
+    atomic_write_bytes(tex_path, to_latex(grouped, caption, "tab:ablation").encode())
     made.written += [md, tex_path]
     made.tables.append(
         {"name": "tab_ablation", "caption": caption, "md": md.name, "tex": tex_path.name}

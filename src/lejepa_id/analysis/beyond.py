@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from lejepa_id.analysis.claims import Claim, Premise, check, premise_status
-from lejepa_id.analysis.plotting import Figures, save
+from lejepa_id.analysis.plotting import Figures, annotate_cells, save
 from lejepa_id.theory.spectral import (
     linear_identifiability_predicted,
     predicted_features,
@@ -106,8 +106,8 @@ def fig_anisotropic(frame: pd.DataFrame, out: Path, formats, made: Figures) -> N
             table = sel.pivot_table(index="rho_rest", columns="rho_first", values=metric)
             table = table.reindex(index=rests, columns=firsts)
             image = ax.imshow(table.to_numpy(float), vmin=0, vmax=1, origin="lower", aspect="auto")
-            for (i, j), v in np.ndenumerate(table.to_numpy(float)):
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color="w")
+            annotate_cells(ax, image, table.to_numpy(float), "{:.2f}")
+            for (i, j), _ in np.ndenumerate(table.to_numpy(float)):
                 n = int(sel["dim"].iloc[0])
                 if linear_identifiability_predicted([firsts[j]] + [rests[i]] * (n - 1)):
                     ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=1.6))

@@ -15,9 +15,13 @@ import pandas as pd
 
 from lejepa_id.analysis.plotting import (
     THEOREM_FILTER,
+    ColourScale,
     Figures,
+    annotate_cells,
+    discrete_colours,
     legend_outside,
     named,
+    plural,
     save,
     sweeping,
     theorem_scope,
@@ -38,13 +42,15 @@ def split_scope(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return frame[scope], frame[finite & ~scope]
 
 
-def _scatter(ax, rows: pd.DataFrame, x: str, inside: bool) -> None:
+def _scatter(ax, rows: pd.DataFrame, x: str, scale: ColourScale | None) -> None:
+    """The runs as points: coloured by ρ on ``scale`` (counted runs), or grey and hollow
+    (``scale`` None: outside the theorem's scope)."""
     for mode, part in rows.groupby("mode"):
         kw = dict(s=12, marker=MARKERS.get(str(mode), "o"))
-        if inside:
+        if scale is not None:
             ax.scatter(np.maximum(part[x], FLOOR), np.maximum(part[ERROR], FLOOR),
-                       c=part["rho"], cmap="viridis", vmin=0, vmax=1, label=f"{mode} (counted)",
-                       **kw)  # fmt: skip
+                       c=scale.codes(part["rho"]), cmap=scale.cmap, norm=scale.norm,
+                       label=f"{mode} (counted)", **kw)  # fmt: skip
         else:
             ax.scatter(np.maximum(part[x], FLOOR), np.maximum(part[ERROR], FLOOR),
                        facecolors="none", edgecolors="grey", label=f"{mode}, outside scope",
@@ -58,8 +64,9 @@ def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
         return
     both = pd.concat([inside, outside])
     fig, ax = plt.subplots(figsize=(4.6, 4.0))
-    _scatter(ax, inside, "approx_bound", True)
-    _scatter(ax, outside, "approx_bound", False)
+    scale = discrete_colours(inside["rho"])
+    _scatter(ax, inside, "approx_bound", scale)
+    _scatter(ax, outside, "approx_bound", None)
     lo = max(FLOOR, min(both["approx_bound"].min(), both[ERROR].min()) / 2)
     hi = max(both["approx_bound"].max(), both[ERROR].max()) * 2
     ax.plot([lo, hi], [lo, hi], color="k", lw=1, label="error = bound")
@@ -68,8 +75,8 @@ def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     ax.set_xlabel("Theorem-3 bound  D + (ε + D)²")
     ax.set_ylabel(ERROR_LABEL)
     below = int((inside[ERROR] <= inside["approx_bound"]).sum())
-    ax.set_title(f"{below} of {len(inside)} runs in scope below the bound", fontsize=9)
-    _colorbar(fig, ax, inside)
+    ax.set_title(f"{below} of {plural(len(inside), 'run')} in scope below the bound", fontsize=9)
+    _colorbar(fig, ax, inside, scale)
     legend_outside(fig, ax)
     fig.tight_layout()
     save(
@@ -78,16 +85,17 @@ def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
         "bound",
         f"Centered Procrustes error against the Theorem-3 bound. Counted (coloured by ρ): "
         f"{THEOREM_FILTER}; the theory puts them below the diagonal. Grey hollow: "
-        f"{len(outside)} runs outside the theorem's scope, drawn but not counted.",
+        f"{plural(len(outside), 'run')} outside the theorem's scope, drawn but not counted.",
         formats,
         made,
     )
 
 
-def _colorbar(fig, ax, inside: pd.DataFrame) -> None:
+def _colorbar(fig, ax, inside: pd.DataFrame, scale: ColourScale) -> None:
+    """ρ's colour bar: one band and tick per ρ the counted runs have (a sweep's few
+    values), a continuous bar over [0, 1] only for many."""
     if not inside.empty:
-        mappable = plt.cm.ScalarMappable(cmap="viridis", norm=plt.Normalize(0, 1))
-        fig.colorbar(mappable, ax=ax, label="ρ (view correlation)", pad=0.02)
+        scale.colorbar(fig, ax, "ρ (view correlation)")
 
 
 def fig_bound_decomposition(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
@@ -96,12 +104,13 @@ def fig_bound_decomposition(frame: pd.DataFrame, out: Path, formats, made: Figur
     if inside.empty and outside.empty:
         return
     fig, axes = plt.subplots(1, 2, figsize=(8.0, 3.6), sharey=True)
+    scale = discrete_colours(inside["rho"])
     for ax, x, xlabel in (
         (axes[0], "epsilon", "ε = |Cov h − I|_F"),
         (axes[1], "delta", "alignment gap δ"),
     ):
-        _scatter(ax, inside, x, True)
-        _scatter(ax, outside, x, False)
+        _scatter(ax, inside, x, scale)
+        _scatter(ax, outside, x, None)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(f"{xlabel}  (zeros drawn at {FLOOR:g})")
@@ -109,7 +118,7 @@ def fig_bound_decomposition(frame: pd.DataFrame, out: Path, formats, made: Figur
     eps = np.geomspace(max(FLOOR, both["epsilon"].min()), max(both["epsilon"].max(), FLOOR), 50)
     axes[0].plot(eps, eps**2, color="k", lw=1, ls="--", label="bound at δ = 0: ε²")
     axes[0].set_ylabel(ERROR_LABEL)
-    _colorbar(fig, axes[1], inside)
+    _colorbar(fig, axes[1], inside, scale)
     fig.tight_layout()
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3,
@@ -143,14 +152,10 @@ def fig_grid_heatmaps(frame: pd.DataFrame, out: Path, formats, made: Figures) ->
                 made.notes.append(f"{experiment}: no {metric} (N = 2 only); no {base}")
                 continue
             fig, ax = plt.subplots(
-                figsize=(1.2 + 0.62 * table.shape[1], 1.0 + 0.42 * table.shape[0])
+                figsize=(1.4 + 0.7 * table.shape[1], 1.1 + 0.45 * table.shape[0])
             )
             image = ax.imshow(table.to_numpy(float), cmap=cmap, aspect="auto", origin="lower")
-            for (i, j), v in np.ndenumerate(table.to_numpy(float)):
-                if np.isfinite(v):
-                    dark = float(np.asarray(image.norm(v))) < 0.5
-                    ax.text(j, i, f"{v:.3g}", ha="center", va="center", fontsize=6.5,
-                            color="w" if dark else "k")  # fmt: skip
+            annotate_cells(ax, image, table.to_numpy(float), "{:.3g}", fontsize=8)
             ax.set_xticks(range(table.shape[1]), [f"{v:g}" for v in table.columns], rotation=45)
             ax.set_yticks(range(table.shape[0]), [f"{v:g}" for v in table.index])
             ax.set_xlabel("regularizer weight λ")

@@ -1,4 +1,5 @@
-"""Training curves of a run or of every run under a folder, drawn into one PNG.
+"""Training curves of a run or of every run under a folder, drawn into one PNG (and, for
+the report, small inline SVGs per experiment: :func:`curves_svg`).
 
 ``lejepa-id curves DIR`` reads each finished run's ``result.json`` (its ``curves``)
 and, for a run still training, the ``curves.csv`` that ``--logger csv`` keeps up to
@@ -166,3 +167,54 @@ def _positive(found: Curves, metric: str) -> bool:
     )
     values = values[np.isfinite(values)]
     return values.size > 0 and bool((values > 0).all())
+
+
+REPORT_PANELS = (("loss", "training loss", True), ("r2_hz", "R²(h → z)", False))
+"""The report's curve panels: (metric, label, log scale)."""
+
+
+def run_curves(paths: dict[str, Path]) -> dict[str, pd.DataFrame]:
+    """The curves of the runs at ``paths`` (name -> run folder); a run whose result file
+    is unreadable or holds no curves is left out."""
+    out = {}
+    for name, folder in paths.items():
+        try:
+            data = json.loads((Path(folder) / RESULT_FILE).read_text())
+            frame = curves_frame(data["curves"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if not frame.empty and "step" in frame.columns:
+            out[name] = frame
+    return out
+
+
+def curves_svg(runs: dict[str, pd.DataFrame], colours: dict[str, str], salt: str) -> str:
+    """A small inline SVG of training curves for the report: one panel per metric of
+    :data:`REPORT_PANELS` the runs have, one thin line per run coloured by ``colours``
+    (run name -> colour). ``salt`` makes the SVG's element ids unique on the page."""
+    panels = [p for p in REPORT_PANELS if any(p[0] in f.columns for f in runs.values())]
+    if not panels:
+        return ""
+    with plt.rc_context({"svg.hashsalt": salt, "svg.fonttype": "none", "font.size": 8}):
+        fig, axes = plt.subplots(1, len(panels), figsize=(3.2 * len(panels), 2.1), squeeze=False)
+        for ax, (metric, label, log) in zip(axes[0], panels):
+            positive = True
+            for name, frame in sorted(runs.items()):
+                if metric not in frame.columns:
+                    continue
+                y = pd.to_numeric(frame[metric], errors="coerce").to_numpy(dtype=float)
+                keep = np.isfinite(y)
+                positive &= bool((y[keep] > 0).all())
+                ax.plot(frame["step"].to_numpy()[keep], y[keep], lw=0.8, alpha=0.7,
+                        color=colours.get(name, "0.4"))  # fmt: skip
+            if log and positive:
+                ax.set_yscale("log")
+            ax.set_xlabel("step")
+            ax.set_ylabel(label)
+        fig.tight_layout()
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+        plt.close(fig)
+    text = buffer.getvalue()
+    # Inline: drop the XML prolog and doctype; the page's CSS sizes the <svg>.
+    return text[text.index("<svg") :]

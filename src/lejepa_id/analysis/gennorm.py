@@ -78,7 +78,7 @@ def fig_vs_alpha(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None
                 _series(axes[1, j], sel, own_metric)
                 axes[0, j].set_title(label)
                 axes[1, j].set_xlabel("gennorm shape α (2 = Gaussian)")
-            axes[0, 0].set_ylabel(f"{ylabel}\non the fixed grid (judged)")
+            axes[0, 0].set_ylabel(f"{ylabel}\non the fixed grid")
             axes[1, 0].set_ylabel(f"{ylabel}\non each law's own set")
             legend_outside(fig, axes[0, 0])
             fig.tight_layout()

@@ -1,7 +1,11 @@
 """What every figure module shares: labels, colours, run selections and saving.
 
 Figures are drawn for print: at least 8 pt text at the saved size, axis labels on
-every axis, a colour bar on every heatmap and legends placed outside the data.
+every axis, a colour bar on every heatmap and legends placed outside the data. Numbers
+printed on coloured cells take black or white, whichever contrasts more with the cell
+(:func:`text_colour`, WCAG 2 contrast, always at least 4.5:1); data with a few discrete
+values (a ρ swept at two values) get a discrete colour bar with exactly those ticks
+(:func:`discrete_colours`), never a continuous one.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ matplotlib.use("Agg")  # headless; must precede the pyplot import
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.colors import BoundaryNorm, Colormap, ListedColormap, Normalize, to_rgb  # noqa: E402
 
 from lejepa_id.objectives import objective_class, objective_names  # noqa: E402
 from lejepa_id.records.io import atomic_save_figure  # noqa: E402
@@ -172,3 +177,97 @@ def seed_stats(rows: pd.DataFrame, by: str | list[str], metric: str) -> pd.DataF
     """mean, std and count of ``metric`` over seeds, per ``by`` (NaN metrics dropped)."""
     rows = rows[np.isfinite(rows[metric].astype(float))]
     return rows.groupby(by)[metric].agg(["mean", "std", "count"]).sort_index()
+
+
+def plural(n: int, noun: str) -> str:
+    """``1 run``, ``2 runs``: counts in titles and captions."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def relative_luminance(colour) -> float:
+    """WCAG 2 relative luminance of a colour (sRGB, linearised)."""
+    channels = np.asarray(to_rgb(colour), dtype=float)
+    linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
+    return float(linear @ np.array([0.2126, 0.7152, 0.0722]))
+
+
+def contrast_ratio(a, b) -> float:
+    """WCAG 2 contrast ratio of two colours, from 1 (same) to 21 (black on white)."""
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_colour(background) -> str:
+    """Black or white text, whichever contrasts more with ``background``. The better of
+    the two is never below 4.58:1 (WCAG's 4.5 for normal text), whatever the colour."""
+    return (
+        "black"
+        if contrast_ratio("black", background) >= contrast_ratio("white", background)
+        else "white"
+    )
+
+
+MAX_DISCRETE = 8
+"""At most this many distinct values are drawn with a discrete colour bar."""
+
+
+@dataclass(frozen=True)
+class ColourScale:
+    """How a colour-coded quantity is drawn: its colour map, norm, and the discrete values
+    or None for a continuous scale. A discrete scale colours the values' ranks (0, 1, ...:
+    :meth:`codes`), so every value gets a band of the same height with its tick in the
+    middle, however unevenly the values are spaced (ρ = 0.5, 0.9, 0.95)."""
+
+    cmap: Colormap
+    norm: Normalize
+    values: tuple[float, ...] | None
+
+    def codes(self, data) -> np.ndarray:
+        """What to pass as ``c=``: the data, or for a discrete scale each value's rank."""
+        x = np.asarray(data, dtype=float)
+        if self.values is None:
+            return x
+        ranks = {v: float(k) for k, v in enumerate(self.values)}
+        return np.array([ranks.get(float(v), np.nan) for v in x])
+
+    def colorbar(self, fig, ax, label: str):
+        """The scale's colour bar: for discrete values one band and one tick per value."""
+        mappable = plt.cm.ScalarMappable(norm=self.norm, cmap=self.cmap)
+        if self.values is None:
+            return fig.colorbar(mappable, ax=ax, label=label, pad=0.02)
+        ranks = np.arange(len(self.values), dtype=float)
+        mappable.set_array(ranks)
+        bar = fig.colorbar(mappable, ax=ax, label=label, pad=0.02, ticks=list(ranks))
+        bar.ax.set_yticklabels([f"{v:g}" for v in self.values])
+        bar.ax.minorticks_off()
+        return bar
+
+
+def discrete_colours(
+    values, cmap: str = "viridis", vmin: float = 0.0, vmax: float = 1.0
+) -> ColourScale:
+    """A colour scale for ``values``: discrete (one colour and one tick per distinct value)
+    when there are at most :data:`MAX_DISCRETE` of them, else continuous over
+    [vmin, vmax]."""
+    finite = np.asarray(values, dtype=float)
+    distinct = sorted(set(finite[np.isfinite(finite)].tolist()))
+    base = plt.get_cmap(cmap)
+    if not distinct or len(distinct) > MAX_DISCRETE:
+        return ColourScale(base, Normalize(vmin, vmax), None)
+    # The values spread over the whole map (ranks, not values): 0.9 and 0.95 must not
+    # both come out yellow-green.
+    levels = np.linspace(0.0, 1.0, len(distinct)) if len(distinct) > 1 else np.array([0.5])
+    colours = [base(level) for level in levels]
+    bounds = np.arange(len(distinct) + 1) - 0.5
+    return ColourScale(
+        ListedColormap(colours), BoundaryNorm(bounds, len(distinct)), tuple(distinct)
+    )
+
+
+def annotate_cells(ax, image, values: np.ndarray, fmt: str, fontsize: float = 7) -> None:
+    """Each finite cell's value printed on it, black or white by the cell's colour."""
+    for (i, j), v in np.ndenumerate(values):
+        if np.isfinite(v):
+            cell = image.cmap(image.norm(v))
+            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=fontsize,
+                    color=text_colour(cell))  # fmt: skip

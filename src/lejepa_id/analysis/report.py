@@ -12,22 +12,37 @@ import base64
 import html
 import json
 import math
+import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from lejepa_id.analysis.budget import annotate, header_html, read_budget
-from lejepa_id.analysis.claims import Claim, collect_claims, write_claims
+from lejepa_id import __version__
+from lejepa_id.analysis.budget import annotate, claim_experiments, header_html, read_budget
+from lejepa_id.analysis.claims import VERDICTS, Claim, collect_claims, write_claims
+from lejepa_id.analysis.curves import curves_svg, run_curves
 from lejepa_id.analysis.figures import make_figures
-from lejepa_id.analysis.plotting import MODE_LABELS, finished, paper_worlds, sweeping
+from lejepa_id.analysis.plotting import (
+    MODE_COLORS,
+    MODE_LABELS,
+    finished,
+    paper_worlds,
+    plural,
+    sweeping,
+)
 from lejepa_id.analysis.scaling import scaling_table
+from lejepa_id.analysis.stats import fmt_sig
 from lejepa_id.analysis.synthetic_claims import PROVIDERS
 from lejepa_id.analysis.table import collect
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics.registry import metric_infos
 from lejepa_id.records.io import atomic_write_bytes
 from lejepa_id.records.layout import ensure_writable
+from lejepa_id.sweeps.state import read_manifest
 
 # Hyperparameters and the runs they apply to (blank elsewhere).
 APPLIES = {
@@ -54,6 +69,8 @@ class Report:
     notes: list[str] = field(default_factory=list)
     reasons: dict[Path, str] = field(default_factory=dict)
     budget: dict | None = None  # DIR/budget.json, when `lejepa-id paper` wrote the folder
+    command: str = ""  # the command that wrote the page (shown with the sweeps' commands)
+    made: str = ""  # when the page was written (UTC)
 
 
 def html_table(header: list[str], rows: list[list[str]], classes: list[str] | None = None) -> str:
@@ -67,17 +84,37 @@ def html_table(header: list[str], rows: list[list[str]], classes: list[str] | No
     return "".join(out)
 
 
-def _cell(value: object, digits: int = 6) -> str:
+def _cell(value: object) -> str:
+    """A setting's value (α, λ, ρ, σ): as short as it reads exactly (1e-3, 0.95)."""
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return ""
     if isinstance(value, float):
-        return f"{value:.{digits}g}"
+        return f"{value:g}"
     return str(value)
 
 
+def mean_cell(values: pd.Series) -> str:
+    """The mean over seeds rounded by their spread: to the decimal place of the std's first
+    significant digit (the digits the seeds support); one seed, or no spread, at three
+    significant digits. Blank when no seed has the metric."""
+    x = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float)
+    x = x[np.isfinite(x)]
+    if not x.size:
+        return ""
+    mean = float(x.mean())
+    std = float(x.std(ddof=1)) if x.size > 1 else math.nan
+    if not math.isfinite(std) or std <= 1e-12 * max(1.0, abs(mean)):
+        return fmt_sig(mean)
+    places = -math.floor(math.log10(std))
+    if round(std, places) >= 10.0 ** (1 - places):  # 0.0096 shows as 0.01
+        places -= 1
+    return f"{mean:.{max(places, 0)}f}" if places > 0 else f"{round(mean, places):.0f}"
+
+
 def run_summary(frame: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
-    """Per run setting (seeds averaged): settings, seed count, mean metrics; blanks where
-    a hyperparameter does not apply to the run (e.g. α for Gaussian latents)."""
+    """Per run setting (seeds averaged): settings, seed count, mean metrics (rounded by
+    the seeds' spread: :func:`mean_cell`); blanks where a hyperparameter does not apply
+    to the run (e.g. α for Gaussian latents)."""
     rows = frame.copy()
     for key, applies in APPLIES.items():
         rows[key] = [v if applies(r) else None for v, (_, r) in zip(rows[key], rows.iterrows())]
@@ -95,7 +132,7 @@ def run_summary(frame: pd.DataFrame) -> tuple[list[str], list[list[str]]]:
             *(_cell(setting[k]) for k in ("alpha", "dim", "lam", "rho", "sigma")),
             str(len(sel)),
         ]
-        line += [_cell(float(sel[m].mean())) for m in metrics]
+        line += [mean_cell(sel[m]) for m in metrics]
         body.append(line)
     return HEADER + [labels[m] for m in metrics], body
 
@@ -108,27 +145,217 @@ def _premises_html(c: Claim) -> str:
     return f"<br><small>premises and notes:<ul>{''.join(items)}</ul></small>" if items else ""
 
 
-def _claims_html(claims: list[Claim], notes: list[str]) -> list[str]:
+def rounded(value: Any) -> Any:
+    """JSON values for people: every float at three significant digits (claims.json keeps
+    them whole)."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return str(value)
+        return float(fmt_sig(value)) if value != 0 else 0.0
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [rounded(v) for v in value]
+    return value
+
+
+def _claim_rows(claims: list[Claim]) -> list[str]:
+    """One row per claim: the claim, what was measured, the verdict; how it is judged
+    (metric, filter, statistic, rule, premises, values) folded under the claim."""
     h = html.escape
-    parts = [
-        "<h2>Claims</h2><table><thead><tr><th>id</th><th>claim</th><th>metric</th>"
-        "<th>filter</th><th>statistic and rule</th><th>measured</th><th>verdict</th>"
-        "</tr></thead><tbody>"
-    ]
+    rows = []
     for c in claims:
-        values = json.dumps(c.values, default=str)
-        parts.append(
-            f"<tr><td><code>{h(c.id)}</code><br><small>{h(c.source)}</small></td>"
-            f"<td>{h(c.text)}</td><td>{h(c.metric)}</td><td>{h(c.filter)}</td>"
-            f"<td>{h(c.statistic)}<br><small>{h(c.rule)}</small>{_premises_html(c)}</td>"
+        values = json.dumps(rounded(c.values), default=str, ensure_ascii=False)
+        rows.append(
+            f"<tr><td><code>{h(c.id)}</code> <small>({h(c.source)})</small><br>{h(c.text)}"
+            "<details><summary>how it is judged</summary><dl>"
+            f"<dt>metric</dt><dd>{h(c.metric)}</dd><dt>filter</dt><dd>{h(c.filter)}</dd>"
+            f"<dt>statistic</dt><dd>{h(c.statistic)}</dd>"
+            + (f"<dt>rule</dt><dd>{h(c.rule)}</dd>" if c.rule else "")
+            + f"</dl>{_premises_html(c)}</details></td>"
             f"<td>{h(c.summary)}<details><summary>values</summary><code>{h(values)}</code>"
             f'</details></td><td class="{h(c.verdict.replace(" ", "-"))}">{h(c.verdict)}'
             + (f"<br><small class='note'>{h(c.budget)}</small>" if c.budget else "")
             + "</td></tr>"
         )
-    parts.append("</tbody></table>")
-    parts += [f"<p class='note'>{h(n)}</p>" for n in notes]
+    return rows
+
+
+CLAIMS_HEAD = (
+    '<table class="claims"><thead><tr><th>claim</th><th>measured</th><th>verdict</th>'
+    "</tr></thead><tbody>"
+)
+
+
+def _claims_html(claims: list[Claim], notes: list[str]) -> list[str]:
+    """Claims with a verdict first (pass, fail, not shown); those not measured (no data)
+    folded into one <details> below them."""
+    h = html.escape
+    judged = [c for c in claims if c.verdict != "not measured"]
+    missing = [c for c in claims if c.verdict == "not measured"]
+    parts = ["<h2>Claims</h2>"]
+    if judged:
+        parts += [CLAIMS_HEAD, *_claim_rows(judged), "</tbody></table>"]
+    else:
+        parts.append("<p>No claim could be judged: no runs it needs.</p>")
+    if missing:
+        parts.append(
+            f"<details class='missing'><summary>{len(missing)} claims not measured (no runs "
+            f"of the kind they need): {h(', '.join(c.id for c in missing))}</summary>"
+        )
+        parts += [CLAIMS_HEAD, *_claim_rows(missing), "</tbody></table></details>"]
+    if len(notes) > 3:  # many notes (a missing scatter per run) fold away
+        parts.append(f"<details><summary>{len(notes)} notes</summary>")
+        parts += [f"<p class='note'>{h(n)}</p>" for n in notes] + ["</details>"]
+    else:
+        parts += [f"<p class='note'>{h(n)}</p>" for n in notes]
     return parts
+
+
+def _steps(rows: pd.DataFrame) -> str:
+    """The training length of an experiment's runs: ``20,000 steps`` or a range."""
+    for key, unit in (("steps", "steps"), ("epochs", "epochs")):
+        if key in rows.columns:
+            values = sorted({int(v) for v in pd.to_numeric(rows[key], errors="coerce").dropna()})
+            if values:
+                span = f"{values[0]:,}" if len(values) == 1 else f"{values[0]:,}–{values[-1]:,}"
+                return f"{span} {unit}"
+    return "length unknown"
+
+
+def experiment_summaries(
+    frame: pd.DataFrame, claims: list[Claim], budget: dict | None
+) -> list[dict[str, str]]:
+    """Per experiment: its runs by status, its budget (steps, seeds, settings, and the
+    budget's name when `lejepa-id paper` made the folder) and the verdicts of the claims
+    judged on it (by :func:`lejepa_id.analysis.budget.claim_experiments`)."""
+    names = sorted(set(frame["experiment"])) if not frame.empty else []
+    if any(c.source == "reacher" for c in claims) and "reacher" not in names:
+        names.append("reacher")
+    record: dict[str, Any] = {"experiments": {name: {} for name in names}}
+    verdicts: dict[str, Counter] = {name: Counter() for name in names}
+    for claim in claims:
+        # A claim not measured had no runs: it counts against no experiment (the claims
+        # section lists it).
+        if claim.verdict == "not measured" or not names:
+            continue
+        for name in claim_experiments(claim, record):
+            verdicts[name][claim.verdict] += 1
+    out = []
+    for name in names:
+        rows = frame[frame["experiment"] == name] if not frame.empty else frame
+        if rows.empty:
+            runs, size = "runs: see the Reacher section", ""
+        else:
+            counts = rows["status"].value_counts()
+            runs = (
+                f"{plural(len(rows), 'run')} ("
+                + ", ".join(
+                    f"{int(counts[s])} {s}"
+                    for s in ("finished", "diverged", "failed")
+                    if s in counts
+                )
+                + ")"
+            )
+            size = (
+                f"{_steps(rows)}, {plural(int(rows['seed'].nunique()), 'seed')}, "
+                f"{plural(int(rows['run'].nunique()), 'setting')}"
+            )
+        if budget is not None and name in budget.get("experiments", {}):
+            short = budget["experiments"][name].get("shortfalls") or []
+            size += f"; {budget.get('budget')} budget" + (
+                f" (below the paper: {', '.join(short)})" if short else " (the paper's sizes)"
+            )
+        count = verdicts[name]
+        judged = ", ".join(f"{count[v]} {v}" for v in VERDICTS if count[v]) or "none"
+        out.append({"experiment": name, "runs": runs, "budget": size, "claims": judged})
+    return out
+
+
+def _summary_html(frame: pd.DataFrame, report: Report) -> list[str]:
+    h = html.escape
+    lines = experiment_summaries(frame, report.claims, report.budget)
+    if not lines:
+        return ["<h2>Summary</h2><p>No runs and no claims files found.</p>"]
+    items = [
+        f"<li><b>{h(e['experiment'])}</b>: {h(e['runs'])}"
+        + (f"; {h(e['budget'])}" if e["budget"] else "")
+        + f"; claims judged on it: {h(e['claims'])}</li>"
+        for e in lines
+    ]
+    missing = sum(c.verdict == "not measured" for c in report.claims)
+    if missing:
+        items.append(f"<li>{plural(missing, 'claim')} not measured (no runs of the kind "
+                     "they need; listed under Claims)</li>")  # fmt: skip
+    return ["<h2>Summary</h2>", "<ul class='summary'>", *items, "</ul>"]
+
+
+def commands(directory: Path, frame: pd.DataFrame, report: Report) -> list[str]:
+    """The commands that made this folder and page: ``lejepa-id paper`` when it wrote
+    budget.json, else one ``lejepa-id sweep`` per experiment rebuilt from its sweep.json
+    (the config by the experiment's name, the recorded ``--set`` overrides and seeds),
+    then the report's own command."""
+    out = []
+    if report.budget is not None:
+        out.append(f"lejepa-id paper --budget {report.budget.get('budget')} --out {directory}")
+    else:
+        for name in sorted(set(frame["experiment"])) if not frame.empty else []:
+            manifest = read_manifest(directory / name) or {}
+            sets = [
+                f"{k}={v if isinstance(v, str) else json.dumps(v)}"
+                for k, v in (manifest.get("overrides") or {}).items()
+            ]
+            seeds = (manifest.get("axes") or {}).get("seeds")
+            if seeds:
+                sets.append(f"seeds=[{', '.join(str(s) for s in seeds)}]")
+            quoted = "".join(f" --set '{s}'" for s in sets)
+            out.append(f"lejepa-id sweep configs/{name}.yaml --out {directory}{quoted}")
+    out.append(report.command or f"lejepa-id report {directory}")
+    return out
+
+
+def _meta_html(directory: Path, frame: pd.DataFrame, report: Report) -> list[str]:
+    h = html.escape
+    made = (
+        f"<p class='meta'>Written {h(report.made)} by lejepa-id {h(__version__)} from "
+        f"<code>{h(str(directory))}</code>; the claims are also in "
+        f"<code>{h(report.claims_path.name)}</code>.</p>"
+    )
+    cmds = "\n".join(commands(directory, frame, report))
+    return [
+        made,
+        "<details class='commands' open><summary>Commands that made it</summary>"
+        f"<pre>{h(cmds)}</pre></details>",
+    ]
+
+
+def _curves_html(frame: pd.DataFrame) -> list[str]:
+    """Per experiment, the training curves of its finished runs (inline SVG), coloured by
+    objective."""
+    done = finished(frame)
+    parts = []
+    for experiment, rows in done.groupby("experiment") if not done.empty else []:
+        paths = {str(r.run_id): Path(str(r.path)) for r in rows.itertuples()}
+        runs = run_curves(paths)
+        if not runs:
+            continue
+        mode = dict(zip(rows["run_id"].astype(str), rows["mode"]))
+        colours = {name: MODE_COLORS.get(str(mode.get(name)), "0.4") for name in runs}
+        svg = curves_svg(runs, colours, salt=str(experiment))
+        if not svg:
+            continue
+        modes = sorted({str(mode[n]) for n in runs}, key=str)
+        legend = ", ".join(
+            f"<span style='color:{html.escape(MODE_COLORS.get(m, '#666'))}'>■</span> "
+            f"{html.escape(MODE_LABELS.get(m, m))}"
+            for m in modes
+        )
+        parts.append(
+            f"<figure class='curves'>{svg}<figcaption>{html.escape(str(experiment))}: "
+            f"{plural(len(runs), 'run')}, one line each (x: optimizer step); {legend}."
+            "</figcaption></figure>"
+        )
+    return (["<h2>Training curves</h2>", *parts]) if parts else []
 
 
 def _runs_html(
@@ -156,14 +383,16 @@ def _runs_html(
     done = finished(frame)
     if not done.empty:
         parts.append("<h2>Final metrics per run setting (mean over seeds)</h2>")
-        parts.append(html_table(*run_summary(done)))
+        # Many metric columns: the table scrolls inside its box, never the page.
+        parts.append(f"<div class='scroll'>{html_table(*run_summary(done))}</div>")
         for experiment in sweeping(paper_worlds(done), "dim"):
             table = scaling_table(done, experiment)
             parts.append(
                 f"<h2>Scaling table: {h(experiment)} (R²(h → z), mean ± std over seeds, "
                 "next to the paper's)</h2>"
             )
-            parts.append(html_table(list(table.columns), table.astype(str).values.tolist()))
+            body = html_table(list(table.columns), table.astype(str).values.tolist())
+            parts.append(f"<div class='scroll'>{body}</div>")
     return parts
 
 
@@ -206,16 +435,26 @@ def _figure_html(index_path: Path, names: tuple[str, ...] | None = None) -> list
 
 
 CSS = """
-body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; color: #222; }
+body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto;
+       padding: 0 1em; color: #222; }
 h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; }
-table { border-collapse: collapse; margin: 1em 0; font-size: .85em; }
-th, td { border: 1px solid #ccc; padding: .25em .5em; text-align: left; }
+table { border-collapse: collapse; margin: 1em 0; font-size: .85em; max-width: 100%; }
+th, td { border: 1px solid #ccc; padding: .25em .5em; text-align: left; vertical-align: top;
+         overflow-wrap: anywhere; }
 th { background: #f4f4f4; }
-figure { margin: 1.5em 0; } figure img { max-width: 100%; }
+table.claims td:first-child { width: 45%; } table.claims td:last-child { width: 9em; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll td, .scroll th { white-space: nowrap; overflow-wrap: normal; }
+figure { margin: 1.5em 0; } figure img, figure svg { max-width: 100%; height: auto; }
 figcaption { font-size: .9em; color: #444; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f7f7f7; padding: .5em; }
+code { overflow-wrap: anywhere; } dl { margin: .3em 0; } dt { font-weight: bold; }
+dd { margin: 0 0 .3em 1em; }
+.meta { color: #444; } ul.summary li { margin: .2em 0; }
 .pass { color: #176b1d; font-weight: bold; } .fail { color: #b00020; font-weight: bold; }
 .not-shown { color: #9a6700; font-weight: bold; } .not-measured { color: #777; }
 .note { color: #9a6700; font-size: .9em; } details code { font-size: .8em; }
+details.missing > summary { color: #555; cursor: pointer; }
 """
 
 
@@ -228,11 +467,12 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
         "<title>LeJEPA identifiability: sweep report</title>",
         f"<style>{CSS}</style></head><body>",
         "<h1>LeJEPA identifiability: sweep report</h1>",
-        f"<p>Results directory: <code>{h(str(directory))}</code>. Claims also in "
-        f"<code>{h(report.claims_path.name)}</code>.</p>",
     ]
+    parts += _meta_html(directory, frame, report)
+    parts += _summary_html(frame, report)
     parts += header_html(report.budget)
     parts += _claims_html(report.claims, report.notes)
+    parts += _curves_html(frame)
     parts += _runs_html(frame, report.skipped, report.reasons)
     figs = _figure_html(figures_dir / "figures_index.json")
     if figs:
@@ -246,19 +486,26 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
         parts += reacher
     labels = ", ".join(f"{k} = {v}" for k, v in MODE_LABELS.items())
     parts.append(f"<p><small>Objectives: {h(labels)}.</small></p>")
-    # Marks how many images decoded, so a headless browser's DOM dump can prove it.
+    # Marks how many images decoded and how wide the page lays out, so a headless
+    # browser's DOM dump can prove both (no sideways scroll: scroll width <= window).
     parts.append(
         "<script>window.addEventListener('load', function () {"
         "var ok = Array.from(document.images).filter(function (i) {"
         "return i.complete && i.naturalWidth > 0; }).length;"
-        "document.body.setAttribute('data-images-loaded', String(ok)); });</script>"
+        "document.body.setAttribute('data-images-loaded', String(ok));"
+        "document.body.setAttribute('data-scroll-width',"
+        " String(document.documentElement.scrollWidth));"
+        "document.body.setAttribute('data-window-width', String(window.innerWidth)); });"
+        "</script>"
     )
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def write_report(directory: str | Path, out: str | Path | None = None) -> Report:
-    """Write the HTML report (default DIR/report.html), claims.json and figures/ beside it."""
+def write_report(directory: str | Path, out: str | Path | None = None, command: str = "") -> Report:
+    """Write the HTML report (default DIR/report.html), claims.json and figures/ beside it.
+    ``command``: the command line that asked for it, shown on the page (default
+    ``lejepa-id report DIR``)."""
     directory = Path(directory)
     path = Path(out) if out is not None else directory / "report.html"
     if path.is_dir():
@@ -279,6 +526,8 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> Report
         notes + made.notes,
         reasons=made.reasons,
         budget=budget,
+        command=command,
+        made=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     )
     write_claims(report.claims_path, claims)
     atomic_write_bytes(path, render(directory, figures_dir, frame, report).encode())

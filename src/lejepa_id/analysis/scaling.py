@@ -98,14 +98,6 @@ def _stat(values: pd.Series, digits: int = 6) -> str:
     return fmt_mean_std(float(values.mean()), float(values.std()), digits)
 
 
-def _stat_g(values: pd.Series) -> str:
-    """Three significant digits: orthogonality errors span decades."""
-    if not len(values) or not np.isfinite(values.mean()):
-        return "–"
-    std = float(values.std())
-    return f"{values.mean():.3g} ± {std:.2g}" if np.isfinite(std) else f"{values.mean():.3g}"
-
-
 def scaling_table(frame: pd.DataFrame, experiment: str) -> pd.DataFrame:
     """Mean ± std over seeds of R^2(h -> z) per N and objective, beside the paper's."""
     rows = frame[frame["experiment"] == experiment]
@@ -138,9 +130,9 @@ def objective_table(rows: pd.DataFrame, mode: str) -> pd.DataFrame:
                 "N": int(dim),
                 "seeds": int(at["seed"].nunique()),
                 "R²(h→z)": _stat(at["r2_hz"]),
-                "R²(h→z), paper": _paper(paper, dim, f"{PAPER_COLUMNS[mode]}_r2_hz"),
-                "orth. error / √N": _stat_g(at["orth_err_normalized"]),
-                "mixing R²(x→z)": _stat(at["r2_xz"], 4),
+                "R²(h→z),\npaper": _paper(paper, dim, f"{PAPER_COLUMNS[mode]}_r2_hz"),
+                "orth. error\n/ √N": _stat(at["orth_err_normalized"]),
+                "mixing\nR²(x→z)": _stat(at["r2_xz"], 4),
             }
         )
     return pd.DataFrame(out)

@@ -48,12 +48,67 @@ def fmt_p(p: float) -> str:
     return f"{p:.2g}" if p >= 1e-3 else "<0.001"
 
 
+def _decimals(uncertainty: float, figures: int = 1) -> int:
+    """Decimal places that show ``uncertainty`` to ``figures`` significant digits (negative:
+    rounding left of the point). Computed after rounding, so 0.0096 counts as 0.01."""
+    exponent = math.floor(math.log10(uncertainty))
+    shown = round(uncertainty / 10.0**exponent, figures - 1)
+    if shown >= 10:
+        exponent += 1
+    return figures - 1 - exponent
+
+
+def _fixed(value: float, decimals: int) -> str:
+    """``value`` to ``decimals`` places (negative: to tens, hundreds, ...), never ``-0``."""
+    if decimals < 0:
+        value = round(value, decimals)
+    text = f"{value:.{max(decimals, 0)}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
+
+def fmt_uncertainty(value: float, decimals: int) -> str:
+    """An uncertainty at ``decimals`` places: fixed point down to 4 places, else the
+    compact ``6e-7`` (a fixed 0.0000006 is as exact and three times as wide)."""
+    if decimals <= 4:
+        return _fixed(value, decimals)
+    return f"{value * 10.0**decimals:.0f}e-{decimals}"
+
+
 def fmt_mean_std(mean: float, std: float, digits: int = 4) -> str:
+    """``mean ± std`` rounded by the uncertainty: the std to its first significant digit and
+    the mean to the same decimal place (0.98425, 0.00031 -> ``0.9843 ± 0.0003``). Without a
+    spread (one value: std NaN) the mean alone at ``digits`` places; with no spread at all
+    (std 0) ``mean ± 0`` at ``digits`` places."""
     if not math.isfinite(mean):
         return "–"
     if not math.isfinite(std):
         return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} ± {std:.2g}"
+    # Equal values give a std of float rounding (1e-16), not a spread to round by.
+    if abs(std) <= 1e-12 * max(1.0, abs(mean)):
+        return f"{mean:.{digits}f} ± 0"
+    places = _decimals(abs(std))
+    return f"{_fixed(mean, places)} ± {fmt_uncertainty(abs(std), places)}"
+
+
+def fmt_interval(estimate: float, low: float, high: float) -> str:
+    """``estimate [low, high]`` rounded by the interval: to the decimal place of the half
+    width's second significant digit (an interval's ends are less certain than a sd)."""
+    values = (estimate, low, high)
+    if not all(math.isfinite(v) for v in values):
+        return "–"
+    half = (high - low) / 2
+    places = _decimals(half, 2) if half > 0 else 3
+    a, b, c = (_fixed(v, places) for v in values)
+    return f"{a} [{b}, {c}]"
+
+
+def fmt_sig(value: float | None, figures: int = 3) -> str:
+    """A number without an uncertainty at ``figures`` significant digits (``–`` if none)."""
+    if value is None or not math.isfinite(value):
+        return "–"
+    if value == 0:
+        return "0"
+    return _fixed(value, _decimals(abs(value), figures))
 
 
 def tost_summary(

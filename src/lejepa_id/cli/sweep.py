@@ -8,6 +8,7 @@ exit status 2).
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
@@ -91,7 +92,10 @@ def cmd_figures(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from lejepa_id.analysis.report import write_report
 
-    report = write_report(_existing_dir(args.dir), args.out)
+    command = f"lejepa-id report {shlex.quote(str(args.dir))}" + (
+        f" --out {shlex.quote(str(args.out))}" if args.out else ""
+    )
+    report = write_report(_existing_dir(args.dir), args.out, command=command)
     _print_skipped(report.skipped, report.reasons)
     for note in report.notes:
         print(note, file=sys.stderr)

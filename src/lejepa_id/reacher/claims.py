@@ -12,6 +12,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pandas as pd
+
+from lejepa_id.analysis.latex import float_lines, tabular
+from lejepa_id.analysis.stats import fmt_interval, fmt_mean_std, fmt_p, fmt_sig
 from lejepa_id.reacher import statistics as st
 from lejepa_id.records.io import atomic_write_bytes
 
@@ -484,64 +488,77 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-def _tex(s: str) -> str:
-    return s.replace("_", r"\_").replace("%", r"\%")
+# The table's short names for the training data (the caption says what each is).
+SHORT_NAMES = {"ou": "OU", "traj": "trajectory", "trajmatch": "matched traj."}
 
 
 def tab_reacher(plan: dict) -> str:
-    """A LaTeX table (tabular inside table) of the planning results per kind and lambda."""
-    rows = []
+    """A LaTeX table of the planning results per kind and lambda, in two stacked parts that
+    each fit a single-column page: (top) the code and the planning costs, (bottom) the
+    equivalence test against the read-out reference. Numbers are rounded by their
+    uncertainty (:mod:`lejepa_id.analysis.stats`)."""
+    top, bottom = [], []
     for name, g in plan["groups"].items():
         kind, lam = name.split("/lam")
-        r2 = g["r2_hz"]
+        r2 = [float(v) for v in g["r2_hz"]]
         mean = sum(r2) / len(r2)
-        sd = math.sqrt(sum((v - mean) ** 2 for v in r2) / (len(r2) - 1)) if len(r2) > 1 else 0.0
+        # One run has no spread: its R^2 is shown alone, never as "± 0".
+        sd = (
+            math.sqrt(sum((v - mean) ** 2 for v in r2) / (len(r2) - 1)) if len(r2) > 1 else math.nan
+        )
         a = g["vs_reference"]
-        rows.append(
-            " & ".join(
-                [
-                    _tex(NAMES.get(kind, kind)),
-                    lam,
-                    str(g["runs"]),
-                    f"{mean:.3f} $\\pm$ {sd:.3f}",
-                    f"{g['ratio_median_of_runs']:.3f}",
-                    f"{g['regret_median_of_runs']:.3f}",
-                    f"{a['mean']:.3f} {_ci(st.t_interval(a['run_means']))}",
-                    _fmt(a["tost"]["p_tost"], 2),
-                    a["verdict"],
-                    _fmt(g["lqr_rel_err_median_of_runs"], 3),
-                ]
-            )
-            + r" \\"
+        ci = st.t_interval(a["run_means"])
+        data = SHORT_NAMES.get(kind, kind)
+        top.append(
+            [
+                data,
+                lam,
+                str(g["runs"]),
+                fmt_mean_std(mean, sd, 3),
+                fmt_sig(g["ratio_median_of_runs"]),
+                fmt_sig(g["regret_median_of_runs"]),
+                fmt_sig(g["lqr_rel_err_median_of_runs"]),
+            ]
+        )
+        delta = fmt_sig(a["mean"]) if ci is None else fmt_interval(a["mean"], ci[0], ci[1])
+        p = a["tost"]["p_tost"]
+        bottom.append(
+            [data, lam, str(g["runs"]), delta, fmt_p(math.nan if p is None else p), a["verdict"]]
         )
     m = math.exp(plan["margin_log"]) - 1
-    header = (
-        r"data & $\lambda$ & runs & $R^2(h\to z)$ & $J/J_{\mathrm{oracle}}$ & regret & "
-        r"$\Delta\log J$ [95\% CI] & TOST $p$ & verdict & LQR err \\"
-    )
-    caption = (
-        "Reacher planning per training data and $\\lambda$ (mean $\\pm$ sd over seeds). "
-        "$J/J_{\\mathrm{oracle}}$ and regret $J/J^{*}-1$ against the exact $J$-optimal path: "
-        "medians of the runs' medians. $\\Delta\\log J$: mean over runs of the per-run mean "
-        "log cost ratio minus the read-out reference, with a t interval over runs; "
-        f"TOST across runs with margin $\\pm\\log(1+{m:g})$. LQR err: median over runs of the "
-        "median relative value error."
-    )
-    lines = [
-        r"\begin{table}[t]",
-        r"\centering\small",
-        r"\begin{tabular}{lrrrrrrrlr}",
-        r"\hline",
-        header,
-        r"\hline",
-        *rows,
-        r"\hline",
-        r"\end{tabular}",
-        f"\\caption{{{caption}}}",
-        r"\label{tab:reacher}",
-        r"\end{table}",
+    top_header = [
+        "data",
+        r"$\lambda$",
+        "runs",
+        r"$R^2(h\to z)$",
+        r"$J/J_{\mathrm{oracle}}$",
+        "regret",
+        "LQR err",
     ]
-    return "\n".join(lines) + "\n"
+    bottom_header = [
+        "data",
+        r"$\lambda$",
+        "runs",
+        r"$\Delta\log J$ [95\% CI]",
+        "TOST $p$",
+        "verdict",
+    ]
+    columns = ["data", "lam", "runs", "a", "b", "c", "d"]
+    body = tabular(pd.DataFrame(top, columns=columns), top_header)
+    body += [r"\par\medskip"]
+    body += tabular(pd.DataFrame(bottom, columns=columns[:6]), bottom_header)
+    caption = (
+        "Reacher planning per training data and $\\lambda$. Data: OU, pairs of the "
+        "Ornstein-Uhlenbeck process; trajectory, pairs from the reaching controller's "
+        "trajectories; matched traj., coverage-matched trajectory pairs (the coverage control). "
+        "Top: $R^2(h\\to z)$, mean $\\pm$ sd over seeds (sd to its first significant "
+        "digit); $J/J_{\\mathrm{oracle}}$ and regret $J/J^{*}-1$ against the exact "
+        "$J$-optimal path, medians of the runs' medians; LQR err, median over runs of the "
+        "median relative value error. Bottom: $\\Delta\\log J$, mean over runs of the "
+        "per-run mean log cost ratio minus the read-out reference, with a t interval over "
+        f"runs; TOST across runs with margin $\\pm\\log(1+{m:g})$."
+    )
+    return float_lines(body, caption, "tab:reacher")
 
 
 def write_table(plan: dict, out: Path) -> str:

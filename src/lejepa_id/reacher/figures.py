@@ -146,27 +146,47 @@ def fig_latents(gallery: FrameData, runs: dict[str, dict], out: Path, formats) -
     spaces = [("true angles", z)]
     for kind, run in runs.items():
         h = load_tensors(Path(run["run"]) / "codes.safetensors")["h_eval"].numpy()[keep]
-        spaces.append((f"{KIND_NAMES.get(kind, kind)} code, R^2={run['r2_hz']:.3f}", h))
-    fig, axes = plt.subplots(2, len(spaces), figsize=(3.2 * len(spaces), 6.0), squeeze=False)
-    for c, (title, pts) in enumerate(spaces):
-        for r, joint in enumerate(["shoulder", "wrist"]):
-            ax = axes[r, c]
-            ax.scatter(
-                pts[:, 0],
-                pts[:, 1],
-                c=z[:, r],
-                s=1.5,
-                cmap="coolwarm",
-                vmin=-2.5,
-                vmax=2.5,
-                rasterized=True,
-            )
-            ax.set_title(f"{title}\ncoloured by {joint} angle", fontsize=8)
-            ax.set_aspect("equal", adjustable="datalim")
-            ax.tick_params(labelsize=6)
-    fig.tight_layout()
+        spaces.append((f"{KIND_NAMES.get(kind, kind)} code\nR² = {run['r2_hz']:.3f}", h))
     cap = "Learned latent spaces on the eval gallery, coloured by the true joint angles."
-    return _save(fig, out, "reacher_latents", formats, cap, dpi=75)
+    return _save(latents_figure(z, spaces), out, "reacher_latents", formats, cap, dpi=150)
+
+
+def latents_figure(z: np.ndarray, spaces: list[tuple[str, np.ndarray]]) -> plt.Figure:
+    """Columns: the spaces (title, (n, 2) points); rows: coloured by the shoulder, then
+    the wrist angle. Sized for print (7 in wide at most, 8 pt text), one colour bar."""
+    width = min(7.0, 1.75 * len(spaces) + 0.7)
+    panel = (width - 0.7) / len(spaces)
+    with plt.rc_context(fs.PRINT):
+        fig, axes = plt.subplots(
+            2, len(spaces), figsize=(width, 2 * panel + 0.9), squeeze=False, layout="constrained"
+        )
+        image = None
+        for c, (title, pts) in enumerate(spaces):
+            for r, joint in enumerate(["shoulder", "wrist"]):
+                ax = axes[r, c]
+                image = ax.scatter(
+                    pts[:, 0],
+                    pts[:, 1],
+                    c=z[:, r],
+                    s=1.0,
+                    cmap="coolwarm",
+                    vmin=-2.5,
+                    vmax=2.5,
+                    rasterized=True,
+                )
+                if r == 0:
+                    ax.set_title(title)
+                ax.set_aspect("equal", adjustable="datalim")
+                ax.tick_params(labelsize=7)
+                first = "θ" if c == 0 else "h"
+                ax.set_xlabel(f"{first}₁", labelpad=1)
+                if c == 0:
+                    ax.set_ylabel(f"colour: {joint}\n{first}₂")
+                else:
+                    ax.set_ylabel(f"{first}₂", labelpad=1)
+        if image is not None:
+            fig.colorbar(image, ax=axes, label="joint angle (rad)", shrink=0.8)
+    return fig
 
 
 def fig_ratio_box(plan: dict, out: Path, formats) -> dict:

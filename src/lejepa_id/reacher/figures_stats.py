@@ -17,6 +17,7 @@ import numpy as np  # noqa: E402
 from matplotlib.typing import RcKeyType  # noqa: E402
 from scipy import stats  # noqa: E402
 
+from lejepa_id.analysis.plotting import plural  # noqa: E402
 from lejepa_id.reacher.controller import angle_coverage, wrap_angle  # noqa: E402
 from lejepa_id.reacher.datasets import load_angles  # noqa: E402
 from lejepa_id.reacher.plan_summary import KIND_ORDER  # noqa: E402
@@ -47,7 +48,7 @@ def _identity_line(ax, x, y) -> None:
 
 
 def fig_planning_scatter(plan: dict) -> plt.Figure:
-    """3 x 3: rows OU / coverage-matched / trajectory; columns the straight-line plan
+    """Rows OU / coverage-matched / trajectory (those with runs); columns the straight-line plan
     against the oracle line, against the read-out reference, and the J-optimal plan in the
     code against the exact optimum J*. One point per (run, pair), coloured by lambda."""
     J_o = np.asarray(plan["J_oracle"])
@@ -66,24 +67,21 @@ def fig_planning_scatter(plan: dict) -> plt.Figure:
     ]
     lams = sorted({r["lam"] for r in plan["runs"]})
     cmap = plt.get_cmap("viridis", max(len(lams), 2))
+    # One row per kind that has runs: a kind not trained is not a row of empty panels.
+    kinds = [k for k in KIND_ORDER if any(r["kind"] == k for r in plan["runs"])]
+    kinds += sorted({r["kind"] for r in plan["runs"]} - set(kinds))
     with plt.rc_context(PRINT):
-        fig, axes = plt.subplots(3, 3, figsize=(7.0, 7.0), squeeze=False)
-        for i, kind in enumerate(KIND_ORDER):
+        fig, axes = plt.subplots(
+            max(len(kinds), 1), 3, figsize=(7.0, 0.4 + 2.2 * max(len(kinds), 1)), squeeze=False
+        )
+        if not kinds:
+            for ax in axes.flat:
+                ax.set_visible(False)
+            fig.text(0.5, 0.5, "no runs in plan.json", ha="center", va="center")
+        for i, kind in enumerate(kinds):
             runs = [r for r in plan["runs"] if r["kind"] == kind]
             for j, (xl, yl, x, key, scale) in enumerate(cols):
                 ax = axes[i, j]
-                if not runs:
-                    ax.text(
-                        0.5,
-                        0.5,
-                        f"no runs of\n{KIND_NAMES[kind]}",
-                        ha="center",
-                        va="center",
-                        transform=ax.transAxes,
-                    )
-                    ax.set_xticks([])
-                    ax.set_yticks([])
-                    continue
                 for r in runs:
                     y = np.asarray(r[key]) * scale
                     ax.scatter(
@@ -92,18 +90,18 @@ def fig_planning_scatter(plan: dict) -> plt.Figure:
                 _identity_line(ax, x, np.concatenate([np.asarray(r[key]) * scale for r in runs]))
                 ax.set_xscale("log")
                 ax.set_yscale("log")
-                ax.set_title(f"{KIND_NAMES[kind]} ({len(runs)} runs)")
+                ax.set_title(f"{KIND_NAMES.get(kind, kind)} ({plural(len(runs), 'run')})")
                 ax.set_xlabel(xl)
                 ax.set_ylabel(yl)
         handles = [plt.Line2D([], [], ls="", marker="o", color=cmap(k)) for k in range(len(lams))]
         fig.legend(
             handles,
-            [f"lambda = {lam:g}" for lam in lams],
+            [f"λ = {lam:g}" for lam in lams],
             loc="upper center",
-            ncol=len(lams),
+            ncol=max(len(lams), 1),
             frameon=False,
         )
-        fig.tight_layout(rect=(0, 0, 1, 0.96))
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.25 / (0.4 + 2.2 * max(len(kinds), 1))))
     return fig
 
 

@@ -1,0 +1,35 @@
+"""Rounding by uncertainty: the one rule every table and the report use."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from lejepa_id.analysis.stats import fmt_interval, fmt_mean_std, fmt_sig
+
+
+@pytest.mark.parametrize(
+    ("mean", "sd", "text"),
+    [
+        (0.98425, 0.00031, "0.9842 ± 0.0003"),
+        (0.6575, 0.016, "0.66 ± 0.02"),
+        (0.678, 0.319, "0.7 ± 0.3"),
+        (0.0096, 0.0096, "0.01 ± 0.01"),  # 0.0096 rounds up to one digit: 0.01
+        (123.4, 12.3, "120 ± 10"),
+        (0.9999982, 5.6e-7, "0.9999982 ± 6e-7"),  # below 4 places: the compact exponent
+        (-0.00001, 0.001, "0.000 ± 0.001"),  # never "-0.000"
+        (0.7842, 0.0, "0.7842 ± 0"),
+        (0.99, 1.1e-16, "0.9900 ± 0"),  # equal values: float rounding is no spread
+        (0.999, math.nan, "0.9990"),  # one seed: no spread to round by
+        (math.nan, 0.1, "–"),
+    ],
+)
+def test_mean_and_std_are_rounded_to_the_std_first_digit(mean, sd, text) -> None:
+    assert fmt_mean_std(mean, sd) == text
+
+
+def test_intervals_and_lone_numbers() -> None:
+    assert fmt_interval(0.259, 0.0749, 0.476) == "0.26 [0.07, 0.48]"
+    assert fmt_interval(0.3, -1.6, 2.1) == "0.3 [-1.6, 2.1]"
+    assert fmt_sig(0.00197143) == "0.00197" and fmt_sig(51.46) == "51.5" and fmt_sig(None) == "–"
