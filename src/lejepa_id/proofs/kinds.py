@@ -10,8 +10,13 @@ it and the printed definitions of every project constant it depends on, transiti
 - ``axiom-relative``: the audit found a project assumption under it; ``law-relative``:
   a law record (:data:`policy.LAW_RECORDS`) is a premise, directly or through a
   definition (the audit's status, and the printed statement itself);
+- ``mixed``: it names a Coquelicot integral and a notion of the Hermite model defined
+  from the expansion coefficients (:data:`COEFFICIENT_NOTIONS`): it proves a
+  coefficient formula equal to an integral, or keeps a coefficient-defined term (the
+  committed rationale says which);
 - ``integral``: the statement or a definition it uses mentions a Coquelicot integral
-  (``RInt_gen``, ``is_RInt_gen``, ``ex_RInt_gen``, ``RInt``, ...);
+  (``RInt_gen``, ``is_RInt_gen``, ``ex_RInt_gen``, ``RInt``, ...), and no
+  coefficient-defined notion;
 - ``coefficient``: no integral, but it is about the Hermite model's notions, which are
   defined from the expansion coefficients;
 - ``expectation``: about every abstract expectation functional (normalized, linear,
@@ -43,6 +48,7 @@ from lejepa_id.proofs.policy import GROUP_TITLES
 KINDS: dict[str, str] = {
     "axiom-relative": "axiom-relative",
     "law-relative": "law-relative",
+    "mixed": "integral and coefficient",
     "integral": "integral statement",
     "coefficient": "coefficient identity",
     "expectation": "abstract expectation",
@@ -59,8 +65,22 @@ _ANALYSIS_RE = re.compile(
     r"\b(?:Derive\.(?:is_derive|ex_derive|Derive)|Series\.(?:is_series|ex_series|Series)"
     r"|Lim_seq\.\w+|Continuity\.\w+|Ranalysis\w*\.\w+|Rderiv\.\w+|Hierarchy\.filterlim)\b"
 )
-#: The model's files: their notions are defined from the expansion coefficients.
-_MODEL_PREFIXES = ("LejepaId.HermiteModel.", "LejepaId.HermitePolar.")
+#: The model's notions defined from the expansion coefficients (its encoder
+#: function ``heval`` and the record ``HEncoder`` are not among them).
+COEFFICIENT_NOTIONS = tuple(
+    f"LejepaId.{name}"
+    for name in (
+        "HermiteModel.hmean",
+        "HermiteModel.hcov",
+        "HermiteModel.henergy",
+        "HermiteModel.halignment",
+        "HermiteModel.hwhitened",
+        "HermiteModel.hermite_notions",
+        "HermitePolar.hlin",
+        "HermitePolar.hsqerr",
+        "HermitePolar.hermite_polar",
+    )
+)
 _EXPECTATION = "LejepaId.Dirichlet.is_expectation"
 
 KINDS_FILE = "kinds.txt"
@@ -78,9 +98,10 @@ def derive(text: str, uses: list[str], definitions: dict[str, str], status: str 
     # tell (the audit's status says so).
     if status == "law-relative" or law_premises(text):
         return "law-relative"
+    coefficient = any(u in names for u in COEFFICIENT_NOTIONS)
     if _INTEGRAL_RE.search(closure):
-        return "integral"
-    if any(u.startswith(_MODEL_PREFIXES) for u in names):
+        return "mixed" if coefficient else "integral"
+    if coefficient:
         return "coefficient"
     if _EXPECTATION in names:
         return "expectation"
@@ -190,9 +211,14 @@ def render(formal_dir: Path) -> str:
         "- **axiom-relative**: the audit found a project assumption under it;",
         "- **law-relative**: a record of laws (`L2Laws`, `PolarLaws`) is a premise, "
         "directly or through a definition;",
+        "- **integral and coefficient**: it names a Coquelicot integral and a notion "
+        "of the Hermite model defined from the expansion coefficients (`hmean`, `hcov`, "
+        "`henergy`, `halignment`, `hwhitened`, `hlin`, `hsqerr`): it either proves the "
+        "coefficient formula equal to the Gaussian integral of the encoder, or keeps a "
+        "coefficient-defined term (the reason column says which);",
         "- **integral statement**: the statement or a definition it uses names a "
-        "Coquelicot integral (`RInt_gen`, `is_RInt_gen`, `ex_RInt_gen`, `RInt`): it is "
-        "about Gaussian integrals or expectations;",
+        "Coquelicot integral (`RInt_gen`, `is_RInt_gen`, `ex_RInt_gen`, `RInt`) and no "
+        "coefficient-defined notion: it is about Gaussian integrals or expectations;",
         "- **coefficient identity**: no integral; about the finite-Hermite-expansion "
         "model, whose mean, covariance, energies, alignment and square error are defined "
         "from the coefficients;",
