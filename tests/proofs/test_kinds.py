@@ -105,8 +105,8 @@ def test_unclassified_and_extra_rows_are_caught(tmp_path):
         # a law record as a premise, or at the head (the laws proved for a model)
         ("forall G (_ : Forward.L2Laws G), eq G G", [], "verified", "law-relative"),
         (
-            "Forward.L2Laws HermiteModel.model",
-            ["LejepaId.HermiteModel.model"],
+            "Forward.L2Laws HermiteModel.hermite_notions",
+            ["LejepaId.HermiteModel.hermite_notions"],
             "verified",
             "coefficient",
         ),
