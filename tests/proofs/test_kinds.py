@@ -41,6 +41,11 @@ def test_every_row_has_a_kind_and_a_reason():
     assert by_name["hermite_orthonormal_n"] == "integral"
     assert by_name["approx_identifiability_model_n"] == "mixed"
     assert by_name["approx_identifiability_model"] == "coefficient"
+    # With Mehler's formula and stationarity as integrals (Mehler.v), the model's
+    # Theorems 1 and 3 name no coefficient-defined notion.
+    assert by_name["forward_identifiability_model_ou"] == "integral"
+    assert by_name["approx_identifiability_model_ou"] == "integral"
+    assert by_name["model_alignment_ou"] == "mixed"
 
 
 def test_a_stale_doc_is_caught(tmp_path):
