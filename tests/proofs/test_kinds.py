@@ -126,3 +126,31 @@ def test_derive(text, uses, status, kind):
 def test_an_integral_inside_a_definition_counts():
     defs = {"LejepaId.X.in_L2": "fun f => RInt_gen.ex_RInt_gen f a b"}
     assert kinds.derive("forall f, X.in_L2 f", ["LejepaId.X.in_L2"], defs) == "integral"
+
+
+def test_verification_table_has_a_proves_column_from_the_statements():
+    # The checker's table (and so the README's) labels each row by its printed statement.
+    from lejepa_id.proofs import report as proof_report
+    from lejepa_id.proofs.findings import Report, TheoremResult
+
+    rep = Report(formal_dir="formal")
+    rep.definitions = {"LejepaId.X.in_L2": "fun f => RInt_gen.ex_RInt_gen f a b"}
+    rep.theorems = [
+        TheoremResult(
+            "forward",
+            "LejepaId.X.t_int",
+            "s1",
+            printed_type="forall f, X.in_L2 f",
+            uses=["LejepaId.X.in_L2"],
+        ),
+        TheoremResult(
+            "forward",
+            "LejepaId.X.t_coef",
+            "s2",
+            printed_type="eq x y",
+            uses=["LejepaId.HermiteModel.halignment"],
+        ),
+    ]
+    table = proof_report.render_markdown(rep)
+    assert "| `t_int` | s1 | integral statement | verified |" in table
+    assert "| `t_coef` | s2 | coefficient identity | verified |" in table
