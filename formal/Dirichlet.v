@@ -18,11 +18,22 @@
     segments); bi-Lipschitz with constant 1 implies a global isometry; an
     isometry of [R^n] fixing [0] is linear (the Euclidean case of Mazur-Ulam,
     by polarization); the assembled [h = Q z].  The published development took
-    AM-GM, Jensen and Mazur-Ulam as axioms; this file declares no axiom. *)
+    AM-GM, Jensen and Mazur-Ulam as axioms; this file declares no axiom.
+
+    With the Jacobian itself (end of the file, [n = 2]): the energies are
+    defined from [J^T J] (its trace [|J|_F^2] and [ln det]); the
+    trace-determinant AM-GM for a positive semidefinite 2 x 2 matrix with its
+    equality case [A = c I]; the energy bound and its equality case
+    [J^T J = I] at every sample; the assembled [h = Q z] with no
+    orthogonal-Jacobian hypothesis (it follows from the energies of [h] and
+    of its inverse), and a witness that its hypotheses can all hold.  For
+    [n > 2], only [dirichlet_identifiability] (orthogonal Jacobians assumed)
+    is stated: the [n x n] determinant and its trace-determinant inequality
+    are not formalized. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz FunctionalExtensionality.
-From LejepaId Require Import Prelude.
+From LejepaId Require Import Prelude Matrix.
 Open Scope R_scope.
 
 (** ** AM-GM for uniform weights. *)
@@ -525,4 +536,300 @@ Proof.
   rewrite (nsq_veq n (vsub (h x) (h (fun _ => 0))) (h x)) in Hx
     by (intros i Hi; unfold vsub; rewrite H0 by exact Hi; ring).
   rewrite Hx. apply nsq_veq. intros i _. unfold vsub. ring.
+Qed.
+
+(** ** The energies from the Jacobian itself ([J^T J]), dimension 2.
+
+    Above, the energy bound is stated for positive reals [a t i] standing for
+    the squared singular values.  Here the energies are defined from the
+    Jacobian matrix: the Dirichlet energy is [tr (J^T J) = |J|_F^2] and the
+    volume term is [ln det (J^T J)].  The trace-determinant AM-GM
+    [tr A / 2 >= sqrt (det A)] for a symmetric positive semidefinite 2 x 2
+    matrix, with equality iff [A = c I], replaces AM-GM on singular values, so
+    the equality case gives [J^T J = I] with no spectral theorem, and the
+    assembled statement needs no orthogonal-Jacobian hypothesis.  Only
+    [n = 2] is done: the general [n] needs a determinant of [n x n] matrices
+    and the trace-determinant inequality for it (not formalized). *)
+
+(** [J^T J], the trace, the 2 x 2 determinant, positive semidefinite. *)
+Definition gram (n : nat) (J : mat) : mat := fun i k => fsum n (fun j => J j i * J j k).
+Definition mtrace (n : nat) (A : mat) : R := fsum n (fun i => A i i).
+Definition det2 (A : mat) : R := A 0%nat 0%nat * A 1%nat 1%nat - A 0%nat 1%nat * A 1%nat 0%nat.
+Definition psd (n : nat) (A : mat) : Prop :=
+  (forall i k, (i < n)%nat -> (k < n)%nat -> A i k = A k i) /\ forall v, 0 <= dot n v (mapply n A v).
+
+Lemma quad2 : forall A v, dot 2 v (mapply 2 A v) =
+  A 0%nat 0%nat * v 0%nat ^ 2 + (A 0%nat 1%nat + A 1%nat 0%nat) * v 0%nat * v 1%nat + A 1%nat 1%nat * v 1%nat ^ 2.
+Proof. intros A v. unfold dot, mapply. simpl. ring. Qed.
+
+Definition vec2 (a b : R) : vec := fun i => match i with O => a | _ => b end.
+
+(** A symmetric positive semidefinite 2 x 2 matrix has [det A >= 0] and
+    [sqrt (det A) <= tr A / 2]. *)
+Theorem trace_det_am_gm2 :
+  forall A, psd 2 A -> 0 <= det2 A /\ sqrt (det2 A) <= mtrace 2 A / 2.
+Proof.
+  intros A [Hs Hq].
+  assert (Hb : A 1%nat 0%nat = A 0%nat 1%nat) by (apply Hs; lia).
+  set (a := A 0%nat 0%nat) in *. set (b := A 0%nat 1%nat) in *. set (d := A 1%nat 1%nat) in *.
+  assert (Hv : forall s t, 0 <= a * s ^ 2 + 2 * b * s * t + d * t ^ 2).
+  { intros s t. pose proof (Hq (vec2 s t)) as H. rewrite quad2 in H. simpl in H.
+    fold a b d in H. rewrite Hb in H. fold b in H. nra. }
+  assert (Ha : 0 <= a) by (pose proof (Hv 1 0); nra).
+  assert (Hd : 0 <= d) by (pose proof (Hv 0 1); nra).
+  assert (Hdet : b ^ 2 <= d * a).
+  { apply discriminant; [exact Ha|]. intros t. pose proof (Hv t 1). nra. }
+  assert (Hdet' : det2 A = a * d - b ^ 2) by (unfold det2; fold a b d; rewrite Hb; fold b; ring).
+  assert (Htr : mtrace 2 A = a + d) by (unfold mtrace; simpl; fold a d; ring).
+  rewrite Hdet', Htr. split; [nra|].
+  apply sqrt_le_of_sq; [lra|].
+  replace (((a + d) / 2) ^ 2) with (a * d + ((a - d) / 2) ^ 2) by field.
+  pose proof (pow2_ge_0 ((a - d) / 2)). pose proof (pow2_ge_0 b). lra.
+Qed.
+
+(** Equality: [sqrt (det A) = tr A / 2] forces [A = (tr A / 2) I]. *)
+Theorem trace_det_equality2 :
+  forall A, psd 2 A -> sqrt (det2 A) = mtrace 2 A / 2 ->
+  forall i k, (i < 2)%nat -> (k < 2)%nat -> A i k = mtrace 2 A / 2 * kron i k.
+Proof.
+  intros A HA Heq. destruct (trace_det_am_gm2 A HA) as [H0 _]. destruct HA as [Hs _].
+  assert (Hb : A 1%nat 0%nat = A 0%nat 1%nat) by (apply Hs; lia).
+  assert (Htr : mtrace 2 A = A 0%nat 0%nat + A 1%nat 1%nat) by (unfold mtrace; simpl; ring).
+  assert (Hsq : det2 A = (mtrace 2 A / 2) ^ 2).
+  { rewrite <- Heq. rewrite pow2_sqrt by exact H0. reflexivity. }
+  unfold det2 in Hsq. rewrite Htr, Hb in Hsq.
+  set (a := A 0%nat 0%nat) in *. set (b := A 0%nat 1%nat) in *. set (d := A 1%nat 1%nat) in *.
+  replace (((a + d) / 2) ^ 2) with (a * d + ((a - d) / 2) ^ 2) in Hsq by field.
+  pose proof (pow2_ge_0 ((a - d) / 2)) as P1. pose proof (pow2_ge_0 b) as P2.
+  assert (E1 : b = 0) by (apply Rsqr_0_uniq; unfold Rsqr; replace (b * b) with (b ^ 2) by ring; lra).
+  assert (E2 : a = d).
+  { assert (Z : (a - d) / 2 = 0).
+    { apply Rsqr_0_uniq. unfold Rsqr. replace ((a - d) / 2 * ((a - d) / 2)) with (((a - d) / 2) ^ 2) by ring. lra. }
+    lra. }
+  intros i k Hi Hk. rewrite Htr. unfold kron.
+  destruct i as [|[|i]]; destruct k as [|[|k]]; try lia; simpl; fold a b d; try lra.
+
+Qed.
+
+(** [J^T J] is symmetric positive semidefinite. *)
+Lemma gram_psd2 : forall J, psd 2 (gram 2 J).
+Proof.
+  intros J. split.
+  - intros i k _ _. unfold gram. apply fsum_ext. intros; ring.
+  - intros v. rewrite quad2. unfold gram. simpl.
+    match goal with |- 0 <= ?e =>
+      replace e with ((J 0%nat 0%nat * v 0%nat + J 0%nat 1%nat * v 1%nat) ^ 2 +
+                      (J 1%nat 0%nat * v 0%nat + J 1%nat 1%nat * v 1%nat) ^ 2) by ring end.
+    pose proof (pow2_ge_0 (J 0%nat 0%nat * v 0%nat + J 0%nat 1%nat * v 1%nat)).
+    pose proof (pow2_ge_0 (J 1%nat 0%nat * v 0%nat + J 1%nat 1%nat * v 1%nat)). lra.
+Qed.
+
+Lemma gram_identity_norm2 : forall J,
+  (forall i k, (i < 2)%nat -> (k < 2)%nat -> gram 2 J i k = kron i k) ->
+  forall v, nsq 2 (mapply 2 J v) = nsq 2 v.
+Proof.
+  intros J H v.
+  pose proof (H 0%nat 0%nat ltac:(lia) ltac:(lia)) as H00.
+  pose proof (H 0%nat 1%nat ltac:(lia) ltac:(lia)) as H01.
+  pose proof (H 1%nat 1%nat ltac:(lia) ltac:(lia)) as H11.
+  unfold gram, kron in *. simpl in *.
+  unfold nsq, dot, mapply. simpl.
+  set (v0 := v 0%nat) in *. set (v1 := v 1%nat).
+  replace ((0 + (0 + J 0%nat 0%nat * v0 + J 0%nat 1%nat * v1) * (0 + J 0%nat 0%nat * v0 + J 0%nat 1%nat * v1)) +
+           (0 + J 1%nat 0%nat * v0 + J 1%nat 1%nat * v1) * (0 + J 1%nat 0%nat * v0 + J 1%nat 1%nat * v1))
+    with ((0 + J 0%nat 0%nat * J 0%nat 0%nat + J 1%nat 0%nat * J 1%nat 0%nat) * v0 ^ 2
+          + 2 * (0 + J 0%nat 0%nat * J 0%nat 1%nat + J 1%nat 0%nat * J 1%nat 1%nat) * v0 * v1
+          + (0 + J 0%nat 1%nat * J 0%nat 1%nat + J 1%nat 1%nat * J 1%nat 1%nat) * v1 ^ 2) by ring.
+  rewrite H00, H01, H11. ring.
+Qed.
+
+(** Jensen and monotonicity: [c exp Y <= F] at every sample with [E Y = 0]
+    gives [c <= E F]; if moreover [E] is faithful and [E F = c], then
+    [Y = 0] and [F = c] at every sample. *)
+Lemma energy_from_pointwise :
+  forall T I E (Y F : T -> R) c, is_expectation T I E -> 0 <= c ->
+  I Y -> I (fun t => exp (Y t)) -> I F -> E Y = 0 ->
+  (forall t, c * exp (Y t) <= F t) -> c <= E F.
+Proof.
+  intros T I E Y F c HE Hc IY IeY IF HY Hpt. pose proof HE as [_ [_ Hmono]].
+  destruct (expectation_scal T I E HE c _ IeY) as [IcY EcY].
+  pose proof (Hmono _ _ IcY IF Hpt) as H. rewrite EcY in H.
+  pose proof (jensen_exp T I E HE Y IY IeY) as J. rewrite HY, exp_0 in J. nra.
+Qed.
+
+Lemma energy_equality_pointwise :
+  forall T I E (Y F : T -> R) c, is_expectation T I E ->
+  (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) -> 0 < c ->
+  I Y -> I (fun t => exp (Y t)) -> I F -> E Y = 0 ->
+  (forall t, c * exp (Y t) <= F t) -> E F = c -> forall t, Y t = 0 /\ F t = c.
+Proof.
+  intros T I E Y F c HE Hfaith Hc IY IeY IF HY Hpt HF t0. pose proof HE as [Hc1 [Hlin Hmono]].
+  destruct (expectation_scal T I E HE c _ IeY) as [IcY EcY].
+  pose proof (Hmono _ _ IcY IF Hpt) as H1. rewrite EcY, HF in H1.
+  pose proof (jensen_exp T I E HE Y IY IeY) as J. rewrite HY, exp_0 in J.
+  assert (HEe : E (fun t => exp (Y t)) = 1).
+  { apply Rle_antisym; [|exact J]. apply (Rmult_le_reg_l c); [exact Hc|]. lra. }
+  (* the AM-GM gap F - c exp Y is nonnegative with zero expectation *)
+  destruct (Hlin 1 (- c) _ _ IF IeY) as [I1 E1].
+  pose proof (Hfaith _ I1 (fun t => ltac:(pose proof (Hpt t); lra))
+                ltac:(rewrite E1, HF, HEe; ring) t0) as Z1. cbv beta in Z1.
+  (* the Jensen gap exp Y - 1 - Y likewise *)
+  destruct (Hc1 1) as [Ic Ec].
+  destruct (Hlin 1 1 _ _ Ic IY) as [Ig Eg].
+  destruct (Hlin 1 (-1) _ _ IeY Ig) as [I2 E2].
+  pose proof (Hfaith _ I2 (fun t => ltac:(pose proof (exp_ineq1_le (Y t)); lra))
+                ltac:(rewrite E2, Eg, Ec, HY, HEe; ring) t0) as Z2. cbv beta in Z2.
+  assert (Hy : Y t0 = 0).
+  { assert (Hx : 1 + Y t0 = exp ((1 + Y t0) - 1)) by (replace ((1 + Y t0) - 1) with (Y t0) by ring; lra).
+    apply eq_exp_pred in Hx. lra. }
+  split; [exact Hy|]. rewrite Hy, exp_0 in Z1. lra.
+Qed.
+
+(** The energies of a 2 x 2 Jacobian [J]: the Dirichlet energy
+    [tr (J^T J) = |J|_F^2] and the log volume [ln det (J^T J)]. *)
+Definition dirichlet_energy2 (J : mat) : R := mtrace 2 (gram 2 J).
+Definition log_volume2 (J : mat) : R := ln (det2 (gram 2 J)).
+
+Lemma exp_half_ln : forall x, 0 < x -> exp (/ 2 * ln x) = sqrt x.
+Proof. intros x Hx. rewrite <- Rpower_sqrt by exact Hx. reflexivity. Qed.
+
+Lemma energy_pointwise2 : forall J, 0 < det2 (gram 2 J) ->
+  2 * exp (/ 2 * log_volume2 J) <= dirichlet_energy2 J.
+Proof.
+  intros J Hd. unfold log_volume2, dirichlet_energy2. rewrite exp_half_ln by exact Hd.
+  destruct (trace_det_am_gm2 _ (gram_psd2 J)) as [_ H]. lra.
+Qed.
+
+(** The Dirichlet-energy bound from the Jacobian, [n = 2]: if [det (J^T J) > 0]
+    at every sample and [E ln det (J^T J) = 0] (the Gaussian is preserved),
+    then [E tr (J^T J) >= 2].  Side conditions: [ln det (J^T J)],
+    [tr (J^T J)] and [sqrt (det (J^T J))] are integrable. *)
+Theorem dirichlet_jacobian_bound2 :
+  forall T I E (J : T -> mat), is_expectation T I E ->
+  (forall t, 0 < det2 (gram 2 (J t))) ->
+  I (fun t => log_volume2 (J t)) -> I (fun t => dirichlet_energy2 (J t)) ->
+  I (fun t => sqrt (det2 (gram 2 (J t)))) ->
+  E (fun t => log_volume2 (J t)) = 0 ->
+  2 <= E (fun t => dirichlet_energy2 (J t)).
+Proof.
+  intros T I E J HE Hd Ilog Ien Isq Hlog.
+  set (Y := fun t => / 2 * log_volume2 (J t)).
+  destruct (expectation_scal T I E HE (/ 2) _ Ilog) as [IY EY].
+  assert (HeY : (fun t => exp (Y t)) = (fun t => sqrt (det2 (gram 2 (J t))))).
+  { apply functional_extensionality. intros t. unfold Y, log_volume2. apply exp_half_ln, Hd. }
+  apply (energy_from_pointwise T I E Y _ 2 HE ltac:(lra) IY); [rewrite HeY; exact Isq | exact Ien | |].
+  - unfold Y. rewrite EY, Hlog. ring.
+  - intros t. apply energy_pointwise2, Hd.
+Qed.
+
+(** Equality case: for a faithful expectation, energy exactly 2 forces
+    [J^T J = I] at every sample (trace-determinant equality, no spectral
+    theorem). *)
+Theorem dirichlet_jacobian_equality2 :
+  forall T I E (J : T -> mat), is_expectation T I E ->
+  (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) ->
+  (forall t, 0 < det2 (gram 2 (J t))) ->
+  I (fun t => log_volume2 (J t)) -> I (fun t => dirichlet_energy2 (J t)) ->
+  I (fun t => sqrt (det2 (gram 2 (J t)))) ->
+  E (fun t => log_volume2 (J t)) = 0 ->
+  E (fun t => dirichlet_energy2 (J t)) = 2 ->
+  forall t i k, (i < 2)%nat -> (k < 2)%nat -> gram 2 (J t) i k = kron i k.
+Proof.
+  intros T I E J HE Hfaith Hd Ilog Ien Isq Hlog Hen t i k Hi Hk.
+  set (Y := fun t => / 2 * log_volume2 (J t)).
+  destruct (expectation_scal T I E HE (/ 2) _ Ilog) as [IY EY].
+  assert (HeY : (fun t => exp (Y t)) = (fun t => sqrt (det2 (gram 2 (J t))))).
+  { apply functional_extensionality. intros s. unfold Y, log_volume2. apply exp_half_ln, Hd. }
+  destruct (energy_equality_pointwise T I E Y _ 2 HE Hfaith ltac:(lra) IY
+              ltac:(rewrite HeY; exact Isq) Ien ltac:(unfold Y; rewrite EY, Hlog; ring)
+              (fun s => energy_pointwise2 (J s) (Hd s)) Hen t) as [Hy Hf].
+  unfold Y, log_volume2 in Hy.
+  assert (Hdet : det2 (gram 2 (J t)) = 1).
+  { assert (Hl : ln (det2 (gram 2 (J t))) = 0) by lra.
+    rewrite <- (exp_ln _ (Hd t)), Hl. apply exp_0. }
+  unfold dirichlet_energy2 in Hf.
+  assert (Heq : sqrt (det2 (gram 2 (J t))) = mtrace 2 (gram 2 (J t)) / 2)
+    by (rewrite Hdet, sqrt_1, Hf; field).
+  rewrite (trace_det_equality2 _ (gram_psd2 (J t)) Heq i k Hi Hk), Hf. field.
+Qed.
+
+(** What a Gaussian-preserving map of minimal Dirichlet energy satisfies, for
+    its Jacobian field [J] on [R^2]: [det (J^T J) > 0], the side conditions of
+    integrability, [E ln det (J^T J) = 0] and [E tr (J^T J) = 2]. *)
+Definition dirichlet_optimal2 (I : (vec -> R) -> Prop) (E : (vec -> R) -> R) (J : vec -> mat) : Prop :=
+  (forall x, 0 < det2 (gram 2 (J x))) /\
+  I (fun x => log_volume2 (J x)) /\ I (fun x => dirichlet_energy2 (J x)) /\
+  I (fun x => sqrt (det2 (gram 2 (J x)))) /\
+  E (fun x => log_volume2 (J x)) = 0 /\ E (fun x => dirichlet_energy2 (J x)) = 2.
+
+Lemma dirichlet_optimal2_orthogonal :
+  forall I E J, is_expectation vec I E ->
+  (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) ->
+  dirichlet_optimal2 I E J -> orthogonal_jacobian 2 J.
+Proof.
+  intros I E J HE Hfaith [Hd [Ilog [Ien [Isq [Hlog Hen]]]]] x v.
+  apply gram_identity_norm2. intros i k Hi Hk.
+  exact (dirichlet_jacobian_equality2 vec I E J HE Hfaith Hd Ilog Ien Isq Hlog Hen x i k Hi Hk).
+Qed.
+
+(** Dirichlet route, assembled in [R^2] with no orthogonal-Jacobian
+    hypothesis: for a faithful expectation on functions of [R^2], if [h] and
+    its inverse [g] have Jacobian fields [J], [Jg] (derivatives along lines)
+    that both preserve the Gaussian with energy exactly 2, and [h] fixes the
+    origin, then [h = Q z] with [Q^T Q = I]. *)
+Theorem dirichlet_identifiability2 :
+  forall I E h J g Jg, is_expectation vec I E ->
+  (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) ->
+  has_jacobian 2 h J -> dirichlet_optimal2 I E J ->
+  has_jacobian 2 g Jg -> dirichlet_optimal2 I E Jg ->
+  (forall x, veq 2 (g (h x)) x) ->
+  veq 2 (h (fun _ => 0)) (fun _ => 0) ->
+  exists Q : mat,
+    (forall i k, (i < 2)%nat -> (k < 2)%nat -> fsum 2 (fun j => Q j i * Q j k) = kron i k) /\
+    forall z, veq 2 (h z) (mapply 2 Q z).
+Proof.
+  intros I E h J g Jg HE Hfaith Hh HJ Hg HJg Hinv H0.
+  apply (dirichlet_identifiability 2 h J g Jg Hh (dirichlet_optimal2_orthogonal I E J HE Hfaith HJ)
+           Hg (dirichlet_optimal2_orthogonal I E Jg HE Hfaith HJg) Hinv H0).
+Qed.
+
+(** The hypotheses of [dirichlet_identifiability2] can all hold at once: the
+    identity of [R^2] (coordinates past 2 set to 0), its own inverse, with the
+    identity Jacobian, under the expectation [E f = f 0] on the constant
+    functions (normalized, linear, monotone and faithful). *)
+Definition trunc2 (x : vec) : vec := fun i => if Nat.ltb i 2 then x i else 0.
+
+Theorem dirichlet_identifiability2_satisfiable :
+  exists (I : (vec -> R) -> Prop) (E : (vec -> R) -> R) (h : vec -> vec) (J : vec -> mat),
+    is_expectation vec I E /\
+    (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) /\
+    has_jacobian 2 h J /\ dirichlet_optimal2 I E J /\
+    (forall x, veq 2 (h (h x)) x) /\ veq 2 (h (fun _ => 0)) (fun _ => 0).
+Proof.
+  set (I := fun f : vec -> R => exists c, forall x, f x = c).
+  set (E := fun f : vec -> R => f (fun _ => 0)).
+  assert (Hc : forall c, I (fun _ => c)) by (intros c; exists c; reflexivity).
+  assert (Hdet : det2 (gram 2 kron) = 1) by (unfold det2, gram, kron; simpl; ring).
+  assert (Htr : dirichlet_energy2 kron = 2)
+    by (unfold dirichlet_energy2, mtrace, gram, kron; simpl; ring).
+  exists I, E, trunc2, (fun _ => kron). split; [|split; [|split; [|split; [|split]]]].
+  - split; [intros c; split; [apply Hc | reflexivity]|]. split.
+    + intros a b f g [cf Hf] [cg Hg]. split; [exists (a * cf + b * cg); intros x; rewrite Hf, Hg; reflexivity|].
+      reflexivity.
+    + intros f g _ _ H. apply H.
+  - intros f [c Hf] _ H0 t. unfold E in H0. rewrite Hf in H0. rewrite Hf. exact H0.
+  - intros x v i t. unfold trunc2, mapply. destruct (Nat.ltb i 2) eqn:Hi.
+    + apply Nat.ltb_lt in Hi.
+      replace (fsum 2 (fun j => kron i j * v j)) with (v i)
+        by (symmetry; apply fsum_kron; exact Hi).
+      unfold vadd, vscal. auto_derive; [exact Logic.I|]. ring.
+    + apply Nat.ltb_ge in Hi.
+      replace (fsum 2 (fun j => kron i j * v j)) with 0.
+      * auto_derive; [exact Logic.I|]. ring.
+      * unfold kron. simpl. destruct (Nat.eq_dec i 0); destruct (Nat.eq_dec i 1); try lia. ring.
+  - unfold dirichlet_optimal2, log_volume2. rewrite Hdet, Htr, ln_1, sqrt_1.
+    split; [intros; lra|]. split; [apply Hc|]. split; [apply Hc|]. split; [apply Hc|].
+    split; reflexivity.
+  - intros x i Hi. unfold trunc2. apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity.
+  - intros i Hi. unfold trunc2. destruct (Nat.ltb i 2); reflexivity.
 Qed.

@@ -11,8 +11,10 @@
       [E h_i = hmean h i] and [E h_i h_l - E h_i E h_l = hcov h i l], with
       [E f = (1 / Z) int f gauss] ([model_mean_1d], [model_cov_1d]); likewise
       the degree-[d] energy is [E[h_i He_d]^2 / d!] ([model_energy_1d]).
-    For [n > 1] the model's quantities are still defined by the coefficient
-    identities (the [n]-dimensional Gaussian integral is not formalized). *)
+    For every [n], [HermiteN.v] proves the same for the iterated
+    [n]-dimensional Gaussian integral (and the square error of
+    [HermitePolar]); the alignment loss stays the coefficient form of
+    Mehler's formula. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.

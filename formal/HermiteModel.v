@@ -118,7 +118,8 @@ Definition hdeg {n} (h : HEncoder n) (k : nat) : nat := mdeg n (basis h k).
     degree-[d] energy is the squared norm of the degree-[d] coefficients;
     Mehler's formula ([E psi_a(z) psi_b(z') = rho^|a|] if [a = b], else 0)
     gives the alignment loss.  These standard identities are the
-    definitions of the model. *)
+    definitions of the model; [HermiteN.v] and [Mehler.v] prove them equal to
+    the (iterated) Gaussian integrals of [heval]. *)
 Definition hmean {n} (h : HEncoder n) (i : nat) : R :=
   fsum (size h) (fun k => kron (hdeg h k) 0 * coef h i k).
 Definition hcov {n} (h : HEncoder n) (i l : nat) : R :=

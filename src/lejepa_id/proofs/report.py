@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from lejepa_id.proofs import kinds as kinds
 from lejepa_id.proofs import policy as policy
 from lejepa_id.proofs.policy import GROUP_TITLES
 
@@ -27,6 +28,13 @@ def render_markdown(report: Report) -> str:
         "the named project axioms or primitive notions listed in the last column;",
         "**law-relative**: no project axiom, but the statement takes records of laws as",
         "premises (it holds for every interpretation satisfying them; see the laws below).",
+        "**proves** is what kind of statement it is, derived from the printed statement and",
+        "the definitions it uses: an integral statement (names a Coquelicot integral), a",
+        "coefficient identity (the Hermite model's notions, defined from coefficients),",
+        "integral and coefficient (both: a coefficient formula proved equal to an integral,",
+        "or a statement keeping a coefficient-defined term), an abstract expectation,",
+        "pointwise analysis, finite algebra, or law-/axiom-relative;",
+        "[docs/proof-kinds.md](../docs/proof-kinds.md) gives the reason for each row.",
         "",
         f"Overall: {'PASS' if report.ok else 'FAIL'}. {verified} of {len(report.theorems)} main",
         f"theorems verified with no project assumption; {n_ax} project axiom{_s(n_ax)} (the"
@@ -34,8 +42,8 @@ def render_markdown(report: Report) -> str:
         f"Lean development used 13); {len(report.parameters)} primitive notions (`Parameter`),",
         f"{_prop_parameters(report)} of them of sort Prop.",
         "",
-        "| group | theorem | statement | status | project assumptions used |",
-        "|---|---|---|---|---|",
+        "| group | theorem | statement | proves | status | project assumptions used |",
+        "|---|---|---|---|---|---|",
     ]
     for t in report.theorems:
         group = GROUP_TITLES.get(t.group, t.group)
@@ -47,8 +55,11 @@ def render_markdown(report: Report) -> str:
             used += "; NOT ALLOWED: " + ", ".join(f"`{u}`" for u in t.undeclared)
         if t.error:
             used += f"; {t.error}"
+        kind = kinds.derive(t.printed_type, t.uses, report.definitions, t.status)
+        proves = kinds.KINDS[kind] if t.printed_type else "?"
         out.append(
-            f"| {group} | `{t.short_name}` | {_md_cell(t.statement)} | {t.status} | {used} |"
+            f"| {group} | `{t.short_name}` | {_md_cell(t.statement)} | {proves} | {t.status} "
+            f"| {used} |"
         )
     out += ["", "## Project axioms (facts assumed)", ""]
     if report.axioms:

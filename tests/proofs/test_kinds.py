@@ -1,0 +1,156 @@
+"""docs/proof-kinds.md says what each pinned theorem proves, derived from its printed statement."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lejepa_id.proofs import kinds
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _copy(tmp_path: Path) -> Path:
+    """The formal lists and docs/proof-kinds.md in a scratch checkout (no Coq needed)."""
+    (tmp_path / "formal").mkdir()
+    for name in ("theorems.txt", "statements.txt", "kinds.txt", "VERIFICATION.md"):
+        shutil.copy(ROOT / "formal" / name, tmp_path / "formal" / name)
+    (tmp_path / "docs").mkdir()
+    shutil.copy(ROOT / kinds.DOC_PATH, tmp_path / kinds.DOC_PATH)
+    return tmp_path
+
+
+def test_committed_doc_and_kinds_are_current():
+    assert kinds.problems(ROOT / "formal") == []
+    assert kinds.main(["--check", "--root", str(ROOT)]) == 0, (
+        "run: python -m lejepa_id.proofs.kinds"
+    )
+
+
+def test_every_row_has_a_kind_and_a_reason():
+    rows = kinds.rows(ROOT / "formal")
+    assert rows and all(r.derived in kinds.KINDS and r.rationale for r in rows)
+    by_name = {r.name.split(".")[-1]: r.derived for r in rows}
+    # Fixed points: an integral equation, and a statement with a law premise.
+    assert by_name["hermite_orthogonality"] == "integral"
+    assert by_name["forward_identifiability"] == "law-relative"
+    # The n-dimensional model: the integrals are iterated ones; Theorem 3 still keeps
+    # the coefficient alignment loss, so it is not a pure integral statement.
+    assert by_name["hermite_orthonormal_n"] == "integral"
+    assert by_name["approx_identifiability_model_n"] == "mixed"
+    assert by_name["approx_identifiability_model"] == "coefficient"
+    # With Mehler's formula and stationarity as integrals (Mehler.v), the model's
+    # Theorems 1 and 3 name no coefficient-defined notion.
+    assert by_name["forward_identifiability_model_ou"] == "integral"
+    assert by_name["approx_identifiability_model_ou"] == "integral"
+    assert by_name["model_alignment_ou"] == "mixed"
+
+
+def test_a_stale_doc_is_caught(tmp_path):
+    root = _copy(tmp_path)
+    doc = root / kinds.DOC_PATH
+    doc.write_text(doc.read_text().replace("coefficient identity |", "integral statement |", 1))
+    assert kinds.main(["--check", "--root", str(root)]) == 1
+    assert kinds.main(["--root", str(root)]) == 0  # regenerating fixes it
+    assert kinds.main(["--check", "--root", str(root)]) == 0
+
+
+def test_a_kind_claimed_beyond_the_statement_is_caught(tmp_path, capsys):
+    root = _copy(tmp_path)
+    path = root / "formal" / kinds.KINDS_FILE
+    text = path.read_text()
+    line = next(x for x in text.splitlines() if x.startswith("LejepaId.HermiteModel.model_mehler"))
+    path.write_text(text.replace(line, line.replace("| coefficient |", "| integral |")))
+    assert any(
+        "model_mehler" in p and "says integral" in p for p in kinds.problems(root / "formal")
+    )
+    assert kinds.main(["--check", "--root", str(root)]) == 1
+    assert "model_mehler" in capsys.readouterr().err
+
+
+def test_a_statement_that_changes_kind_needs_a_new_classification(tmp_path):
+    # A re-pinned statement that now names an integral is no longer a coefficient identity
+    # (it keeps the coefficient-defined halignment, so it is "mixed").
+    root = _copy(tmp_path)
+    path = root / "formal" / "statements.txt"
+    text = path.read_text()
+    head = "== theorem LejepaId.HermiteModel.model_mehler |"
+    i = text.index(head)
+    j = text.index("\n", text.index("\n", i) + 1)
+    path.write_text(text[:j] + " (RInt_gen.RInt_gen f a b)" + text[j:])
+    found = kinds.problems(root / "formal")
+    assert any("model_mehler" in p and "is mixed" in p for p in found)
+
+
+def test_unclassified_and_extra_rows_are_caught(tmp_path):
+    root = _copy(tmp_path)
+    path = root / "formal" / kinds.KINDS_FILE
+    lines = path.read_text().splitlines()
+    dropped = [x for x in lines if not x.startswith("LejepaId.Planning.step_push ")]
+    dropped.append("LejepaId.Nowhere.ghost | algebra | not a listed theorem")
+    path.write_text("\n".join(dropped) + "\n")
+    found = kinds.problems(root / "formal")
+    assert any("step_push" in p and "not classified" in p for p in found)
+    assert any("ghost" in p and "not in theorems.txt" in p for p in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "uses", "status", "kind"),
+    [
+        ("forall x, RInt_gen.is_RInt_gen f a b x", [], "verified", "integral"),
+        ("forall x, Derive.is_derive f x y", [], "verified", "analysis"),
+        ("forall x, eq x x", ["LejepaId.HermiteModel.hmean"], "verified", "coefficient"),
+        # the encoder function and its record are not coefficient-defined notions
+        ("forall x, eq x x", ["LejepaId.HermiteModel.heval"], "verified", "algebra"),
+        ("RInt_gen.RInt_gen f a b = y", ["LejepaId.HermitePolar.hsqerr"], "verified", "mixed"),
+        ("forall x, eq x x", ["LejepaId.Dirichlet.is_expectation"], "verified", "expectation"),
+        ("forall x, eq x x", [], "verified", "algebra"),
+        # a law record as a premise, or at the head (the laws proved for a model)
+        ("forall G (_ : Forward.L2Laws G), eq G G", [], "verified", "law-relative"),
+        (
+            "Forward.L2Laws HermiteModel.hermite_notions",
+            ["LejepaId.HermiteModel.hermite_notions"],
+            "verified",
+            "coefficient",
+        ),
+        ("forall x, eq x x", [], "law-relative", "law-relative"),
+        ("forall x, RInt_gen.RInt_gen f a b", [], "axiom-relative", "axiom-relative"),
+    ],
+)
+def test_derive(text, uses, status, kind):
+    assert kinds.derive(text, uses, {}, status) == kind
+
+
+def test_an_integral_inside_a_definition_counts():
+    defs = {"LejepaId.X.in_L2": "fun f => RInt_gen.ex_RInt_gen f a b"}
+    assert kinds.derive("forall f, X.in_L2 f", ["LejepaId.X.in_L2"], defs) == "integral"
+
+
+def test_verification_table_has_a_proves_column_from_the_statements():
+    # The checker's table (and so the README's) labels each row by its printed statement.
+    from lejepa_id.proofs import report as proof_report
+    from lejepa_id.proofs.findings import Report, TheoremResult
+
+    rep = Report(formal_dir="formal")
+    rep.definitions = {"LejepaId.X.in_L2": "fun f => RInt_gen.ex_RInt_gen f a b"}
+    rep.theorems = [
+        TheoremResult(
+            "forward",
+            "LejepaId.X.t_int",
+            "s1",
+            printed_type="forall f, X.in_L2 f",
+            uses=["LejepaId.X.in_L2"],
+        ),
+        TheoremResult(
+            "forward",
+            "LejepaId.X.t_coef",
+            "s2",
+            printed_type="eq x y",
+            uses=["LejepaId.HermiteModel.halignment"],
+        ),
+    ]
+    table = proof_report.render_markdown(rep)
+    assert "| `t_int` | s1 | integral statement | verified |" in table
+    assert "| `t_coef` | s2 | coefficient identity | verified |" in table
