@@ -168,3 +168,29 @@ def test_the_cuda_draw_gives_the_recorded_worlds():
             if torch.__version__ == info["torch"]:  # the same QR code: the same bytes
                 digest = hashlib.sha256(drawn.numpy().tobytes()).hexdigest()
                 assert digest == info["sha256"][cuda_worlds.world_key(n, seed)]
+
+
+@pytest.mark.parametrize("mode", ["lejepa", "whiten", "infonce"])
+def test_the_cuda_graph_step_equals_the_eager_step_within_float32_rounding(mode, monkeypatch):
+    # The graph runs AdamW capturable with a float32 learning rate (the eager step passes
+    # a Python float): the two agree to float32 rounding, compounded over the run.
+    cfg = RunConfig(**TINY, mode=mode, seed=4)
+    monkeypatch.setenv("LEJEPA_ID_STEP", "eager")
+    eager = train(cfg, progress=False)
+    monkeypatch.setenv("LEJEPA_ID_STEP", "graph")
+    graph = train(cfg, progress=False)
+    again = train(cfg, progress=False)
+    for k, v in eager.weights.items():
+        assert torch.allclose(graph.weights[k], v, rtol=1e-4, atol=1e-5), k
+        assert torch.equal(graph.weights[k], again.weights[k]), k  # deterministic per seed
+    assert graph.metrics["r2_hz"] == pytest.approx(eager.metrics["r2_hz"], abs=1e-4)
+
+
+def test_the_cuda_graph_survives_a_diverging_member(monkeypatch):
+    monkeypatch.setenv("LEJEPA_ID_STEP", "graph")
+    bad = World.make(_BreaksAfter(1 + 3 + 2), dim=2, rho=0.9)
+    good = World.make("spiral", dim=2, rho=0.9)
+    cfgs = [RunConfig(**TINY, seed=0, rho=0.9), RunConfig(**TINY, seed=1, rho=0.9)]
+    res_bad, res_good = train(cfgs, worlds=[bad, good], progress=False)
+    assert (res_bad.status, res_bad.diverged_step) == ("diverged", 33)
+    assert res_good.status == "finished" and math.isfinite(res_good.metrics["r2_hz"])

@@ -1,5 +1,6 @@
 """The shared training step: equal to a plain hand-written loop, divergence recorded with
-its step (never raised), the schedule and the chunked draws."""
+its step (never raised), the schedule and the chunked draws; the graph-ready program
+(GraphedEngine without capture) equal to the reference step bit for bit on the CPU."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import math
 import pytest
 import torch
 
+from lejepa_id import RunConfig, train
 from lejepa_id.encoders.stacked import build_encoder
+from lejepa_id.errors import UsageError
 from lejepa_id.objectives import build_objective
-from lejepa_id.training.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
+from lejepa_id.training.engine import CHUNK, DrawStream, Engine, GraphedEngine, Schedule, run_loop
 from lejepa_id.training.runtime import generator
+from lejepa_id.training.trainer import STEP_VAR, step_engine
 
 CPU = torch.device("cpu")
 R, V, B, D = 2, 2, 32, 3
@@ -33,24 +37,25 @@ class Stream:
         return x
 
 
-def _parts(members: int, seeds=(11, 12)):
+def _parts(members: int, seeds=(11, 12), mode="lejepa"):
     enc = build_encoder("mlp", D, list(seeds[:members]), D, hidden=16, depth=2)
 
     def encode(X: torch.Tensor) -> torch.Tensor:
         r, v, b, d = X.shape
         return enc(X.reshape(r, v * b, d)).reshape(r, v, b, -1)
 
-    obj = build_objective("lejepa", num_directions=8)
+    obj = build_objective(mode, **({"num_directions": 8} if mode == "lejepa" else {}))
     gens = [generator(CPU, 5, 4, k) for k in range(members)]
     lam = torch.tensor([0.1, 0.4][:members])
     return enc, encode, obj, DrawStream(obj, D, gens), lam
 
 
-def _engine(members=R, poison=None, clip=None, steps=20):
-    enc, encode, obj, draws, lam = _parts(members)
-    engine = Engine(
+def _engine(members=R, poison=None, clip=None, steps=20, cls=Engine, mode="lejepa"):
+    enc, encode, obj, draws, lam = _parts(members, mode=mode)
+    per_run = {k: lam for k in obj.per_run}
+    engine = cls(
         enc, encode, Stream(0, members, poison), obj, draws, Schedule(1e-2, steps, hold=0),
-        weight_decay=1e-3, per_run={"lam": lam}, device=CPU, members=members, clip=clip,
+        weight_decay=1e-3, per_run=per_run, device=CPU, members=members, clip=clip,
     )  # fmt: skip
     return engine, enc
 
@@ -148,3 +153,61 @@ def test_draw_stream_hands_out_chunks_in_order_per_member():
         first, second = obj.draw(2, gen, CHUNK), obj.draw(2, gen, CHUNK)
         assert torch.equal(got[:CHUNK, r], first) and torch.equal(got[CHUNK, r], second[0])
     assert DrawStream(build_objective("whiten"), 2, [generator(CPU, 1)]).next() is None
+
+
+@pytest.mark.parametrize(
+    ("mode", "members", "clip", "poison"),
+    [
+        ("lejepa", R, None, None),
+        ("whiten", R, None, None),
+        ("infonce", R, None, None),
+        ("lejepa", 1, 0.05, None),
+        ("lejepa", R, None, 6),  # member 0 diverges at its 7th step
+    ],
+)
+def test_graph_ready_program_equals_the_reference_step_bit_for_bit(mode, members, clip, poison):
+    steps = 2 * CHUNK + 3  # crosses two chunk boundaries of data and directions
+    ref, ref_enc = _engine(members, poison, clip, steps, mode=mode)
+    new, new_enc = _engine(members, poison, clip, steps, cls=GraphedEngine, mode=mode)
+    assert not new.capture  # off CUDA the program runs eagerly
+    for step in range(steps):
+        loss_ref, terms_ref = ref.step(step)
+        loss_new, terms_new = new.step(step)
+        torch.testing.assert_close(loss_new, loss_ref, rtol=0, atol=0, equal_nan=True)
+        assert terms_new.keys() == terms_ref.keys()
+    for a, b in zip(ref_enc.parameters(), new_enc.parameters()):
+        assert torch.equal(a, b)
+    assert new.diverged_steps() == ref.diverged_steps()
+    assert new.diverged_steps() == ([7, None] if poison else [None] * members)
+    assert int(new.step_t) == steps
+
+
+def test_a_cuda_graph_is_refused_off_cuda():
+    with pytest.raises(ValueError, match="CUDA device"):
+        _engine(cls=lambda *a, **k: GraphedEngine(*a, capture=True, **k))
+
+
+def test_step_path_from_the_environment():
+    cuda = torch.device("cuda")
+    assert step_engine(CPU, {}) is Engine
+    assert step_engine(CPU, {STEP_VAR: "eager"}) is Engine
+    static = step_engine(CPU, {STEP_VAR: "static"})
+    assert static.func is GraphedEngine and static.keywords == {"capture": False}
+    assert step_engine(cuda, {}).keywords == {"capture": True}
+    assert step_engine(cuda, {STEP_VAR: "eager"}) is Engine
+    with pytest.raises(UsageError, match=f"{STEP_VAR}='fast' is not one of auto, eager"):
+        step_engine(CPU, {STEP_VAR: "fast"})
+    with pytest.raises(UsageError, match="graph needs a CUDA device, got cpu"):
+        step_engine(CPU, {STEP_VAR: "graph"})
+
+
+def test_a_run_on_the_graph_ready_program_equals_the_reference_run(monkeypatch):
+    cfg = RunConfig(
+        steps=40, eval_size=300, hidden=32, num_directions=16, device="cpu", eval_every=20
+    )
+    reference = train(cfg, progress=False)
+    monkeypatch.setenv(STEP_VAR, "static")
+    program = train(cfg, progress=False)
+    assert program.metrics == reference.metrics and program.curves == reference.curves
+    for k, v in reference.weights.items():
+        assert torch.equal(v, program.weights[k]), k

@@ -118,12 +118,15 @@ class Engine:
         self.params = list(encoder.parameters())
         if module is not None:
             self.params += list(module.parameters())
-        fused = device.type in ("cuda", "cpu")
-        self.opt = torch.optim.AdamW(
-            self.params, lr=schedule.lr, weight_decay=weight_decay, fused=fused
-        )
+        self.opt = self._optimizer(weight_decay, device)
         self.alive = torch.ones(members, dtype=torch.bool, device=device)
         self.diverged_at = torch.full((members,), -1, dtype=torch.long, device=device)
+
+    def _optimizer(self, weight_decay: float, device: torch.device) -> torch.optim.AdamW:
+        fused = device.type in ("cuda", "cpu")
+        return torch.optim.AdamW(
+            self.params, lr=self.schedule.lr, weight_decay=weight_decay, fused=fused
+        )
 
     def step(self, step: int) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         """One update at 0-based ``step``; returns the detached loss (R,) and terms."""
@@ -166,6 +169,132 @@ class Engine:
     def diverged_steps(self) -> list[int | None]:
         """Per member: the 1-based step at which its loss turned non-finite, or None."""
         return [None if s < 0 else s for s in self.diverged_at.tolist()]
+
+
+class GraphedEngine(Engine):
+    """The same step as a fixed tensor program on static buffers: on CUDA, captured once as
+    a CUDA graph and replayed, so a step costs the host a copy of its inputs and one
+    launch, and never waits for the device.
+
+    What the reference :class:`Engine` does on the host moves onto the device: the
+    learning rate is read from a table of the schedule by a step counter held on the
+    device, the divergence bookkeeping updates ``alive`` and ``diverged_at`` in place (read
+    by the caller only at evaluations), and a dead member's gradients are zeroed every step
+    (a no-op while all live) instead of after a host check. Data and SIGReg's directions
+    still come from each member's own generator in chunks of :data:`CHUNK` steps (the
+    trainer's and :class:`DrawStream`'s), drawn on the device outside the graph; each
+    step copies its slice into the static buffers.
+
+    ``capture=False`` (the default off CUDA) runs the same program eagerly: on the CPU it
+    equals :class:`Engine` bit for bit (tested), which is how the restructuring is checked
+    without a GPU. Under capture, AdamW runs with ``capturable=True`` and a float32 learning
+    rate (what CUDA's fused kernel reads), so graph and eager CUDA runs agree to float32
+    rounding, not bit for bit (tests/test_cuda.py states the tolerance). The first
+    :data:`WARMUP` steps run eagerly on a side stream, as capture requires (AdamW's state
+    and the libraries' workspaces must exist before it).
+
+    Args:
+        capture: capture a CUDA graph (None: on a CUDA device).
+        *args, **kwargs: as :class:`Engine`.
+    """
+
+    WARMUP = 3
+
+    def __init__(self, *args: Any, capture: bool | None = None, **kwargs: Any) -> None:
+        device = kwargs["device"]
+        self.capture = device.type == "cuda" if capture is None else capture
+        if self.capture and device.type != "cuda":
+            raise ValueError("a CUDA graph needs a CUDA device")
+        super().__init__(*args, **kwargs)
+        self.step_t = torch.zeros((), dtype=torch.long, device=device)
+        self.graph: Any = None
+        self._static: tuple[torch.Tensor, dict[str, torch.Tensor], torch.Tensor | None] | None
+        self._static = None
+        self._out: tuple[torch.Tensor, dict[str, torch.Tensor]] | None = None
+
+    def _optimizer(self, weight_decay: float, device: torch.device) -> torch.optim.AdamW:
+        # The CPU's fused kernel computes with a float64 rate bit for bit like a Python
+        # float; CUDA's reads a float32 one.
+        dtype = torch.float32 if device.type == "cuda" else torch.float64
+        steps = range(self.schedule.steps)
+        self.lr_table = torch.tensor([self.schedule.at(s) for s in steps], dtype=dtype)
+        self.lr_table = self.lr_table.to(device)
+        self.lr = self.lr_table[0].clone()
+        return torch.optim.AdamW(
+            self.params,
+            lr=self.lr,
+            weight_decay=weight_decay,
+            fused=True,
+            capturable=self.capture,
+        )
+
+    def step(self, step: int) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        """One update at 0-based ``step`` (steps must come in order from 0); returns the
+        loss (R,) and terms, on a captured graph its static outputs (overwritten by the
+        next step: read them before)."""
+        batch = self.source.next()
+        inputs, extras = batch if isinstance(batch, tuple) else (batch, {})
+        draw = self.draws.next()
+        if self.graph is not None:
+            assert self._static is not None and self._out is not None
+            x, ex, d = self._static
+            x.copy_(inputs)
+            for k, v in extras.items():
+                ex[k].copy_(v)
+            if d is not None and draw is not None:
+                d.copy_(draw)
+            self.graph.replay()
+            return self._out
+        if self.capture and step >= self.WARMUP:
+            return self._capture(inputs, extras, draw)
+        self.opt.zero_grad(set_to_none=True)
+        if not self.capture:
+            return self._program(inputs, extras, draw)
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            out = self._program(inputs, extras, draw)
+        torch.cuda.current_stream().wait_stream(side)
+        return out
+
+    def _capture(
+        self, inputs: torch.Tensor, extras: dict[str, torch.Tensor], draw: torch.Tensor | None
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        static = (
+            inputs.clone(),
+            {k: v.clone() for k, v in extras.items()},
+            None if draw is None else draw.clone(),
+        )
+        # Gradients are allocated inside the graph's memory pool and overwritten, not
+        # accumulated, by each replay.
+        self.opt.zero_grad(set_to_none=True)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = self._program(*static)
+        self.graph, self._static, self._out = graph, static, out
+        graph.replay()  # capture only records the step; this takes it
+        return out
+
+    def _program(
+        self, inputs: torch.Tensor, extras: dict[str, torch.Tensor], draw: torch.Tensor | None
+    ) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        """The step as device work only (no host read), updating its state in place."""
+        H = self.encode(inputs)
+        keywords: dict[str, Any] = {**self.per_run, **extras, **self.owned}
+        loss, terms = self.objective.loss(H, draw, **keywords)
+        finite = torch.isfinite(loss)
+        newly = self.alive & ~finite
+        self.diverged_at.copy_(torch.where(newly, self.step_t + 1, self.diverged_at))
+        self.alive.logical_and_(finite)
+        total = torch.where(self.alive, loss, torch.zeros_like(loss)).sum()
+        self.lr.copy_(self.lr_table[self.step_t])
+        total.backward()
+        self._zero_dead_gradients()
+        if self.clip is not None:
+            torch.nn.utils.clip_grad_norm_(self.params, self.clip)
+        self.opt.step()
+        self.step_t.add_(1)
+        return loss.detach(), {k: v.detach() for k, v in terms.items()}
 
 
 def run_loop(

@@ -11,8 +11,10 @@ recorded as diverged at that step; the others continue.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import os
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, overload
 
@@ -29,7 +31,14 @@ from lejepa_id.objectives import build_objective, objective_class
 from lejepa_id.records.layout import run_dir
 from lejepa_id.records.loggers import Logger, LoggerHub, Member, make_loggers
 from lejepa_id.records.result import RunResult, append_curve_row
-from lejepa_id.training.engine import CHUNK, DrawStream, Engine, Schedule, run_loop
+from lejepa_id.training.engine import (
+    CHUNK,
+    DrawStream,
+    Engine,
+    GraphedEngine,
+    Schedule,
+    run_loop,
+)
 from lejepa_id.training.runtime import derive_seed, generator, resolve_device
 from lejepa_id.training.threads import encoder_work, resolve_threads, torch_threads
 from lejepa_id.worlds import World, action_pairs
@@ -103,6 +112,30 @@ class DataStream:
             return x.transpose(0, 1), {"actions": actions.reshape(CHUNK, c.batch, -1)}
         x = self.world.render(self.world.sample_views(z, c.views, self.gen))
         return x.reshape(c.views, CHUNK, c.batch, -1).transpose(0, 1), {}
+
+
+STEP_VAR = "LEJEPA_ID_STEP"
+STEP_PATHS = ("auto", "eager", "static", "graph")
+
+
+def step_engine(
+    device: torch.device, env: Mapping[str, str] | None = None
+) -> Callable[..., Engine]:
+    """The step a synthetic run takes, from ``LEJEPA_ID_STEP``: ``eager`` the reference
+    :class:`~lejepa_id.training.engine.Engine`; ``static`` its device-only program run
+    eagerly (:class:`~lejepa_id.training.engine.GraphedEngine` without capture); ``graph``
+    that program captured as a CUDA graph (CUDA only); ``auto`` (default) ``graph`` on
+    CUDA, ``eager`` elsewhere. Bad values raise UsageError."""
+    value = (os.environ if env is None else env).get(STEP_VAR, "auto").strip().lower() or "auto"
+    if value not in STEP_PATHS:
+        raise UsageError(f"{STEP_VAR}={value!r} is not one of {', '.join(STEP_PATHS)}")
+    if value == "graph" and device.type != "cuda":
+        raise UsageError(f"{STEP_VAR}=graph needs a CUDA device, got {device.type}")
+    if value == "auto":
+        value = "graph" if device.type == "cuda" else "eager"
+    if value == "eager":
+        return Engine
+    return functools.partial(GraphedEngine, capture=value == "graph")
 
 
 def _check_group(configs: Sequence[RunConfig]) -> None:
@@ -283,7 +316,7 @@ class _Trainer:
         # A host sync per step is free on the CPU but stalls a GPU's queue: there the
         # divergence bookkeeping stays on the device and is read at evaluations.
         self.sync_each_step = self.device.type == "cpu"
-        self.engine = Engine(
+        self.engine = step_engine(self.device)(
             self.encoder,
             self._encode,
             self,
