@@ -27,3 +27,21 @@ def test_sweep_benchmark_settings_validate_at_every_scaling_dimension(dim):
     cfg = exp.run_config("lejepa")
     assert cfg.dim == dim and cfg.eval_size == max(2000, 4 * dim)
     assert cfg.eval_every == 300
+
+
+def test_the_operator_count_knows_the_products_of_a_2d_step():
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        launches = _module("bench_launches")
+        engine = launches.build("2d", 1, "cpu", "eager").engine
+        ops = launches.count_ops(engine, 0, 16)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    # The mlp 2 -> 256 -> 256 -> 256 -> 256 -> 2: five biased products forward; backward
+    # five weight gradients and four input gradients (the data need none); SIGReg's
+    # projection of the codes forward and its gradient: 11 plain products per step.
+    assert ops["aten.baddbmm"] == 5 * 16
+    assert ops["aten.bmm"] == 11 * 16
+    assert ops["aten._fused_adamw_"] == 16  # one optimizer kernel per step
