@@ -98,3 +98,24 @@ def test_dry_run_lists_the_beyond_families_and_writes_nothing(tmp_path, capsys) 
         assert "mode: lejepa, whiten" in text and "steps: 20000" in text
     assert "[0.9, 0.93]" in text and "[0.9, 0.96]" in text  # both sides of the boundary
     assert not out.exists()
+
+
+def test_dry_run_says_how_the_planner_stacks_the_runs_per_device(tmp_path, capsys) -> None:
+    out = tmp_path / "results"
+    gennorm = ["sweep", str(CONFIGS / "gennorm.yaml"), "--out", str(out), "--dry-run"]
+    assert main([*gennorm, "--device", "cuda"]) == 0
+    text = capsys.readouterr().out
+    # On a GPU every compatible run shares one stack: the 81 mlp lejepa runs (3 mixings,
+    # 9 laws, 3 seeds) are one, nvp (the matched encoder) another.
+    assert "stacks on cuda (memory" in text and "6 for 324 runs" in text
+    assert "stack 0: 81 runs (spiral_lejepa x27, banana_lejepa x27, sinusoid_lejepa x27)" in text
+    assert "nvp_lejepa x27" in text
+    assert main([*gennorm, "--device", "cpu", "--jobs", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "stacks on cpu (at most 8 per stack on a CPU)" in text
+    assert main([*gennorm, "--device", "cuda", "--max-group", "1"]) == 0
+    assert "(--max-group 1): 324 for 324 runs" in capsys.readouterr().out
+    scaling = ["sweep", str(CONFIGS / "scaling.yaml"), "--out", str(out), "--dry-run"]
+    assert main([*scaling, "--device", "cuda"]) == 0
+    assert "5 runs (lejepa N=1024 x5)" in capsys.readouterr().out  # 15 members: 5 seeds x 3
+    assert not out.exists()

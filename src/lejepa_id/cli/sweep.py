@@ -33,7 +33,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.dry_run:
         from lejepa_id.sweeps.runner import dry_run
 
-        for line in dry_run(args.config, sets, args.out).lines():
+        for line in dry_run(args.config, sets, args.out, args.jobs, args.max_group).lines():
             print(line)
         return 0
     options = ExecutorOptions(

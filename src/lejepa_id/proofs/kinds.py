@@ -246,7 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m lejepa_id.proofs.kinds")
-    parser.add_argument("--check", action="store_true", help="exit 1 if docs/proof-kinds.md is stale")
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 if docs/proof-kinds.md is stale"
+    )
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="the checkout's root")
     args = parser.parse_args(argv)
     formal_dir = args.root / "formal"

@@ -11,12 +11,15 @@ import os
 import shutil
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tqdm.auto import tqdm
 
+from lejepa_id.config.experiments import RunSpec
+from lejepa_id.config.run import RunConfig
 from lejepa_id.errors import UsageError
 from lejepa_id.records.layout import check_path_length, check_run_dirs, ensure_writable
 from lejepa_id.records.loggers import check_loggers
@@ -30,7 +33,14 @@ from lejepa_id.sweeps.executors import (
     submitit_local_executor,
 )
 from lejepa_id.sweeps.kinds import file_kind, kind_of, load_any
-from lejepa_id.sweeps.plan import Group, plan_groups, reindex, resume_groups
+from lejepa_id.sweeps.plan import (
+    CPU_MEMBER_CAP,
+    GPU_MEMORY_FRACTION,
+    Group,
+    plan_groups,
+    reindex,
+    resume_groups,
+)
 from lejepa_id.sweeps.state import (
     check_compatible,
     experiment_dir,
@@ -261,6 +271,8 @@ class DryRun:
     done: int
     by_run: dict[str, int]
     settings: dict[str, list[str]]
+    stacking: list[str] = field(default_factory=list)
+    """How the runs still to train would be grouped into stacks (:func:`stacking_lines`)."""
 
     def lines(self) -> list[str]:
         out = [
@@ -269,14 +281,64 @@ class DryRun:
         ]
         out += [f"  {run}: {n} runs" for run, n in self.by_run.items()]
         out += [f"  {key}: {', '.join(values)}" for key, values in self.settings.items()]
-        return out
+        return out + self.stacking
+
+
+# Stacks listed one by one in a dry run; the rest are counted.
+DRY_RUN_STACKS = 12
+
+
+def stacking_lines(
+    todo: list[RunSpec], device: str, jobs: int | None, max_members: int | None
+) -> list[str]:
+    """The planner's grouping of ``todo`` on ``device`` (``cuda`` is planned as for a GPU
+    even where none is present, with the memory of this one or an assumed 80 GiB)."""
+    if not todo:
+        return []
+    if device == "auto":
+        import torch
+
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    memory = None
+    if device == "cuda":
+        import torch
+
+        memory = _device_memory("cuda") if torch.cuda.is_available() else None
+    jobs = jobs or default_jobs(device)
+    groups = plan_groups(todo, device, jobs, memory, max_members)
+    if device == "cuda":
+        budget = f"{(memory or 80 * 2**30) / 2**30:,.0f} GiB" + ("" if memory else " assumed")
+        how = f"memory {budget}, {GPU_MEMORY_FRACTION:.0%} shared by {jobs} concurrent groups"
+    else:
+        how = f"at most {CPU_MEMBER_CAP.get(todo[0].config.encoder, 1)} per stack on a CPU"
+    if max_members:
+        how = f"--max-group {max_members}"
+    sizes = sorted((len(g.specs) for g in groups), reverse=True)
+    out = [f"  stacks on {device} ({how}): {len(groups)} for {len(todo)} runs, sizes {sizes}"]
+    several_dims = len({spec.config.dim for spec in todo}) > 1
+    for g in groups[:DRY_RUN_STACKS]:
+        runs = Counter(
+            f"{spec.run} N={spec.config.dim}" if several_dims else spec.run for spec in g.specs
+        )
+        parts = ", ".join(f"{run} x{n}" for run, n in runs.items())
+        out.append(f"    stack {g.index}: {len(g.specs)} runs ({parts})")
+    if len(groups) > DRY_RUN_STACKS:
+        out.append(f"    ... and {len(groups) - DRY_RUN_STACKS} more stacks")
+    return out
 
 
 DRY_RUN_KEYS = ("mode", "lam", "steps", "seed", "rho", "code_dim")
 
 
-def dry_run(config: str | Path, sets: list[str] | None = None, out: str | Path = "runs") -> DryRun:
-    """The runs a sweep would train, refusals included, with nothing written."""
+def dry_run(
+    config: str | Path,
+    sets: list[str] | None = None,
+    out: str | Path = "runs",
+    jobs: int | None = None,
+    max_members: int | None = None,
+) -> DryRun:
+    """The runs a sweep would train, refusals included, and how they would be stacked
+    (on the configs' device, with ``jobs`` concurrent groups), with nothing written."""
     exp = _load(resolve_config(config), sets)
     specs = exp.expand()
     root = experiment_dir(out, exp.name)
@@ -290,7 +352,11 @@ def dry_run(config: str | Path, sets: list[str] | None = None, out: str | Path =
         for key in DRY_RUN_KEYS:
             values[key].add(str(cfg.get(key)))
     settings = {k: sorted(v) for k, v in values.items()}
-    return DryRun(exp.name, root, len(specs), done, by_run, settings)
+    todo = [s for s in specs if read_result(root / s.run_id / RESULT_FILE) is None]
+    synthetic = [s for s in todo if isinstance(s.config, RunConfig)]
+    device = str(synthetic[0].config.device) if synthetic else "cpu"
+    stacking = stacking_lines(synthetic, device, jobs, max_members)
+    return DryRun(exp.name, root, len(specs), done, by_run, settings, stacking)
 
 
 def _load(config: str | Path, sets: list[str] | None) -> Any:
