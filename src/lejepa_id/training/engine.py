@@ -162,6 +162,25 @@ class Engine:
                 dead = ~self.alive.view(-1, *([1] * (p.dim() - 1)))
                 p.grad.masked_fill_(dead, 0.0)
 
+    def state_dict(self) -> dict[str, Any]:
+        """What a checkpoint needs to continue this engine: AdamW's state and the
+        divergence record."""
+        return {
+            "optimizer": self.opt.state_dict(),
+            "alive": self.alive.cpu(),
+            "diverged_at": self.diverged_at.cpu(),
+        }
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        lr = [g["lr"] for g in self.opt.param_groups]
+        self.opt.load_state_dict(state["optimizer"])
+        # Keep each group's own rate object: GraphedEngine's is a tensor it updates in place.
+        for g, rate in zip(self.opt.param_groups, lr):
+            g["lr"] = rate
+        device = self.alive.device
+        self.alive = state["alive"].to(device).clone()
+        self.diverged_at = state["diverged_at"].to(device).clone()
+
     def any_alive(self) -> bool:
         """Whether some member still trains (a host sync on a GPU)."""
         return bool(self.alive.any())
@@ -190,8 +209,8 @@ class GraphedEngine(Engine):
     without a GPU. Under capture, AdamW runs with ``capturable=True`` and a float32 learning
     rate (what CUDA's fused kernel reads), so graph and eager CUDA runs agree to float32
     rounding, not bit for bit (tests/test_cuda.py states the tolerance). The first
-    :data:`WARMUP` steps run eagerly on a side stream, as capture requires (AdamW's state
-    and the libraries' workspaces must exist before it).
+    :data:`WARMUP` steps of each process run eagerly on a side stream, as capture
+    requires (AdamW's state and the libraries' workspaces must exist before it).
 
     Args:
         capture: capture a CUDA graph (None: on a CUDA device).
@@ -207,6 +226,7 @@ class GraphedEngine(Engine):
             raise ValueError("a CUDA graph needs a CUDA device")
         super().__init__(*args, **kwargs)
         self.step_t = torch.zeros((), dtype=torch.long, device=device)
+        self.warm = 0  # eager steps taken by this process (a resumed run warms up again)
         self.graph: Any = None
         self._static: tuple[torch.Tensor, dict[str, torch.Tensor], torch.Tensor | None] | None
         self._static = None
@@ -229,7 +249,8 @@ class GraphedEngine(Engine):
         )
 
     def step(self, step: int) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-        """One update at 0-based ``step`` (steps must come in order from 0); returns the
+        """One update at 0-based ``step`` (steps come in order, from 0 or from a restored
+        state); returns the
         loss (R,) and terms, on a captured graph its static outputs (overwritten by the
         next step: read them before)."""
         batch = self.source.next()
@@ -245,8 +266,9 @@ class GraphedEngine(Engine):
                 d.copy_(draw)
             self.graph.replay()
             return self._out
-        if self.capture and step >= self.WARMUP:
+        if self.capture and self.warm >= self.WARMUP:
             return self._capture(inputs, extras, draw)
+        self.warm += 1
         self.opt.zero_grad(set_to_none=True)
         if not self.capture:
             return self._program(inputs, extras, draw)
@@ -256,6 +278,13 @@ class GraphedEngine(Engine):
             out = self._program(inputs, extras, draw)
         torch.cuda.current_stream().wait_stream(side)
         return out
+
+    def state_dict(self) -> dict[str, Any]:
+        return {**super().state_dict(), "step": int(self.step_t)}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        super().load_state_dict(state)
+        self.step_t.fill_(state["step"])
 
     def _capture(
         self, inputs: torch.Tensor, extras: dict[str, torch.Tensor], draw: torch.Tensor | None
@@ -303,6 +332,8 @@ def run_loop(
     evaluate_at: Collection[int],
     on_eval: Callable[[int], None],
     on_step: Callable[[int, torch.Tensor, dict[str, torch.Tensor]], None] | None = None,
+    start: int = 0,
+    on_done: Callable[[int], None] | None = None,
 ) -> int:
     """The outer loop of every run: ``steps`` steps of the engine.
 
@@ -310,10 +341,12 @@ def run_loop(
     step, for each ``done`` in ``evaluate_at``, ``on_eval(done)`` (a synthetic run scores
     its encoder there, a Reacher run closes an epoch). Stops at the end of the step
     (``engine.sync_each_step``, the CPU) or evaluation (a GPU, which reads the divergence
-    flags only then) at which no member trains any more. Returns the steps done.
+    flags only then) at which no member trains any more. ``start`` continues a restored
+    run at that 0-based step; ``on_done(done)`` runs last in each step, after its
+    evaluation (where a checkpoint is taken). Returns the steps done.
     """
-    done = 0
-    for step in range(steps):
+    done = start
+    for step in range(start, steps):
         loss, terms = engine.step(step)
         done = step + 1
         if on_step is not None:
@@ -323,4 +356,6 @@ def run_loop(
             on_eval(done)
         if (engine.sync_each_step or at_eval) and not engine.any_alive():
             break
+        if on_done is not None:
+            on_done(done)
     return done

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
+import io
 import os
+import sys
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
@@ -28,6 +31,7 @@ from lejepa_id.errors import UsageError
 from lejepa_id.metrics.evaluation import EvalSet, Scorer
 from lejepa_id.metrics.reference import grid_metrics
 from lejepa_id.objectives import build_objective, objective_class
+from lejepa_id.records.io import atomic_write_bytes
 from lejepa_id.records.layout import run_dir
 from lejepa_id.records.loggers import Logger, LoggerHub, Member, make_loggers
 from lejepa_id.records.result import RunResult, append_curve_row
@@ -114,6 +118,25 @@ class DataStream:
         return x.reshape(c.views, CHUNK, c.batch, -1).transpose(0, 1), {}
 
 
+CHECKPOINT_DIR = ".checkpoints"
+CHECKPOINT_VAR = "LEJEPA_ID_CHECKPOINT_EVERY"
+CHECKPOINT_EVERY = 1000
+"""Steps between two checkpoints of a run that has a checkpoint file (rounded up to a
+multiple of CHUNK, so a checkpoint never holds a half-used chunk of data)."""
+
+
+def checkpoint_interval(env: Mapping[str, str] | None = None) -> int:
+    """Steps between checkpoints, from ``LEJEPA_ID_CHECKPOINT_EVERY`` (0: never)."""
+    raw = (os.environ if env is None else env).get(CHECKPOINT_VAR, str(CHECKPOINT_EVERY))
+    try:
+        every = int(raw)
+    except ValueError:
+        every = -1
+    if every < 0 or raw.strip() != str(every):
+        raise UsageError(f"{CHECKPOINT_VAR}={raw!r} must be a whole number of steps >= 0")
+    return -(-every // CHUNK) * CHUNK
+
+
 STEP_VAR = "LEJEPA_ID_STEP"
 STEP_PATHS = ("auto", "eager", "static", "graph")
 
@@ -156,6 +179,7 @@ def train(
     on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
     threads: int | str | None = None,
     loggers: Sequence[Logger] | None = None,
+    checkpoint: str | Path | None = None,
 ) -> RunResult: ...
 
 
@@ -168,6 +192,7 @@ def train(
     on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
     threads: int | str | None = None,
     loggers: Sequence[Logger] | None = None,
+    checkpoint: str | Path | None = None,
 ) -> list[RunResult]: ...
 
 
@@ -179,6 +204,7 @@ def train(
     on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
     threads: int | str | None = None,
     loggers: Sequence[Logger] | None = None,
+    checkpoint: str | Path | None = None,
 ) -> RunResult | list[RunResult]:
     """Train one run, or a group of runs sharing an architecture, to completion.
 
@@ -196,6 +222,11 @@ def train(
         threads: CPU threads for torch while training: a count, or ``auto``/None to
             follow ``LEJEPA_ID_THREADS``, ``OMP_NUM_THREADS``, else the model size
             (see :mod:`lejepa_id.training.threads`). Restored afterwards.
+        checkpoint: a file for the group's training state, written atomically every
+            ``LEJEPA_ID_CHECKPOINT_EVERY`` steps (default :data:`CHECKPOINT_EVERY`) and
+            removed when training ends. If it exists and holds these configs, training
+            continues from it with exactly the numbers of an uninterrupted run (the same
+            thread count assumed); a file of other configs is ignored and replaced.
     """
     single = isinstance(configs, RunConfig)
     cfgs: list[RunConfig] = [configs] if isinstance(configs, RunConfig) else list(configs)
@@ -211,7 +242,9 @@ def train(
     work = members * encoder_work(c0)
     with torch_threads(resolve_threads(work, threads)) as n:
         trainer = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval)
-        results = trainer.run(LoggerHub(loggers or []))
+        every = checkpoint_interval() if checkpoint is not None else 0
+        saver = Checkpoint(Path(checkpoint), every) if checkpoint is not None else None
+        results = trainer.run(LoggerHub(loggers or []), saver)
     for res, cfg, world in zip(results, cfgs, wlds):
         res.threads = n
         if worlds is not None:
@@ -257,6 +290,36 @@ def _worlds(
             f"the matched encoder needs observations and codes of dim={c0.dim}, got D={D}"
         )
     return cfgs, wlds
+
+
+class Checkpoint:
+    """One group's checkpoint file: saved atomically every ``every`` steps (0: never),
+    read back only if it holds the same configs and names."""
+
+    def __init__(self, path: Path, every: int) -> None:
+        self.path, self.every = path, every
+
+    def due(self, done: int, steps: int) -> bool:
+        return self.every > 0 and done % self.every == 0 and done < steps
+
+    def save(self, state: dict) -> None:
+        buffer = io.BytesIO()
+        torch.save(state, buffer)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(self.path, buffer.getvalue())
+
+    def load(self, cfgs: Sequence[RunConfig], names: Sequence[str]) -> dict | None:
+        if not self.path.is_file():
+            return None
+        try:
+            state = torch.load(self.path, map_location="cpu", weights_only=True)
+        except Exception:  # noqa: BLE001 - an unreadable checkpoint means: start again
+            return None
+        same = state.get("configs") == [c.to_dict() for c in cfgs]
+        return state if same and state.get("names") == list(names) else None
+
+    def remove(self) -> None:
+        self.path.unlink(missing_ok=True)
 
 
 class _Trainer:
@@ -442,13 +505,58 @@ class _Trainer:
             for r, k in self.members
         ]
 
-    def run(self, hub: Logger) -> list[RunResult]:
+    def state_dict(self, done: int, elapsed: float, rows: list[dict[str, float]]) -> dict:
+        """The group's training state after ``done`` steps, at a chunk boundary."""
+        return {
+            "format": 1,
+            "configs": [c.to_dict() for c in self.cfgs],
+            "names": self.names,
+            "done": done,
+            "elapsed_s": elapsed,
+            "encoder": self.encoder.state_dict(),
+            "module": None if self.module is None else self.module.state_dict(),
+            "engine": self.engine.state_dict(),
+            "data_generators": [s.gen.get_state() for s in self.streams],
+            "draw_generators": [g.get_state() for g in self.engine.draws.generators],
+            "curves": self.curves,
+            "recent_loss": self.recent_loss.cpu(),
+            "recent_count": self.recent_count,
+            "last_loss": self.last_loss.cpu(),
+            "last_terms": {k: v.cpu() for k, v in self.last_terms.items()},
+            "last_rows": rows,
+        }
+
+    def load_state_dict(self, state: dict) -> tuple[int, float, list[dict[str, float]]]:
+        """Continue from :meth:`state_dict`'s output; returns (done, elapsed, rows)."""
+        self.encoder.load_state_dict(state["encoder"])
+        if self.module is not None:
+            self.module.load_state_dict(state["module"])
+        self.engine.load_state_dict(state["engine"])
+        for stream, gen_state in zip(self.streams, state["data_generators"]):
+            stream.gen.set_state(gen_state)
+        for gen, gen_state in zip(self.engine.draws.generators, state["draw_generators"]):
+            gen.set_state(gen_state)
+        self.curves = state["curves"]
+        self.recent_loss = state["recent_loss"].to(self.device)
+        self.recent_count = state["recent_count"]
+        self.last_loss = state["last_loss"].to(self.device)
+        self.last_terms = {k: v.to(self.device) for k, v in state["last_terms"].items()}
+        return state["done"], state["elapsed_s"], state["last_rows"]
+
+    def run(self, hub: Logger, saver: Checkpoint | None = None) -> list[RunResult]:
         c0 = self.c0
         members = self.log_members()
         start = time.perf_counter()
         last_rows: list[dict[str, float]] = []
+        first, before = 0, 0.0
         label = self.names[0] if len(self.cfgs) == 1 else f"{len(self.cfgs)} runs"
+        state = saver.load(self.cfgs, self.names) if saver is not None else None
+        if state is not None and saver is not None:
+            first, before, last_rows = self.load_state_dict(state)
+            note = f"{label or 'train'}: continuing from step {first} ({saver.path})"
+            print(note, file=sys.stderr)
         bar = tqdm(
+            initial=first,
             total=c0.steps,
             disable=not self.progress,
             desc=label or "train",
@@ -477,15 +585,31 @@ class _Trainer:
                     r2_hz=f"{np.mean([r['r2_hz'] for r in live]):.4f}",
                 )
 
+        def after_evaluation(done: int) -> None:
+            if saver is not None and saver.due(done, c0.steps):
+                elapsed = before + time.perf_counter() - start
+                saver.save(self.state_dict(done, elapsed, last_rows))
+
         for member in members:
             hub.start(member)
         try:
             with bar:
-                done = run_loop(self.engine, c0.steps, set(c0.eval_steps()), at_eval, after_step)
+                done = run_loop(
+                    self.engine,
+                    c0.steps,
+                    set(c0.eval_steps()),
+                    at_eval,
+                    after_step,
+                    start=first,
+                    on_done=after_evaluation,
+                )
         finally:
             hub.close()
-        wall = time.perf_counter() - start
-        return self._results(last_rows, wall, done)
+        wall = before + time.perf_counter() - start
+        results = self._results(last_rows, wall, done)
+        if saver is not None:
+            saver.remove()
+        return results
 
     def _results(self, rows, wall: float, steps_done: int) -> list[RunResult]:
         final_loss = (self.recent_loss / max(self.recent_count, 1)).tolist()
@@ -603,16 +727,21 @@ def train_and_save(
     sweep).
 
     ``loggers`` names trackers (``csv``, ``tensorboard``, ``wandb``) that write into each
-    run's folder; the runs in ``keep`` are not logged again."""
+    run's folder; the runs in ``keep`` are not logged again. The group's checkpoint lives
+    in ``<folder>/.checkpoints/`` (named by its run ids), so an interrupted group trained
+    again continues from it."""
     # A group is one experiment's runs (the sweep planner never mixes experiments).
     folder = Path(root) if root else Path(out) / specs[0].experiment
     hubs = [LoggerHub(make_loggers(loggers, folder), skip=keep)] if loggers else []
+    ids = [s.run_id for s in specs]
+    digest = hashlib.sha256("\n".join(ids).encode()).hexdigest()[:16]
     results = train(
         [s.config for s in specs],
         progress=progress,
-        names=[s.run_id for s in specs],
+        names=ids,
         on_eval=on_eval,
         loggers=hubs,
+        checkpoint=folder / CHECKPOINT_DIR / f"{digest}.pt",
     )
     for spec, res in zip(specs, results):
         res.name = spec.run_id
