@@ -48,6 +48,9 @@ DEVICE=cuda DEMO_ARGS=()
 if [[ "${SMOKE:-0}" == 1 ]]; then DEVICE=cpu DEMO_ARGS=(--steps 30); fi
 
 step tests 90 python3 -m pytest -q -p no:cacheprovider tests/test_cuda.py
+# Kernel launches and host syncs per step of the eager step and the CUDA graph.
+step launches 40 bash -c "cd benchmarks && python3 bench_launches.py --device $DEVICE \
+  --json $DEST/launches.json"
 if [[ $DEVICE == cuda ]]; then
   step worlds 30 python3 benchmarks/record_cuda_worlds.py "$DEST"
 fi
