@@ -111,3 +111,31 @@ def test_interrupted_pool_leaks_no_semaphores(tmp_path):
     text = err.decode()
     assert proc.returncode == 130, text
     assert "leaked semaphore" not in text and "Traceback" not in text, text
+
+
+def _report_sigint(queue) -> None:
+    queue.put(signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
+
+
+def test_pool_workers_ignore_ctrl_c_from_their_first_import():
+    # A worker still importing torch when Ctrl-C arrives must not print a traceback: it
+    # is spawned with SIGINT ignored (kept across exec), before any initializer runs.
+    import multiprocessing
+
+    from lejepa_id.sweeps.executors import _workers_ignore_sigint
+
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    before = signal.getsignal(signal.SIGINT)
+    with _workers_ignore_sigint():
+        child = ctx.Process(target=_report_sigint, args=(queue,))
+        child.start()
+    assert signal.getsignal(signal.SIGINT) is before  # the parent's handler is back
+    assert queue.get(timeout=120) is True
+    child.join(timeout=60)
+    plain = ctx.Process(target=_report_sigint, args=(queue,))
+    plain.start()
+    assert queue.get(timeout=120) is False  # without it a worker would raise KeyboardInterrupt
+    plain.join(timeout=60)
+    queue.close()
+    queue.join_thread()

@@ -15,7 +15,7 @@ import signal
 import threading
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -187,9 +187,11 @@ class PoolExecutor:
             while waiting or running:
                 while waiting and len(running) < self.jobs:
                     group = waiting.pop(0)
-                    running[
-                        pool.submit(_pool_task, group.index, group.specs, str(root), self.loggers)
-                    ] = group
+                    with _workers_ignore_sigint():
+                        future = pool.submit(
+                            _pool_task, group.index, group.specs, str(root), self.loggers
+                        )
+                    running[future] = group
                     progress.started(group)
                 done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
                 _drain(queue, progress)
@@ -213,6 +215,23 @@ class PoolExecutor:
             raise
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _workers_ignore_sigint() -> Iterator[None]:
+    """Workers spawned inside ignore Ctrl-C from their first instruction: an ignored
+    signal stays ignored across exec, and Python then installs no KeyboardInterrupt
+    handler, so a worker still importing torch when Ctrl-C reaches the process group
+    prints no traceback (the initializer, which ignores it too, runs only after the
+    imports). The parent ignores it only while it submits (and so spawns)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _drain(queue: Any, progress: Progress) -> None:
