@@ -1124,3 +1124,29 @@ Proof.
   - intros x i Hi. unfold trunc. apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity.
   - intros i Hi. unfold trunc. destruct (Nat.ltb i n); reflexivity.
 Qed.
+
+(** The Cholesky volume is the Gram determinant, checked in dimensions 2 and
+    3 (where the determinant is a written-out polynomial): for a Cholesky
+    factor [C] of [J^T J], [prod_i C_ii^2 = det (J^T J)].  In dimension 2 this
+    ties [chol_log_volume 2] to the [log_volume2] of [dirichlet_identifiability2].
+    The general [n] needs an [n x n] determinant, not formalized. *)
+Definition det3 (A : mat) : R :=
+  A 0%nat 0%nat * (A 1%nat 1%nat * A 2%nat 2%nat - A 1%nat 2%nat * A 2%nat 1%nat)
+  - A 0%nat 1%nat * (A 1%nat 0%nat * A 2%nat 2%nat - A 1%nat 2%nat * A 2%nat 0%nat)
+  + A 0%nat 2%nat * (A 1%nat 0%nat * A 2%nat 1%nat - A 1%nat 1%nat * A 2%nat 0%nat).
+
+Theorem chol_volume_det2 : forall J C, cholesky_factor 2 J C ->
+  fprod 2 (fun i => C i i ^ 2) = det2 (gram 2 J).
+Proof.
+  intros J C [Hup HC]. unfold det2.
+  rewrite <- !HC by lia. unfold gram. simpl.
+  rewrite (Hup 1%nat 0%nat) by lia. ring.
+Qed.
+
+Theorem chol_volume_det3 : forall J C, cholesky_factor 3 J C ->
+  fprod 3 (fun i => C i i ^ 2) = det3 (gram 3 J).
+Proof.
+  intros J C [Hup HC]. unfold det3.
+  rewrite <- !HC by lia. unfold gram. simpl.
+  rewrite (Hup 1%nat 0%nat), (Hup 2%nat 0%nat), (Hup 2%nat 1%nat) by lia. ring.
+Qed.

@@ -193,6 +193,8 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.Dirichlet.dirichlet_cholesky_equality",
     "LejepaId.Dirichlet.dirichlet_identifiability_n",
     "LejepaId.Dirichlet.dirichlet_identifiability_n_satisfiable",
+    "LejepaId.Dirichlet.chol_volume_det2",
+    "LejepaId.Dirichlet.chol_volume_det3",
     "LejepaId.Planning.step_push",
     "LejepaId.Planning.cost_push",
     "LejepaId.Planning.planning_cost_equal",
