@@ -36,7 +36,9 @@
     gives the energy bound, its equality case and the assembled
     [dirichlet_identifiability_n] with no orthogonal-Jacobian hypothesis, with
     a witness in every dimension.  Not formalized: that [prod_i C_ii^2] is
-    [det (J^T J)] and that a Cholesky factor exists (Gram-Schmidt). *)
+    [det (J^T J)] beyond [n = 2, 3] ([chol_volume_det2], [chol_volume_det3])
+    and that a Cholesky factor exists beyond [n = 2] ([chol2_factor];
+    Gram-Schmidt in general). *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz FunctionalExtensionality.
@@ -1149,4 +1151,73 @@ Proof.
   intros J C [Hup HC]. unfold det3.
   rewrite <- !HC by lia. unfold gram. simpl.
   rewrite (Hup 1%nat 0%nat), (Hup 2%nat 0%nat), (Hup 2%nat 1%nat) by lia. ring.
+Qed.
+
+(** The every-[n] hypotheses contain the two-dimensional ones: a [2 x 2]
+    Gram matrix with positive determinant has an explicit Cholesky factor
+    [[sqrt a, b / sqrt a; 0, sqrt (det / a)]], whose volume is the
+    determinant, so [dirichlet_optimal2] implies [dirichlet_optimal 2] and
+    [dirichlet_identifiability_n] at [n = 2] covers
+    [dirichlet_identifiability2]. *)
+Definition chol2 (A : mat) : mat := fun i j =>
+  match i, j with
+  | O, O => sqrt (A 0%nat 0%nat)
+  | O, S O => A 0%nat 1%nat / sqrt (A 0%nat 0%nat)
+  | S O, S O => sqrt (det2 A / A 0%nat 0%nat)
+  | _, _ => 0
+  end.
+
+Lemma chol2_factor : forall J, 0 < det2 (gram 2 J) ->
+  cholesky_factor 2 J (chol2 (gram 2 J)) /\ (forall i, (i < 2)%nat -> chol2 (gram 2 J) i i <> 0) /\
+  chol_log_volume 2 (chol2 (gram 2 J)) = log_volume2 J.
+Proof.
+  intros J Hd.
+  assert (Hs : gram 2 J 1%nat 0%nat = gram 2 J 0%nat 1%nat) by (unfold gram; simpl; ring).
+  assert (Ha0 : 0 <= gram 2 J 0%nat 0%nat).
+  { unfold gram. simpl. pose proof (pow2_ge_0 (J 0%nat 0%nat)). pose proof (pow2_ge_0 (J 1%nat 0%nat)). nra. }
+  set (a := gram 2 J 0%nat 0%nat) in *. set (b := gram 2 J 0%nat 1%nat) in *.
+  set (d := gram 2 J 1%nat 1%nat) in *.
+  assert (Hdet : det2 (gram 2 J) = a * d - b * b) by (unfold det2; fold a b d; rewrite Hs; fold b; ring).
+  assert (Ha : 0 < a).
+  { destruct Ha0 as [|Ha0]; [assumption|]. rewrite Hdet, <- Ha0 in Hd. nra. }
+  assert (Hq : 0 < det2 (gram 2 J) / a) by (apply Rdiv_lt_0_compat; assumption).
+  assert (Sa : sqrt a * sqrt a = a) by (apply sqrt_sqrt; lra).
+  assert (Sq : sqrt (det2 (gram 2 J) / a) * sqrt (det2 (gram 2 J) / a) = det2 (gram 2 J) / a)
+    by (apply sqrt_sqrt; lra).
+  assert (Pa : 0 < sqrt a) by (apply sqrt_lt_R0, Ha).
+  assert (Pq : 0 < sqrt (det2 (gram 2 J) / a)) by (apply sqrt_lt_R0, Hq).
+  split; [split|split].
+  - intros i j Hi Hj. destruct i as [|[|i]]; destruct j as [|[|j]]; try lia; reflexivity.
+  - intros i k Hi Hk. unfold gram at 1. simpl.
+    destruct i as [|[|i]]; destruct k as [|[|k]]; try lia; simpl; fold a.
+    + rewrite Rmult_0_l, Rplus_0_r, Rplus_0_l. exact Sa.
+    + change (gram 2 J 0%nat 1%nat) with b. field. lra.
+    + rewrite Hs. change (gram 2 J 0%nat 1%nat) with b. field. lra.
+    + change (gram 2 J 0%nat 1%nat) with b. change (gram 2 J 1%nat 1%nat) with d.
+      rewrite Sq, Hdet. set (s := sqrt a) in *. rewrite <- Sa. field. lra.
+  - intros i Hi. destruct i as [|[|i]]; try lia.
+    + change (sqrt a <> 0). lra.
+    + change (sqrt (det2 (gram 2 J) / a) <> 0). lra.
+  - unfold chol_log_volume, log_volume2. f_equal.
+    change (1 * (sqrt a ^ 2) * (sqrt (det2 (gram 2 J) / a) ^ 2) = det2 (gram 2 J)).
+    replace (sqrt a ^ 2) with a by (simpl; lra).
+    replace (sqrt (det2 (gram 2 J) / a) ^ 2) with (det2 (gram 2 J) / a) by (simpl; lra). field. lra.
+Qed.
+
+Theorem dirichlet_optimal2_general : forall I E J, dirichlet_optimal2 I E J -> dirichlet_optimal 2 I E J.
+Proof.
+  intros I E J [Hd [Ilog [Ien [Isq [Hlog Hen]]]]].
+  exists (fun x => chol2 (gram 2 (J x))).
+  assert (Hv : (fun x => chol_log_volume 2 (chol2 (gram 2 (J x)))) = (fun x => log_volume2 (J x))).
+  { apply functional_extensionality. intros x. apply (chol2_factor (J x) (Hd x)). }
+  assert (He : (fun x => dirichlet_energy 2 (J x)) = (fun x => dirichlet_energy2 (J x)))
+    by reflexivity.
+  assert (Hg : (fun x => exp (/ INR 2 * chol_log_volume 2 (chol2 (gram 2 (J x)))))
+               = (fun x => sqrt (det2 (gram 2 (J x))))).
+  { apply functional_extensionality. intros x. rewrite (proj2 (proj2 (chol2_factor (J x) (Hd x)))).
+    unfold log_volume2. replace (INR 2) with 2 by (simpl; ring). apply exp_half_ln, Hd. }
+  split; [intros x; apply (chol2_factor (J x) (Hd x))|].
+  split; [intros x; apply (chol2_factor (J x) (Hd x))|].
+  rewrite Hv, He, Hg. split; [exact Ilog|]. split; [exact Ien|]. split; [exact Isq|].
+  split; [exact Hlog|]. rewrite Hen. simpl. ring.
 Qed.

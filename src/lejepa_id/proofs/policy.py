@@ -195,6 +195,8 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.Dirichlet.dirichlet_identifiability_n_satisfiable",
     "LejepaId.Dirichlet.chol_volume_det2",
     "LejepaId.Dirichlet.chol_volume_det3",
+    "LejepaId.Dirichlet.chol2_factor",
+    "LejepaId.Dirichlet.dirichlet_optimal2_general",
     "LejepaId.Planning.step_push",
     "LejepaId.Planning.cost_push",
     "LejepaId.Planning.planning_cost_equal",
