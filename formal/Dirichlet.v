@@ -26,10 +26,19 @@
     equality case [A = c I]; the energy bound and its equality case
     [J^T J = I] at every sample; the assembled [h = Q z] with no
     orthogonal-Jacobian hypothesis (it follows from the energies of [h] and
-    of its inverse), and a witness that its hypotheses can all hold.  For
-    [n > 2], only [dirichlet_identifiability] (orthogonal Jacobians assumed)
-    is stated: the [n x n] determinant and its trace-determinant inequality
-    are not formalized. *)
+    of its inverse), and a witness that its hypotheses can all hold.
+
+    Every dimension (last section): the volume term is the log of the product
+    of the squared diagonal of a Cholesky factor [C] of [J^T J] ([C] upper
+    triangular, [C^T C = J^T J]), which is [ln det (J^T J)] without an
+    [n x n] determinant in the statement; [tr (J^T J) >= sum_i C_ii^2 >=
+    n (prod_i C_ii^2)^(1/n)] with equality only for [J^T J = I] at volume 1
+    gives the energy bound, its equality case and the assembled
+    [dirichlet_identifiability_n] with no orthogonal-Jacobian hypothesis, with
+    a witness in every dimension.  Not formalized: that [prod_i C_ii^2] is
+    [det (J^T J)] beyond [n = 2, 3] ([chol_volume_det2], [chol_volume_det3])
+    and that a Cholesky factor exists beyond [n = 2] ([chol2_factor];
+    Gram-Schmidt in general). *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz FunctionalExtensionality.
@@ -547,9 +556,9 @@ Qed.
     [tr A / 2 >= sqrt (det A)] for a symmetric positive semidefinite 2 x 2
     matrix, with equality iff [A = c I], replaces AM-GM on singular values, so
     the equality case gives [J^T J = I] with no spectral theorem, and the
-    assembled statement needs no orthogonal-Jacobian hypothesis.  Only
-    [n = 2] is done: the general [n] needs a determinant of [n x n] matrices
-    and the trace-determinant inequality for it (not formalized). *)
+    assembled statement needs no orthogonal-Jacobian hypothesis.  The
+    general [n] is the last section, with the volume taken from a Cholesky
+    factor of [J^T J] instead of an [n x n] determinant. *)
 
 (** [J^T J], the trace, the 2 x 2 determinant, positive semidefinite. *)
 Definition gram (n : nat) (J : mat) : mat := fun i k => fsum n (fun j => J j i * J j k).
@@ -832,4 +841,383 @@ Proof.
     split; reflexivity.
   - intros x i Hi. unfold trunc2. apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity.
   - intros i Hi. unfold trunc2. destruct (Nat.ltb i 2); reflexivity.
+Qed.
+
+(** ** The energies from the Jacobian, every dimension, without determinants.
+
+    For [n > 2] the volume term is stated through a Cholesky factor of the
+    Gram matrix instead of an [n x n] determinant: [C] upper triangular with
+    [C^T C = J^T J] (for an invertible [J], the [C] of its QR factorization,
+    [J = Q C] by Gram-Schmidt).  For such a [C], [det (J^T J) = det C^2 =
+    prod_i C_ii^2] (a triangular determinant is the product of its diagonal),
+    so [ln prod_i C_ii^2] is the log-volume [ln det (J^T J)] of the paper;
+    the diagonal squares [C_ii^2] do not depend on which Cholesky factor is
+    taken (it is unique up to the signs of its rows).  Neither of these two
+    facts is formalized: the statements below quantify over a Cholesky factor
+    and define the volume from its diagonal, which is what they prove things
+    about.  The inequality: [tr (J^T J) = tr (C^T C) = sum_ij C_ji^2 >=
+    sum_i C_ii^2 >= n (prod_i C_ii^2)^(1/n)] (scalar AM-GM), with equality
+    iff [C] is diagonal with equal [C_ii^2], i.e. [J^T J = c I]. *)
+
+Definition upper_triangular (n : nat) (C : mat) : Prop :=
+  forall i j, (i < n)%nat -> (j < i)%nat -> C i j = 0.
+
+(** [C] is a Cholesky factor of [J^T J]. *)
+Definition cholesky_factor (n : nat) (J C : mat) : Prop :=
+  upper_triangular n C /\ forall i k, (i < n)%nat -> (k < n)%nat -> gram n C i k = gram n J i k.
+
+(** The Dirichlet energy [tr (J^T J) = |J|_F^2] and the log volume
+    [ln prod_i C_ii^2] of a Cholesky factor [C]. *)
+Definition dirichlet_energy (n : nat) (J : mat) : R := mtrace n (gram n J).
+Definition chol_log_volume (n : nat) (C : mat) : R := ln (fprod n (fun i => C i i ^ 2)).
+
+Lemma mtrace_gram : forall n J, mtrace n (gram n J) = fsum n (fun i => fsum n (fun j => J j i ^ 2)).
+Proof. intros n J. unfold mtrace, gram. apply fsum_ext. intros i _. apply fsum_ext. intros; ring. Qed.
+
+(** The column sums minus their diagonal term: [sum_j (1 - [i = j]) C_ji^2]. *)
+Lemma col_offdiag : forall n C i, (i < n)%nat ->
+  fsum n (fun j => C j i ^ 2) - C i i ^ 2 = fsum n (fun j => (1 - kron i j) * C j i ^ 2).
+Proof.
+  intros n C i Hi. rewrite (fsum_ext n (fun j => (1 - kron i j) * C j i ^ 2)
+                              (fun j => C j i ^ 2 - kron i j * C j i ^ 2)) by (intros; ring).
+  rewrite fsum_minus, (fsum_kron n i (fun j => C j i ^ 2) Hi). reflexivity.
+Qed.
+
+Lemma offdiag_nonneg : forall i j (x : R), 0 <= (1 - kron i j) * x ^ 2.
+Proof.
+  intros i j x. unfold kron. destruct (Nat.eq_dec i j); [lra|].
+  pose proof (pow2_ge_0 x). lra.
+Qed.
+
+(** [sum_i C_ii^2 <= tr (C^T C)]. *)
+Lemma diag_le_trace : forall n C, fsum n (fun i => C i i ^ 2) <= mtrace n (gram n C).
+Proof.
+  intros n C. rewrite mtrace_gram. apply fsum_le. intros i Hi.
+  pose proof (col_offdiag n C i Hi) as H.
+  pose proof (fsum_nonneg n _ (fun j _ => offdiag_nonneg i j (C j i))). lra.
+Qed.
+
+(** Equality in it: [C] is diagonal. *)
+Lemma diag_eq_trace : forall n C, fsum n (fun i => C i i ^ 2) = mtrace n (gram n C) ->
+  forall i j, (i < n)%nat -> (j < n)%nat -> i <> j -> C j i = 0.
+Proof.
+  intros n C Heq i j Hi Hj Hne. rewrite mtrace_gram in Heq.
+  assert (Hz : fsum n (fun i => fsum n (fun j => C j i ^ 2) - C i i ^ 2) = 0)
+    by (rewrite fsum_minus; lra).
+  assert (Hnn : forall i, (i < n)%nat -> 0 <= fsum n (fun j => C j i ^ 2) - C i i ^ 2).
+  { intros k Hk. rewrite col_offdiag by exact Hk. apply fsum_nonneg. intros; apply offdiag_nonneg. }
+  pose proof (fsum_nonneg_zero n _ Hnn Hz i Hi) as Hcol. cbv beta in Hcol. rewrite col_offdiag in Hcol by exact Hi.
+  pose proof (fsum_nonneg_zero n _ (fun j _ => offdiag_nonneg i j (C j i)) Hcol j Hj) as Hij.
+  unfold kron in Hij. destruct (Nat.eq_dec i j); [congruence|].
+  apply Rsqr_0_uniq. unfold Rsqr. replace (C j i * C j i) with (C j i ^ 2) by ring. lra.
+Qed.
+
+Lemma sq_pos_neq : forall x : R, x <> 0 -> 0 < x ^ 2.
+Proof. intros x Hx. pose proof (Rsqr_pos_lt x Hx). unfold Rsqr in *. simpl. lra. Qed.
+
+(** Pointwise energy bound: [n (prod_i C_ii^2)^(1/n) <= tr (J^T J)]. *)
+Lemma energy_pointwise_chol : forall n J C, (0 < n)%nat -> cholesky_factor n J C ->
+  (forall i, (i < n)%nat -> C i i <> 0) ->
+  INR n * exp (/ INR n * chol_log_volume n C) <= dirichlet_energy n J.
+Proof.
+  intros n J C Hn [_ HR] Hd.
+  assert (Ht : dirichlet_energy n J = mtrace n (gram n C)).
+  { unfold dirichlet_energy, mtrace. apply fsum_ext. intros i Hi. symmetry. apply HR; exact Hi. }
+  rewrite Ht. unfold chol_log_volume.
+  eapply Rle_trans; [apply (energy_pointwise n (fun i => C i i ^ 2) Hn)|apply diag_le_trace].
+  intros i Hi. apply sq_pos_neq, Hd, Hi.
+Qed.
+
+(** The Dirichlet-energy bound from the Jacobian, every [n]: if [J^T J] has
+    at every sample a Cholesky factor [C] with nonzero diagonal and
+    [E ln prod_i C_ii^2 = 0] (the Gaussian is preserved), then
+    [E tr (J^T J) >= n].  Side conditions: the log volume, the energy and the
+    geometric mean [(prod_i C_ii^2)^(1/n)] are integrable. *)
+Theorem dirichlet_cholesky_bound :
+  forall T I E n (J C : T -> mat), is_expectation T I E -> (0 < n)%nat ->
+  (forall t, cholesky_factor n (J t) (C t)) -> (forall t i, (i < n)%nat -> C t i i <> 0) ->
+  I (fun t => chol_log_volume n (C t)) -> I (fun t => dirichlet_energy n (J t)) ->
+  I (fun t => exp (/ INR n * chol_log_volume n (C t))) ->
+  E (fun t => chol_log_volume n (C t)) = 0 ->
+  INR n <= E (fun t => dirichlet_energy n (J t)).
+Proof.
+  intros T I E n J C HE Hn HC Hd Ilog Ien Igm Hlog.
+  destruct (expectation_scal T I E HE (/ INR n) _ Ilog) as [IY EY].
+  apply (energy_from_pointwise T I E (fun t => / INR n * chol_log_volume n (C t)) _ (INR n) HE
+           (pos_INR n) IY Igm Ien).
+  - rewrite EY, Hlog. ring.
+  - intros t. apply energy_pointwise_chol; [exact Hn | apply HC | apply Hd].
+Qed.
+
+(** Pointwise equality case: volume 1 and energy [n] force [J^T J = I]. *)
+Lemma chol_equality_pointwise : forall n J C, (0 < n)%nat -> cholesky_factor n J C ->
+  (forall i, (i < n)%nat -> C i i <> 0) ->
+  chol_log_volume n C = 0 -> dirichlet_energy n J = INR n ->
+  forall i k, (i < n)%nat -> (k < n)%nat -> gram n J i k = kron i k.
+Proof.
+  intros n J C Hn [Hup HC] Hd Hv He i k Hi Hk.
+  assert (Hn' : 0 < INR n) by (apply lt_0_INR; exact Hn).
+  set (a := fun i => C i i ^ 2).
+  assert (Ha : forall i, (i < n)%nat -> 0 < a i) by (intros; apply sq_pos_neq, Hd; assumption).
+  assert (Ht : mtrace n (gram n C) = INR n).
+  { rewrite <- He. unfold dirichlet_energy, mtrace. apply fsum_ext. intros l Hl. apply HC; exact Hl. }
+  assert (Hp : fprod n a = 1).
+  { unfold chol_log_volume in Hv. fold a in Hv.
+    rewrite <- (exp_ln _ (fprod_pos n a Ha)), Hv. apply exp_0. }
+  pose proof (energy_pointwise n a Hn Ha) as Hag. rewrite Hp, ln_1, Rmult_0_r, exp_0, Rmult_1_r in Hag.
+  pose proof (diag_le_trace n C) as Hdt. fold a in Hdt.
+  assert (Hs : fsum n a = INR n) by lra.
+  assert (Hoff : forall i j, (i < n)%nat -> (j < n)%nat -> i <> j -> C j i = 0)
+    by (apply diag_eq_trace; fold a; lra).
+  assert (Hm : fmean n a = 1) by (unfold fmean; rewrite Hs; field; lra).
+  assert (Hone : forall i, (i < n)%nat -> a i = 1).
+  { intros l Hl. rewrite <- Hm. apply am_gm_equality; [exact Hn | intros; left; apply Ha; assumption | lra | | exact Hl].
+    rewrite Hp, Hm, pow1. reflexivity. }
+  rewrite <- HC by assumption. unfold gram.
+  rewrite (fsum_ext n _ (fun j => kron i j * (C i i * C i k))).
+  - rewrite (fsum_kron n i (fun _ => C i i * C i k) Hi). unfold kron.
+    destruct (Nat.eq_dec i k) as [<-|Hne].
+    + pose proof (Hone i Hi) as H1. unfold a in H1. simpl in H1. lra.
+    + rewrite (Hoff k i Hk Hi (fun E => Hne (eq_sym E))). ring.
+  - intros j Hj. unfold kron. destruct (Nat.eq_dec i j) as [<-|Hne]; [ring|].
+    rewrite (Hoff i j Hi Hj Hne). ring.
+Qed.
+
+(** Equality case, every [n]: for a faithful expectation, energy exactly [n]
+    forces [J^T J = I] at every sample (no spectral theorem, no determinant). *)
+Theorem dirichlet_cholesky_equality :
+  forall T I E n (J C : T -> mat), is_expectation T I E ->
+  (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) -> (0 < n)%nat ->
+  (forall t, cholesky_factor n (J t) (C t)) -> (forall t i, (i < n)%nat -> C t i i <> 0) ->
+  I (fun t => chol_log_volume n (C t)) -> I (fun t => dirichlet_energy n (J t)) ->
+  I (fun t => exp (/ INR n * chol_log_volume n (C t))) ->
+  E (fun t => chol_log_volume n (C t)) = 0 ->
+  E (fun t => dirichlet_energy n (J t)) = INR n ->
+  forall t i k, (i < n)%nat -> (k < n)%nat -> gram n (J t) i k = kron i k.
+Proof.
+  intros T I E n J C HE Hfaith Hn HC Hd Ilog Ien Igm Hlog Hen t.
+  assert (Hn' : 0 < INR n) by (apply lt_0_INR; exact Hn).
+  destruct (expectation_scal T I E HE (/ INR n) _ Ilog) as [IY EY].
+  destruct (energy_equality_pointwise T I E (fun s => / INR n * chol_log_volume n (C s)) _ (INR n) HE Hfaith
+              Hn' IY Igm Ien ltac:(rewrite EY, Hlog; ring)
+              (fun s => energy_pointwise_chol n (J s) (C s) Hn (HC s) (Hd s)) Hen t) as [Hy Hf].
+  apply (chol_equality_pointwise n (J t) (C t) Hn (HC t) (Hd t)); [|exact Hf].
+  apply (Rmult_eq_reg_l (/ INR n)); [rewrite Hy; ring | apply Rinv_neq_0_compat; lra].
+Qed.
+
+(** [J^T J = I] makes [J] norm preserving. *)
+Lemma gram_identity_norm : forall n J,
+  (forall i k, (i < n)%nat -> (k < n)%nat -> gram n J i k = kron i k) ->
+  forall v, nsq n (mapply n J v) = nsq n v.
+Proof.
+  intros n J H v. unfold nsq at 1, dot, mapply.
+  rewrite (fsum_ext n _ (fun i => fsum n (fun j => fsum n (fun k => J i j * v j * (J i k * v k)))))
+    by (intros; apply fsum_mul_fsum).
+  rewrite fsum_swap.
+  rewrite (fsum_ext n _ (fun j => fsum n (fun k => v j * v k * gram n J j k))).
+  - unfold nsq, dot. apply fsum_ext. intros j Hj.
+    rewrite (fsum_ext n _ (fun k => kron j k * (v j * v k))) by (intros; rewrite H by assumption; ring).
+    apply (fsum_kron n j (fun k => v j * v k) Hj).
+  - intros j _. rewrite fsum_swap. apply fsum_ext. intros k _. unfold gram.
+    rewrite <- fsum_scal. apply fsum_ext. intros; ring.
+Qed.
+
+(** What a Gaussian-preserving map of minimal Dirichlet energy satisfies, for
+    its Jacobian field [J] on [R^n]: [J^T J] has a Cholesky factor field [C]
+    with nonzero diagonal, the side conditions of integrability,
+    [E ln prod_i C_ii^2 = 0] and [E tr (J^T J) = n]. *)
+Definition dirichlet_optimal (n : nat) (I : (vec -> R) -> Prop) (E : (vec -> R) -> R) (J : vec -> mat) : Prop :=
+  exists C : vec -> mat,
+  (forall x, cholesky_factor n (J x) (C x)) /\ (forall x i, (i < n)%nat -> C x i i <> 0) /\
+  I (fun x => chol_log_volume n (C x)) /\ I (fun x => dirichlet_energy n (J x)) /\
+  I (fun x => exp (/ INR n * chol_log_volume n (C x))) /\
+  E (fun x => chol_log_volume n (C x)) = 0 /\ E (fun x => dirichlet_energy n (J x)) = INR n.
+
+Lemma dirichlet_optimal_orthogonal :
+  forall n I E J, (0 < n)%nat -> is_expectation vec I E ->
+  (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) ->
+  dirichlet_optimal n I E J -> orthogonal_jacobian n J.
+Proof.
+  intros n I E J Hn HE Hfaith [C [HC [Hd [Ilog [Ien [Igm [Hlog Hen]]]]]]] x v.
+  apply gram_identity_norm. intros i k Hi Hk.
+  exact (dirichlet_cholesky_equality vec I E n J C HE Hfaith Hn HC Hd Ilog Ien Igm Hlog Hen x i k Hi Hk).
+Qed.
+
+(** Dirichlet route, assembled in every dimension with no orthogonal-Jacobian
+    hypothesis: for a faithful expectation on functions of [R^n], if [h] and
+    its inverse [g] have Jacobian fields that both preserve the Gaussian
+    (log volume of a Cholesky factor with zero mean) with energy exactly [n],
+    and [h] fixes the origin, then [h = Q z] with [Q^T Q = I]. *)
+Theorem dirichlet_identifiability_n :
+  forall n I E h J g Jg, (0 < n)%nat -> is_expectation vec I E ->
+  (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) ->
+  has_jacobian n h J -> dirichlet_optimal n I E J ->
+  has_jacobian n g Jg -> dirichlet_optimal n I E Jg ->
+  (forall x, veq n (g (h x)) x) ->
+  veq n (h (fun _ => 0)) (fun _ => 0) ->
+  exists Q : mat,
+    (forall i k, (i < n)%nat -> (k < n)%nat -> fsum n (fun j => Q j i * Q j k) = kron i k) /\
+    forall z, veq n (h z) (mapply n Q z).
+Proof.
+  intros n I E h J g Jg Hn HE Hfaith Hh HJ Hg HJg Hinv H0.
+  apply (dirichlet_identifiability n h J g Jg Hh (dirichlet_optimal_orthogonal n I E J Hn HE Hfaith HJ)
+           Hg (dirichlet_optimal_orthogonal n I E Jg Hn HE Hfaith HJg) Hinv H0).
+Qed.
+
+(** The hypotheses of [dirichlet_identifiability_n] can all hold at once, in
+    every dimension [n > 0]: the identity of [R^n] (coordinates past [n] set
+    to 0), its own inverse, with the identity Jacobian and the identity as
+    Cholesky factor, under the expectation [E f = f 0] on the constant
+    functions (normalized, linear, monotone and faithful). *)
+Definition trunc (n : nat) (x : vec) : vec := fun i => if Nat.ltb i n then x i else 0.
+
+Lemma gram_kron : forall n i k, (i < n)%nat -> gram n kron i k = kron i k.
+Proof.
+  intros n i k Hi. unfold gram.
+  rewrite (fsum_ext n _ (fun j => kron i j * kron j k)) by (intros j _; rewrite (kron_sym j i); reflexivity).
+  apply (fsum_kron n i (fun j => kron j k) Hi).
+Qed.
+
+Theorem dirichlet_identifiability_n_satisfiable :
+  forall n, (0 < n)%nat ->
+  exists (I : (vec -> R) -> Prop) (E : (vec -> R) -> R) (h : vec -> vec) (J : vec -> mat),
+    is_expectation vec I E /\
+    (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) /\
+    has_jacobian n h J /\ dirichlet_optimal n I E J /\
+    (forall x, veq n (h (h x)) x) /\ veq n (h (fun _ => 0)) (fun _ => 0).
+Proof.
+  intros n Hn.
+  set (I := fun f : vec -> R => exists c, forall x, f x = c).
+  set (E := fun f : vec -> R => f (fun _ => 0)).
+  assert (Hc : forall c, I (fun _ => c)) by (intros c; exists c; reflexivity).
+  assert (Hvol : chol_log_volume n kron = 0).
+  { unfold chol_log_volume. rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron;
+      destruct (Nat.eq_dec i i); [ring | congruence]].
+    replace (fprod n (fun _ => 1)) with 1; [apply ln_1|].
+    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite <- IH; ring]. }
+  assert (Hen : dirichlet_energy n kron = INR n).
+  { unfold dirichlet_energy, mtrace. rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
+    intros i Hi. rewrite gram_kron by exact Hi. unfold kron. destruct (Nat.eq_dec i i); [reflexivity | congruence]. }
+  exists I, E, (trunc n), (fun _ => kron). split; [|split; [|split; [|split; [|split]]]].
+  - split; [intros c; split; [apply Hc | reflexivity]|]. split.
+    + intros a b f g [cf Hf] [cg Hg]. split; [exists (a * cf + b * cg); intros x; rewrite Hf, Hg; reflexivity|].
+      reflexivity.
+    + intros f g _ _ H. apply H.
+  - intros f [c Hf] _ H0 t. unfold E in H0. rewrite Hf in H0. rewrite Hf. exact H0.
+  - intros x v i t. unfold trunc, mapply. destruct (Nat.ltb i n) eqn:Hi.
+    + apply Nat.ltb_lt in Hi.
+      replace (fsum n (fun j => kron i j * v j)) with (v i)
+        by (symmetry; apply fsum_kron; exact Hi).
+      unfold vadd, vscal. auto_derive; [exact Logic.I|]. ring.
+    + apply Nat.ltb_ge in Hi.
+      replace (fsum n (fun j => kron i j * v j)) with 0.
+      * auto_derive; [exact Logic.I|]. ring.
+      * rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
+        intros j Hj. unfold kron. destruct (Nat.eq_dec i j); [lia | ring].
+  - exists (fun _ => kron). split; [|split; [|split; [|split; [|split; [|split]]]]].
+    + intros x. unfold cholesky_factor, upper_triangular. split; [|reflexivity].
+      intros i j _ Hji. unfold kron. destruct (Nat.eq_dec i j); [lia | reflexivity].
+    + intros x i _. unfold kron. destruct (Nat.eq_dec i i); [lra | congruence].
+    + rewrite Hvol. apply Hc.
+    + rewrite Hen. apply Hc.
+    + rewrite Hvol. apply Hc.
+    + unfold E. rewrite Hvol. reflexivity.
+    + unfold E. rewrite Hen. reflexivity.
+  - intros x i Hi. unfold trunc. apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity.
+  - intros i Hi. unfold trunc. destruct (Nat.ltb i n); reflexivity.
+Qed.
+
+(** The Cholesky volume is the Gram determinant, checked in dimensions 2 and
+    3 (where the determinant is a written-out polynomial): for a Cholesky
+    factor [C] of [J^T J], [prod_i C_ii^2 = det (J^T J)].  In dimension 2 this
+    ties [chol_log_volume 2] to the [log_volume2] of [dirichlet_identifiability2].
+    The general [n] needs an [n x n] determinant, not formalized. *)
+Definition det3 (A : mat) : R :=
+  A 0%nat 0%nat * (A 1%nat 1%nat * A 2%nat 2%nat - A 1%nat 2%nat * A 2%nat 1%nat)
+  - A 0%nat 1%nat * (A 1%nat 0%nat * A 2%nat 2%nat - A 1%nat 2%nat * A 2%nat 0%nat)
+  + A 0%nat 2%nat * (A 1%nat 0%nat * A 2%nat 1%nat - A 1%nat 1%nat * A 2%nat 0%nat).
+
+Theorem chol_volume_det2 : forall J C, cholesky_factor 2 J C ->
+  fprod 2 (fun i => C i i ^ 2) = det2 (gram 2 J).
+Proof.
+  intros J C [Hup HC]. unfold det2.
+  rewrite <- !HC by lia. unfold gram. simpl.
+  rewrite (Hup 1%nat 0%nat) by lia. ring.
+Qed.
+
+Theorem chol_volume_det3 : forall J C, cholesky_factor 3 J C ->
+  fprod 3 (fun i => C i i ^ 2) = det3 (gram 3 J).
+Proof.
+  intros J C [Hup HC]. unfold det3.
+  rewrite <- !HC by lia. unfold gram. simpl.
+  rewrite (Hup 1%nat 0%nat), (Hup 2%nat 0%nat), (Hup 2%nat 1%nat) by lia. ring.
+Qed.
+
+(** The every-[n] hypotheses contain the two-dimensional ones: a [2 x 2]
+    Gram matrix with positive determinant has an explicit Cholesky factor
+    [[sqrt a, b / sqrt a; 0, sqrt (det / a)]], whose volume is the
+    determinant, so [dirichlet_optimal2] implies [dirichlet_optimal 2] and
+    [dirichlet_identifiability_n] at [n = 2] covers
+    [dirichlet_identifiability2]. *)
+Definition chol2 (A : mat) : mat := fun i j =>
+  match i, j with
+  | O, O => sqrt (A 0%nat 0%nat)
+  | O, S O => A 0%nat 1%nat / sqrt (A 0%nat 0%nat)
+  | S O, S O => sqrt (det2 A / A 0%nat 0%nat)
+  | _, _ => 0
+  end.
+
+Lemma chol2_factor : forall J, 0 < det2 (gram 2 J) ->
+  cholesky_factor 2 J (chol2 (gram 2 J)) /\ (forall i, (i < 2)%nat -> chol2 (gram 2 J) i i <> 0) /\
+  chol_log_volume 2 (chol2 (gram 2 J)) = log_volume2 J.
+Proof.
+  intros J Hd.
+  assert (Hs : gram 2 J 1%nat 0%nat = gram 2 J 0%nat 1%nat) by (unfold gram; simpl; ring).
+  assert (Ha0 : 0 <= gram 2 J 0%nat 0%nat).
+  { unfold gram. simpl. pose proof (pow2_ge_0 (J 0%nat 0%nat)). pose proof (pow2_ge_0 (J 1%nat 0%nat)). nra. }
+  set (a := gram 2 J 0%nat 0%nat) in *. set (b := gram 2 J 0%nat 1%nat) in *.
+  set (d := gram 2 J 1%nat 1%nat) in *.
+  assert (Hdet : det2 (gram 2 J) = a * d - b * b) by (unfold det2; fold a b d; rewrite Hs; fold b; ring).
+  assert (Ha : 0 < a).
+  { destruct Ha0 as [|Ha0]; [assumption|]. rewrite Hdet, <- Ha0 in Hd. nra. }
+  assert (Hq : 0 < det2 (gram 2 J) / a) by (apply Rdiv_lt_0_compat; assumption).
+  assert (Sa : sqrt a * sqrt a = a) by (apply sqrt_sqrt; lra).
+  assert (Sq : sqrt (det2 (gram 2 J) / a) * sqrt (det2 (gram 2 J) / a) = det2 (gram 2 J) / a)
+    by (apply sqrt_sqrt; lra).
+  assert (Pa : 0 < sqrt a) by (apply sqrt_lt_R0, Ha).
+  assert (Pq : 0 < sqrt (det2 (gram 2 J) / a)) by (apply sqrt_lt_R0, Hq).
+  split; [split|split].
+  - intros i j Hi Hj. destruct i as [|[|i]]; destruct j as [|[|j]]; try lia; reflexivity.
+  - intros i k Hi Hk. unfold gram at 1. simpl.
+    destruct i as [|[|i]]; destruct k as [|[|k]]; try lia; simpl; fold a.
+    + rewrite Rmult_0_l, Rplus_0_r, Rplus_0_l. exact Sa.
+    + change (gram 2 J 0%nat 1%nat) with b. field. lra.
+    + rewrite Hs. change (gram 2 J 0%nat 1%nat) with b. field. lra.
+    + change (gram 2 J 0%nat 1%nat) with b. change (gram 2 J 1%nat 1%nat) with d.
+      rewrite Sq, Hdet. set (s := sqrt a) in *. rewrite <- Sa. field. lra.
+  - intros i Hi. destruct i as [|[|i]]; try lia.
+    + change (sqrt a <> 0). lra.
+    + change (sqrt (det2 (gram 2 J) / a) <> 0). lra.
+  - unfold chol_log_volume, log_volume2. f_equal.
+    change (1 * (sqrt a ^ 2) * (sqrt (det2 (gram 2 J) / a) ^ 2) = det2 (gram 2 J)).
+    replace (sqrt a ^ 2) with a by (simpl; lra).
+    replace (sqrt (det2 (gram 2 J) / a) ^ 2) with (det2 (gram 2 J) / a) by (simpl; lra). field. lra.
+Qed.
+
+Theorem dirichlet_optimal2_general : forall I E J, dirichlet_optimal2 I E J -> dirichlet_optimal 2 I E J.
+Proof.
+  intros I E J [Hd [Ilog [Ien [Isq [Hlog Hen]]]]].
+  exists (fun x => chol2 (gram 2 (J x))).
+  assert (Hv : (fun x => chol_log_volume 2 (chol2 (gram 2 (J x)))) = (fun x => log_volume2 (J x))).
+  { apply functional_extensionality. intros x. apply (chol2_factor (J x) (Hd x)). }
+  assert (He : (fun x => dirichlet_energy 2 (J x)) = (fun x => dirichlet_energy2 (J x)))
+    by reflexivity.
+  assert (Hg : (fun x => exp (/ INR 2 * chol_log_volume 2 (chol2 (gram 2 (J x)))))
+               = (fun x => sqrt (det2 (gram 2 (J x))))).
+  { apply functional_extensionality. intros x. rewrite (proj2 (proj2 (chol2_factor (J x) (Hd x)))).
+    unfold log_volume2. replace (INR 2) with 2 by (simpl; ring). apply exp_half_ln, Hd. }
+  split; [intros x; apply (chol2_factor (J x) (Hd x))|].
+  split; [intros x; apply (chol2_factor (J x) (Hd x))|].
+  rewrite Hv, He, Hg. split; [exact Ilog|]. split; [exact Ien|]. split; [exact Isq|].
+  split; [exact Hlog|]. rewrite Hen. simpl. ring.
 Qed.

@@ -178,6 +178,10 @@ def test_concrete_results_need_no_project_assumption(real_report: findings.Repor
         "Dirichlet.dirichlet_jacobian_equality2",
         "Dirichlet.dirichlet_identifiability2",
         "Dirichlet.dirichlet_identifiability2_satisfiable",
+        "Dirichlet.chol_equality_pointwise",
+        "Dirichlet.dirichlet_cholesky_equality",
+        "Dirichlet.dirichlet_identifiability_n",
+        "Dirichlet.dirichlet_identifiability_n_satisfiable",
         "HermiteN.gexpn_sumprod",
         "HermiteN.hermite_orthonormal_n",
         "HermiteN.model_cov_n",
@@ -268,7 +272,8 @@ def test_required_list_covers_the_theorem_list() -> None:
         "Approximate.thm3_bound_linear", "Dirichlet.am_gm", "Dirichlet.jensen_exp",
         "Dirichlet.isometry_linear", "Dirichlet.norm_preserving_linear_isometry",
         "Dirichlet.orthogonal_jacobian_lipschitz", "Dirichlet.bilipschitz_isometry",
-        "Dirichlet.dirichlet_identifiability", "Planning.planning_cost_equal",
+        "Dirichlet.dirichlet_identifiability", "Dirichlet.dirichlet_identifiability_n",
+        "Planning.planning_cost_equal",
         "Planning.planning_minimizers_coincide", "Planning.planning_values_coincide",
     }  # fmt: skip
     assert {f"LejepaId.{s}" for s in spec} <= set(policy.REQUIRED_THEOREMS)
