@@ -130,6 +130,26 @@ def test_scaling_judges_infonce_only_at_the_claims_n() -> None:
     assert claim_scaling(runs_frame(_scaling((2, 16), 0.9, sigreg=0.99))).verdict == "fail"
 
 
+def test_scaling_floor_broken_by_single_initializations_is_not_a_counterexample() -> None:
+    # The cpu budget's runs: one initialization at N <= 32 where the paper takes the best of
+    # 3, and one seed stalled (R² 0.87): the floor is broken, its premise is not met.
+    rows = _scaling((2, 4, 8), 0.9)
+    rows[3 * 3 + 0]["r2_hz"] = 0.869  # lejepa, N = 4, seed 0
+    one_init = [{**r, "inits": 1} for r in rows]
+    claim = claim_scaling(runs_frame(one_init))
+    assert claim.verdict == "not shown"
+    assert claim.reason == (
+        "premise: the floor is broken by runs of 1 initialization(s) at N ≤ 32; "
+        "the paper takes the best of 3"
+    )
+    assert claim.values["premises"]["protocol"] == {"value": 1.0, "threshold": 3, "held": False}
+    # The same numbers from best-of-3 runs: a counterexample.
+    assert claim_scaling(runs_frame([{**r, "inits": 3} for r in rows])).verdict == "fail"
+    # Above N = 32 the paper takes one initialization too: no premise to fail there.
+    big = [{**r, "dim": r["dim"] * 64, "inits": 1} for r in rows]
+    assert claim_scaling(runs_frame(big)).verdict == "fail"
+
+
 def test_scaling_reproduces_the_paper_table_within_a_stated_margin() -> None:
     paper = paper_table().set_index("N")
 
