@@ -85,7 +85,10 @@ def test_batched_group_on_cuda_equals_runs_trained_one_by_one(mode):
                 assert res.metrics[k] == pytest.approx(v, rel=1e-4, abs=1e-5, nan_ok=True), k
 
 
-def test_divergence_on_cuda_is_recorded_with_its_step_and_spares_the_group():
+@pytest.mark.parametrize("path", ["graph", "eager"])
+def test_divergence_on_cuda_is_recorded_with_its_step_and_spares_the_group(path, monkeypatch):
+    # The CUDA graph (the default) keeps the flags on the device: same record as eager.
+    monkeypatch.setenv("LEJEPA_ID_STEP", path)
     bad = World.make(_BreaksAfter(1 + 3 + 2), dim=2, rho=0.9)
     good = World.make("spiral", dim=2, rho=0.9)
     cfgs = [RunConfig(**TINY, seed=0, rho=0.9), RunConfig(**TINY, seed=1, rho=0.9)]
@@ -184,13 +187,3 @@ def test_the_cuda_graph_step_equals_the_eager_step_within_float32_rounding(mode,
         assert torch.allclose(graph.weights[k], v, rtol=1e-4, atol=1e-5), k
         assert torch.equal(graph.weights[k], again.weights[k]), k  # deterministic per seed
     assert graph.metrics["r2_hz"] == pytest.approx(eager.metrics["r2_hz"], abs=1e-4)
-
-
-def test_the_cuda_graph_survives_a_diverging_member(monkeypatch):
-    monkeypatch.setenv("LEJEPA_ID_STEP", "graph")
-    bad = World.make(_BreaksAfter(1 + 3 + 2), dim=2, rho=0.9)
-    good = World.make("spiral", dim=2, rho=0.9)
-    cfgs = [RunConfig(**TINY, seed=0, rho=0.9), RunConfig(**TINY, seed=1, rho=0.9)]
-    res_bad, res_good = train(cfgs, worlds=[bad, good], progress=False)
-    assert (res_bad.status, res_bad.diverged_step) == ("diverged", 33)
-    assert res_good.status == "finished" and math.isfinite(res_good.metrics["r2_hz"])
