@@ -125,3 +125,16 @@ def test_dry_run_prints_plan_and_projection_writes_nothing(tmp_path: Path, capsy
     assert "steps/s measured" in row
     assert any(line.startswith("Projected wall times, not measurements") for line in lines)
     assert not out.exists()
+
+
+def test_budget_file_keeps_the_experiments_of_earlier_only_runs(tmp_path: Path) -> None:
+    # `paper --only 2d gennorm` then `--only grid` into one folder: the report judges all
+    # of its runs, so budget.json must describe all three, in the paper's order.
+    from lejepa_id.cli.paper import budget_names
+    from lejepa_id.records.io import atomic_write_json
+    from lejepa_id.sweeps.paper import BUDGET_FILE, BUDGETS, budget_record
+
+    cpu = BUDGETS["cpu"]
+    assert budget_names(tmp_path, cpu, ["grid", "2d"]) == ["2d", "grid"]
+    atomic_write_json(tmp_path / BUDGET_FILE, budget_record(cpu, ["2d", "gennorm"]))
+    assert budget_names(tmp_path, cpu, ["grid"]) == ["2d", "gennorm", "grid"]

@@ -16,10 +16,11 @@ delta sweeps); ``data/reacher/`` (rendered frames); ``budget.json``; ``runs.csv`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from lejepa_id.errors import UsageError
@@ -115,6 +116,20 @@ def cmd_paper(args: argparse.Namespace) -> int:
     return run_paper(budget, names, args, out)
 
 
+def budget_names(root: Path, budget: Budget, group: Sequence[str]) -> list[str]:
+    """The experiments ``budget.json`` describes: this invocation's and those an earlier
+    one (``--only``) recorded in the folder, since the report judges every run in it."""
+    from lejepa_id.records.io import read_json
+
+    names = set(group)
+    path = root / BUDGET_FILE
+    if path.is_file():
+        # An unreadable file was refused by _check_out before anything ran.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            names |= set(read_json(path).get("experiments", {}))
+    return [n for n in budget.parts if n in names]
+
+
 def _check_out(out: Path, budget: Budget) -> None:
     """Refuse a folder holding another budget's results (before anything is written)."""
     from lejepa_id.records.io import read_json
@@ -185,7 +200,7 @@ def run_paper(budget: Budget, names: list[str], args: argparse.Namespace, out: P
     for root, group in ((out, paper), (out / "beyond", beyond)):
         if not group:
             continue
-        record = budget_record(budget, group, configs)
+        record = budget_record(budget, budget_names(root, budget, group), configs)
         atomic_write_json(root / BUDGET_FILE, record)
         report(root)
     print(f"lejepa-id paper: {time.perf_counter() - start:.0f} s in all (measured)")
