@@ -10,5 +10,5 @@ bash scripts/setup.sh --all
 # The docs site, warnings as errors (broken links, anchors, docstrings), into a temp folder.
 site=$(mktemp -d)
 trap 'rm -rf "$site"' EXIT
-NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$site"
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --site-dir "$site"
 .venv/bin/python -m pytest -q "$@"

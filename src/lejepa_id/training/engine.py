@@ -212,9 +212,8 @@ class GraphedEngine(Engine):
     :data:`WARMUP` steps of each process run eagerly on a side stream, as capture
     requires (AdamW's state and the libraries' workspaces must exist before it).
 
-    Args:
-        capture: capture a CUDA graph (None: on a CUDA device).
-        *args, **kwargs: as :class:`Engine`.
+    Takes :class:`Engine`'s arguments, and ``capture``: capture a CUDA graph (None: on a
+    CUDA device).
     """
 
     WARMUP = 3
