@@ -80,6 +80,8 @@ def test_a_checkpoint_of_other_configs_is_ignored(tmp_path, monkeypatch):
     _same(train(cfg, progress=False, checkpoint=ckpt), train(cfg, progress=False))
     ckpt.write_bytes(b"not a checkpoint")  # unreadable: start again, never crash
     _same(train(cfg, progress=False, checkpoint=ckpt), train(cfg, progress=False))
+    torch.save([1, 2, 3], ckpt)  # readable, but not a checkpoint
+    _same(train(cfg, progress=False, checkpoint=ckpt), train(cfg, progress=False))
 
 
 @pytest.mark.parametrize(("raw", "every"), [("0", 0), ("16", 16), ("20", 32), ("1000", 1008)])

@@ -28,9 +28,3 @@ def prefer_passive_wait() -> bool:
         return False
     os.environ[VARIABLE] = "PASSIVE"
     return True
-
-
-def wait_policy() -> str:
-    """The policy the environment names: ``PASSIVE``, ``ACTIVE``, or ``default`` when
-    none is set (the runtime's own spin-then-sleep); what a benchmark records."""
-    return os.environ.get(VARIABLE, "default").upper() or "default"

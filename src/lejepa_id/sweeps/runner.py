@@ -295,15 +295,12 @@ def stacking_lines(
     even where none is present, with the memory of this one or an assumed 80 GiB)."""
     if not todo:
         return []
+    import torch
+
     if device == "auto":
-        import torch
-
         device = "cuda" if torch.cuda.is_available() else "cpu"
-    memory = None
-    if device == "cuda":
-        import torch
-
-        memory = _device_memory("cuda") if torch.cuda.is_available() else None
+    present = device == "cuda" and torch.cuda.is_available()
+    memory = _device_memory("cuda") if present else None
     jobs = jobs or default_jobs(device)
     groups = plan_groups(todo, device, jobs, memory, max_members)
     if device == "cuda":

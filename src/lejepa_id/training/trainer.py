@@ -241,9 +241,9 @@ def train(
     members = sum(c.effective_inits for c in cfgs)
     work = members * encoder_work(c0)
     with torch_threads(resolve_threads(work, threads)) as n:
+        # The interval is read (and a bad one refused) before any work is done.
+        saver = None if checkpoint is None else Checkpoint(Path(checkpoint), checkpoint_interval())
         trainer = _Trainer(cfgs, wlds, names or [""] * len(cfgs), progress, on_eval)
-        every = checkpoint_interval() if checkpoint is not None else 0
-        saver = Checkpoint(Path(checkpoint), every) if checkpoint is not None else None
         results = trainer.run(LoggerHub(loggers or []), saver)
     for res, cfg, world in zip(results, cfgs, wlds):
         res.threads = n
@@ -314,6 +314,8 @@ class Checkpoint:
         try:
             state = torch.load(self.path, map_location="cpu", weights_only=True)
         except Exception:  # noqa: BLE001 - an unreadable checkpoint means: start again
+            return None
+        if not isinstance(state, dict):
             return None
         same = state.get("configs") == [c.to_dict() for c in cfgs]
         return state if same and state.get("names") == list(names) else None
