@@ -16,7 +16,11 @@ it started, and per round the ratio published / ours (above 1: this code is fast
 Cases (the published configs' own evaluation schedules: every 100 steps up to 1,000,
 then every 500): ``2d`` the 2d spiral lejepa run (seed 1337, with its 100,000-point
 scatter); ``N256`` and ``N1024`` the scaling run, coupling mixing L = 4, matched encoder,
-lejepa lambda = 1e-6, seed 0, one initialisation (both codes use one above N = 32).
+lejepa lambda = 1e-6, seed 0, one initialisation (both codes use one above N = 32);
+``sweep2d`` the eight 2d runs of seed 1337 (four mixings x lejepa and whiten), as the
+published code runs a sweep (one ``run.py`` process per run, one after another) against
+one ``lejepa-id sweep`` process (its planner stacks the runs and trains groups side by
+side); its time is the sum over the eight published processes.
 Steps are set for the published code by a temporary copy of its YAML with ``steps`` and
 ``out`` replaced, for this code by ``--set steps=...``.
 
@@ -54,6 +58,7 @@ CASES = {
         ["--run", "spiral_lejepa", "--seed", "1337"],
         2000,
     ),
+    "sweep2d": ("2d.yaml", ["--seed", "1337"], "2d.yaml", ["--set", "seeds=[1337]"], 1000),
     "N256": (
         "scaling.yaml",
         ["--N", "256", "--seed", "0"],
@@ -78,22 +83,29 @@ def environment(threads: str) -> dict[str, str]:
     return env
 
 
-def published_cmd(published: Path, case: str, steps: int, work: Path) -> list[str]:
-    """Write the published YAML with steps and out replaced; return its command line."""
+def published_cmds(published: Path, case: str, steps: int, work: Path) -> list[list[str]]:
+    """Write the published YAML with steps and out replaced; return its command lines
+    (one per run of the config for the sweep case)."""
     config, args, *_ = CASES[case]
     cfg = yaml.safe_load((published / "configs" / config).read_text())
     cfg.update(steps=steps, out=str(work / "published"))
     path = work / f"{case}-{steps}.yaml"
     path.write_text(yaml.safe_dump(cfg, sort_keys=False))
-    return [sys.executable, str(published / "run.py"), "--config", str(path), *args]
+    base = [sys.executable, str(published / "run.py"), "--config", str(path), *args]
+    if case == "sweep2d":
+        return [[*base, "--run", run] for run in cfg["runs"]]
+    return [base]
 
 
-def ours_cmd(case: str, steps: int, threads: str, work: Path) -> list[str]:
+def ours_cmds(case: str, steps: int, threads: str, work: Path) -> list[list[str]]:
     _, _, config, args, _ = CASES[case]
     extra = ["--threads", "1"] if threads == "1" else []
+    verb = "sweep" if case == "sweep2d" else "run"
     return [
-        *(sys.executable, "-c", OURS, "run", str(REPO / "configs" / config), *args),
-        *("--set", f"steps={steps}", "--out", str(work / "ours"), "--no-progress", *extra),
+        [
+            *(sys.executable, "-c", OURS, verb, str(REPO / "configs" / config), *args),
+            *("--set", f"steps={steps}", "--out", str(work / "ours"), "--no-progress", *extra),
+        ]
     ]
 
 
@@ -151,12 +163,13 @@ def main() -> None:
                 run_dir = work / f"round{rnd}-{case}"  # fresh outputs: nothing to resume
                 run_dir.mkdir()
                 cmds = {
-                    "published": published_cmd(published, case, steps, run_dir),
-                    "ours": ours_cmd(case, steps, args.threads, run_dir),
+                    "published": published_cmds(published, case, steps, run_dir),
+                    "ours": ours_cmds(case, steps, args.threads, run_dir),
                 }
-                for code, cmd in cmds.items():
+                for code, procs in cmds.items():
                     load = os.getloadavg()[0]
-                    wall, cpu = timed(cmd, env, run_dir)
+                    times = [timed(cmd, env, run_dir) for cmd in procs]
+                    wall, cpu = (sum(t) for t in zip(*times, strict=True))
                     rows.append(
                         dict(round=rnd, case=case, code=code, steps=steps, wall_s=wall, cpu_s=cpu)
                     )

@@ -15,6 +15,7 @@ from lejepa_id.analysis.stats import welch
 from lejepa_id.analysis.synthetic_claims import (
     PROVIDERS,
     claim_bound,
+    claim_gap,
     claim_gaussian_peak,
     claim_published_2d,
     claim_scaling,
@@ -223,3 +224,59 @@ def test_published_2d_comparison_has_a_stated_margin(spiral: float, verdict: str
     assert set(claim.values["runs"]) == {"2d/spiral_lejepa", "2d/spiral_whiten"}
     assert claim.values["runs"]["2d/spiral_lejepa"]["difference"] == pytest.approx(spiral - 0.9858)
     assert claim_published_2d(frame.iloc[2:]).verdict == "not measured"
+
+
+def _gap_rows(experiment: str, ratio: float, lams=(1e-3,), **overrides) -> list[dict]:
+    """Gaussian lejepa runs, two seeds per λ, whose relative alignment gap is ``ratio``."""
+    rows = []
+    for lam in lams:
+        for seed in range(2):
+            trace = 2.0
+            rows.append(
+                {
+                    "experiment": experiment,
+                    "law": "gaussian",
+                    "lam": lam,
+                    "seed": seed,
+                    "trace_cov": trace,
+                    "delta": ratio * 2 * (1 - 0.95) * trace,
+                }
+                | overrides
+            )
+    return rows
+
+
+def test_alignment_gap_passes_small_gaps_and_fails_a_large_one() -> None:
+    small = runs_frame(_gap_rows("2d", 0.01) + _gap_rows("scaling", 0.02))
+    claim = claim_gap(small)
+    assert claim.verdict == "pass"
+    assert claim.values["per_experiment"]["2d"]["median"] == pytest.approx(0.01)
+    large = runs_frame(_gap_rows("2d", 0.01) + _gap_rows("scaling", 0.3))
+    assert claim_gap(large).verdict == "fail"
+
+
+def test_a_collapsed_code_is_listed_not_judged() -> None:
+    # Both sides of the ratio are round-off for a code collapsed to a point: 3e-14 / 3e-14
+    # would read as a relative gap near 1 and fail the claim.
+    collapsed = _gap_rows("2d", 1.0, trace_cov=3e-14)
+    for row in collapsed:
+        row["delta"] = 3e-14
+    claim = claim_gap(runs_frame(_gap_rows("2d", 0.01) + collapsed))
+    assert claim.verdict == "pass"
+    assert claim.values["collapsed"] == 2 and claim.values["n_runs"] == 2
+    assert "2 collapsed" in claim.summary
+    # Only collapsed codes: nothing to judge, never a pass.
+    assert claim_gap(runs_frame(collapsed)).verdict == "not measured"
+
+
+def test_a_lambda_sweep_is_reported_per_lambda_not_judged() -> None:
+    grid = _gap_rows("grid", 0.9, lams=(1e-4, 0.1)) + _gap_rows("grid", 0.02, lams=(1e-2,))
+    claim = claim_gap(runs_frame(_gap_rows("2d", 0.01) + grid))
+    assert claim.verdict == "pass" and claim.values["lam_sweep_runs"] == 6
+    by_lam = claim.values["lam_sweeps"]["grid"]
+    assert by_lam["0.1"]["median"] == pytest.approx(0.9)
+    assert by_lam["0.01"]["median"] == pytest.approx(0.02)
+    assert "λ=0.1 0.9 (n=2)" in claim.summary
+    # Two objectives at their own fixed λ are not a sweep: a large gap there still fails.
+    whiten = _gap_rows("2d", 0.3, lams=(0.5,), mode="whiten")
+    assert claim_gap(runs_frame(_gap_rows("2d", 0.01) + whiten)).verdict == "fail"

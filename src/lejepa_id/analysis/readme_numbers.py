@@ -47,6 +47,18 @@ def verdict_lines(claims: list[dict[str, Any]], ids: list[str] | None = None) ->
     return "\n".join(lines)
 
 
+def verdict_table(claims: list[dict[str, Any]]) -> str:
+    """The measured claims as a short table: id, what it states, its verdict (with the
+    premise that failed, for "not shown"); the numbers behind each are in claims.json."""
+    rows = ["| claim | states | verdict |", "|---|---|---|"]
+    for c in claims:
+        if c["verdict"] == "not measured":
+            continue
+        verdict = c["verdict"] + (f" ({c['reason']})" if c.get("reason") else "")
+        rows.append(f"| `{c['id']}` | {c['text']} | {verdict} |")
+    return "\n".join(rows)
+
+
 def _mean_sd(values: pd.Series, digits: int) -> str:
     return f"{values.mean():.{digits}f} ± {values.std():.{digits}f}"
 
@@ -203,6 +215,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
             "action_lqr",
         ],
     ),  # fmt: skip
+    "paper-cpu-claims": lambda root: verdict_table(_claims(root, "paper-cpu/claims.json")),
     "reacher-control-table": table_reacher_control,
     "reacher-control-claims": lambda root: verdict_lines(
         _claims(root, "reacher_control/claims.json")
