@@ -28,17 +28,14 @@
     orthogonal-Jacobian hypothesis (it follows from the energies of [h] and
     of its inverse), and a witness that its hypotheses can all hold.
 
-    Every dimension (last section): the volume term is the log of the product
-    of the squared diagonal of a Cholesky factor [C] of [J^T J] ([C] upper
-    triangular, [C^T C = J^T J]), which is [ln det (J^T J)] without an
-    [n x n] determinant in the statement; [tr (J^T J) >= sum_i C_ii^2 >=
-    n (prod_i C_ii^2)^(1/n)] with equality only for [J^T J = I] at volume 1
-    gives the energy bound, its equality case and the assembled
-    [dirichlet_identifiability_n] with no orthogonal-Jacobian hypothesis, with
-    a witness in every dimension.  Not formalized: that [prod_i C_ii^2] is
-    [det (J^T J)] beyond [n = 2, 3] ([chol_volume_det2], [chol_volume_det3])
-    and that a Cholesky factor exists beyond [n = 2] ([chol2_factor];
-    Gram-Schmidt in general). *)
+    Every dimension (last two sections): an [n x n] determinant (Laplace
+    expansion along the first column, equal to the 2 x 2 and 3 x 3 formulas),
+    [det (C^T C) = prod_i C_ii^2] for [C] upper triangular, and a Cholesky
+    factor of [J^T J] whenever [det (J^T J) > 0]; with the volume term
+    [ln det (J^T J)], [n det (J^T J)^(1/n) <= tr (J^T J)] with equality only
+    for [J^T J = I] at volume 1 gives the energy bound, its equality case and
+    the assembled [dirichlet_identifiability_n] with no orthogonal-Jacobian
+    hypothesis, with a witness in every dimension. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz FunctionalExtensionality.
@@ -557,8 +554,8 @@ Qed.
     matrix, with equality iff [A = c I], replaces AM-GM on singular values, so
     the equality case gives [J^T J = I] with no spectral theorem, and the
     assembled statement needs no orthogonal-Jacobian hypothesis.  The
-    general [n] is the last section, with the volume taken from a Cholesky
-    factor of [J^T J] instead of an [n x n] determinant. *)
+    general [n] is the last section, with the [n x n] determinant of the
+    section before it. *)
 
 (** [J^T J], the trace, the 2 x 2 determinant, positive semidefinite. *)
 Definition gram (n : nat) (J : mat) : mat := fun i k => fsum n (fun j => J j i * J j k).
@@ -1224,7 +1221,7 @@ Proof.
 Qed.
 
 (** [det (J^T J)] is the squared diagonal product of any Cholesky factor. *)
-Lemma det_gram_chol : forall n J C, cholesky_factor n J C -> det n (gram n J) = fprod n (fun i => C i i ^ 2).
+Theorem det_gram_chol : forall n J C, cholesky_factor n J C -> det n (gram n J) = fprod n (fun i => C i i ^ 2).
 Proof.
   intros n J C [Hup HC]. rewrite <- (det_gram_upper n C Hup). apply det_ext. intros i k Hi Hk. symmetry. apply HC; assumption.
 Qed.
