@@ -892,7 +892,11 @@ Proof.
     + rewrite H by auto. ring.
 Qed.
 
-(** ** The [n x n] determinant: Laplace (cofactor) expansion along the first column. *)
+(** ** The [n x n] determinant: Laplace (cofactor) expansion along the first column.
+
+    The first column is chosen because every induction below removes the
+    first row and column (the Schur step, the triangular case, the Cholesky
+    recursion): with this expansion they read off the definition. *)
 
 (** [skip i r]: the [r]-th index once index [i] is struck out. *)
 Definition skip (i r : nat) : nat := if Nat.ltb r i then r else S r.
@@ -1126,7 +1130,11 @@ Proof. intros m C i k. unfold gram. rewrite fsum_shift. reflexivity. Qed.
 Lemma gram_sym : forall m J i k, gram m J i k = gram m J k i.
 Proof. intros m J i k. unfold gram. apply fsum_ext. intros; ring. Qed.
 
-(** (1a) For [C] upper triangular, [det (C^T C) = prod_i C_ii^2]. *)
+(** For [C] upper triangular, [det (C^T C) = prod_i C_ii^2], by induction on
+    [n]: the first column of [C^T C] is [C_00] times the first row of [C], so
+    either it vanishes ([C_00 = 0], both sides 0) or the Schur step applies,
+    and the Schur complement of [C^T C] is [C'^T C'] for the lower-right block
+    [C'] of [C]. *)
 Theorem det_gram_upper : forall n C, upper_triangular n C -> det n (gram n C) = fprod n (fun i => C i i ^ 2).
 Proof.
   induction n as [|m IH]; intros C Hup; [reflexivity|].
@@ -1144,7 +1152,7 @@ Proof.
     unfold gram, C'. field. exact H0.
 Qed.
 
-(** (2) Cholesky factor by induction on the number of columns, with the Schur
+(** A Cholesky factor by induction on the number of columns, with the Schur
     complement: for [J] with [m] rows and [n] columns whose Gram determinant
     is positive, the first column has positive squared norm [a]; the other
     columns minus their projections on it form [J'], whose Gram matrix is the
