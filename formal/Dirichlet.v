@@ -855,7 +855,8 @@ Qed.
     ([det_gram_upper]), without the general product rule; and, by induction
     on the number of columns with the Schur complement (Gram-Schmidt on the
     columns of [J]), a Cholesky factor of [J^T J] whenever
-    [det (J^T J) > 0] ([cholesky_exists]). *)
+    [det (J^T J) > 0] ([cholesky_exists]), and [det (J^T J) > 0] exactly when
+    the columns of [J] are linearly independent ([gram_det_pos_iff]). *)
 
 Definition upper_triangular (n : nat) (C : mat) : Prop :=
   forall i j, (i < n)%nat -> (j < i)%nat -> C i j = 0.
@@ -1152,6 +1153,37 @@ Proof.
     unfold gram, C'. field. exact H0.
 Qed.
 
+(** One Gram-Schmidt step: the columns [1 ..] of [J] minus their projections
+    on column 0 (shifted to [0 ..]); its Gram matrix is the Schur complement
+    of [J^T J]. *)
+Definition gs_step (m : nat) (J : mat) : mat :=
+  fun r c => J r (S c) - gram m J 0%nat (S c) / gram m J 0%nat 0%nat * J r 0%nat.
+
+Lemma gram_gs_step : forall m J, gram m J 0%nat 0%nat <> 0 ->
+  forall i k, gram m (gs_step m J) i k = schur (gram m J) i k.
+Proof.
+  intros m J Ha i k. set (G := gram m J) in *. set (a := G 0%nat 0%nat) in *.
+  unfold schur. fold a. replace (G (S i) 0%nat) with (G 0%nat (S i)) by apply gram_sym.
+  unfold gram at 1, gs_step. fold G a.
+  rewrite (fsum_ext m _ (fun j => J j (S i) * J j (S k) - G 0%nat (S k) / a * (J j 0%nat * J j (S i))
+                                  - G 0%nat (S i) / a * (J j 0%nat * J j (S k))
+                                  + G 0%nat (S i) / a * (G 0%nat (S k) / a) * (J j 0%nat * J j 0%nat)))
+    by (intros; ring).
+  rewrite fsum_plus, !fsum_minus, !fsum_scal.
+  change (fsum m (fun j => J j 0%nat * J j (S i))) with (G 0%nat (S i)).
+  change (fsum m (fun j => J j 0%nat * J j (S k))) with (G 0%nat (S k)).
+  change (fsum m (fun j => J j 0%nat * J j 0%nat)) with a.
+  change (fsum m (fun j => J j (S i) * J j (S k))) with (G (S i) (S k)). field. exact Ha.
+Qed.
+
+(** The first column of a Gram matrix vanishes with its squared norm. *)
+Lemma gram_col0_zero : forall m J, gram m J 0%nat 0%nat = 0 -> forall r, (r < m)%nat -> J r 0%nat = 0.
+Proof.
+  intros m J H r Hr. pose proof (fsum_nonneg_zero m (fun j => J j 0%nat * J j 0%nat)
+                                   (fun j _ => Rle_0_sqr (J j 0%nat)) H r Hr) as E.
+  cbv beta in E. nra.
+Qed.
+
 (** A Cholesky factor by induction on the number of columns, with the Schur
     complement: for [J] with [m] rows and [n] columns whose Gram determinant
     is positive, the first column has positive squared norm [a]; the other
@@ -1169,26 +1201,12 @@ Proof.
     assert (Ha0 : 0 <= a) by (apply fsum_nonneg; intros; apply Rle_0_sqr).
     assert (Ha : 0 < a).
     { destruct Ha0 as [|Ha0]; [assumption|]. exfalso.
-      assert (Hc : forall r, (r < m)%nat -> J r 0%nat = 0).
-      { intros r Hr. pose proof (fsum_nonneg_zero m (fun j => J j 0%nat * J j 0%nat)
-                                   (fun j _ => Rle_0_sqr (J j 0%nat)) (eq_sym Ha0) r Hr) as H.
-        cbv beta in H. nra. }
+      pose proof (gram_col0_zero m J (eq_sym Ha0)) as Hc.
       rewrite det_col0_zero in Hd; [lra|]. intros i _. unfold G, gram.
       rewrite (fsum_ext m _ (fun _ => 0)); [rewrite fsum_const; ring|]. intros r Hr. rewrite Hc by exact Hr. ring. }
     assert (HGs : forall i k, G i k = G k i) by (intros; unfold G; apply gram_sym).
-    set (J' := fun r c => J r (S c) - G 0%nat (S c) / a * J r 0%nat).
-    assert (HS : forall i k, gram m J' i k = schur G i k).
-    { intros i k. unfold schur. fold a. rewrite (HGs (S i) 0%nat).
-      unfold gram at 1, J'.
-      rewrite (fsum_ext m _ (fun j => J j (S i) * J j (S k) - G 0%nat (S k) / a * (J j 0%nat * J j (S i))
-                                      - G 0%nat (S i) / a * (J j 0%nat * J j (S k))
-                                      + G 0%nat (S i) / a * (G 0%nat (S k) / a) * (J j 0%nat * J j 0%nat)))
-        by (intros; ring).
-      rewrite fsum_plus, !fsum_minus, !fsum_scal.
-      change (fsum m (fun j => J j 0%nat * J j (S i))) with (G 0%nat (S i)).
-      change (fsum m (fun j => J j 0%nat * J j (S k))) with (G 0%nat (S k)).
-      change (fsum m (fun j => J j 0%nat * J j 0%nat)) with a.
-      change (fsum m (fun j => J j (S i) * J j (S k))) with (G (S i) (S k)). field. lra. }
+    set (J' := gs_step m J).
+    assert (HS : forall i k, gram m J' i k = schur G i k) by (intros; apply gram_gs_step; fold G a; lra).
     assert (Hd' : 0 < det n (gram m J')).
     { rewrite det_schur in Hd by (fold a; lra). fold a in Hd.
       rewrite (det_ext n (gram m J') (schur G)) by (intros; apply HS).
@@ -1232,6 +1250,100 @@ Qed.
 Theorem det_gram_chol : forall n J C, cholesky_factor n J C -> det n (gram n J) = fprod n (fun i => C i i ^ 2).
 Proof.
   intros n J C [Hup HC]. rewrite <- (det_gram_upper n C Hup). apply det_ext. intros i k Hi Hk. symmetry. apply HC; assumption.
+Qed.
+
+(** Linear independence of the [n] columns of [J] ([m] rows). *)
+Definition cols_independent (m n : nat) (J : mat) : Prop :=
+  forall x, (forall r, (r < m)%nat -> fsum n (fun c => J r c * x c) = 0) -> forall c, (c < n)%nat -> x c = 0.
+
+(** Independent columns give [det (J^T J) > 0]: the first column is not 0, and
+    the Gram-Schmidt step keeps the remaining columns independent. *)
+Lemma gram_det_pos_of_indep : forall n m J, cols_independent m n J -> 0 < det n (gram m J).
+Proof.
+  induction n as [|n IH]; intros m J Hind; [simpl; lra|].
+  set (a := gram m J 0%nat 0%nat).
+  assert (Ha : 0 < a).
+  { assert (Ha0 : 0 <= a) by (apply fsum_nonneg; intros; apply Rle_0_sqr).
+    destruct Ha0 as [|Ha0]; [assumption|]. exfalso.
+    pose proof (gram_col0_zero m J (eq_sym Ha0)) as Hc.
+    assert (H1 : kron 0 0 = 0).
+    { apply (Hind (kron 0)); [|lia]. intros r Hr. rewrite fsum_shift, Hc by exact Hr.
+      rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
+      intros d _. unfold kron. destruct (Nat.eq_dec 0 (S d)); [lia | ring]. }
+    unfold kron in H1. destruct (Nat.eq_dec 0 0); [lra | congruence]. }
+  assert (Hind' : cols_independent m n (gs_step m J)).
+  { intros y Hy c Hc.
+    set (x := fun c => match c with
+                       | O => - fsum n (fun d => gram m J 0%nat (S d) / a * y d)
+                       | S d => y d
+                       end).
+    change (x (S c) = 0). apply (Hind x); [|lia]. intros r Hr. rewrite fsum_shift. simpl x.
+    rewrite <- (Hy r Hr). unfold gs_step. fold a.
+    rewrite (fsum_ext n (fun c0 => (J r (S c0) - gram m J 0%nat (S c0) / a * J r 0%nat) * y c0)
+               (fun d => J r (S d) * y d - J r 0%nat * (gram m J 0%nat (S d) / a * y d))) by (intros; ring).
+    rewrite fsum_minus, fsum_scal. ring. }
+  rewrite det_schur by (fold a; lra). fold a.
+  rewrite <- (det_ext n (gram m (gs_step m J))) by (intros; apply gram_gs_step; fold a; lra).
+  apply Rmult_lt_0_compat; [exact Ha | apply IH, Hind'].
+Qed.
+
+(** The determinant is linear in a row that is a finite combination of rows. *)
+Lemma det_row_comb : forall n A k N (c : nat -> R) (B : mat), (k < n)%nat ->
+  det n (set_row k (fun j => fsum N (fun i => c i * B i j)) A) = fsum N (fun i => c i * det n (set_row k (B i) A)).
+Proof.
+  intros n A k N c B Hk. induction N as [|N IH].
+  - simpl. replace (fun _ : nat => 0) with (fun j : nat => 0 * B 0%nat j + 0 * B 0%nat j)
+      by (apply functional_extensionality; intros; ring).
+    rewrite det_row_lin by exact Hk. ring.
+  - change (fsum (S N) (fun i => c i * det n (set_row k (B i) A)))
+      with (fsum N (fun i => c i * det n (set_row k (B i) A)) + c N * det n (set_row k (B N) A)).
+    rewrite <- IH.
+    replace (fun j => fsum (S N) (fun i => c i * B i j))
+      with (fun j => 1 * fsum N (fun i => c i * B i j) + c N * B N j)
+      by (apply functional_extensionality; intros; simpl; ring).
+    rewrite det_row_lin by exact Hk. ring.
+Qed.
+
+(** Rows that are linearly dependent (a combination with a nonzero
+    coefficient [c_k] vanishes) give determinant 0. *)
+Lemma det_rows_dependent : forall n A c k, (k < n)%nat -> c k <> 0 ->
+  (forall j, fsum n (fun i => c i * A i j) = 0) -> det n A = 0.
+Proof.
+  intros n A c k Hk Hck H.
+  assert (H0 : det n (set_row k (fun j => fsum n (fun i => c i * A i j)) A) = c k * det n A).
+  { rewrite det_row_comb by exact Hk.
+    rewrite (fsum_ext n _ (fun i => kron k i * (c k * det n A))).
+    - pose proof (fsum_kron n k (fun _ => c k * det n A) Hk) as K. cbv beta in K. exact K.
+    - intros i Hi. unfold kron. destruct (Nat.eq_dec k i) as [<-|Hne].
+      + rewrite set_row_id. ring.
+      + rewrite (det_eq_rows n (set_row k (A i) A) i k); [ring | exact Hi | exact Hk | congruence |].
+        intros j. unfold set_row. destruct (Nat.eq_dec i k); [congruence|]. destruct (Nat.eq_dec k k); [reflexivity | congruence]. }
+  replace (fun j => fsum n (fun i => c i * A i j)) with (fun j : nat => 0 * A k j + 0 * A k j) in H0
+    by (apply functional_extensionality; intros j; rewrite H; ring).
+  rewrite det_row_lin in H0 by exact Hk.
+  apply (Rmult_eq_reg_l (c k)); [lra | exact Hck].
+Qed.
+
+(** [det (J^T J) > 0] iff the columns of [J] are linearly independent
+    ([J x = 0] only for [x = 0]): the premise of the every-[n] theorems is
+    the invertibility of the Jacobian. *)
+Theorem gram_det_pos_iff : forall n J,
+  0 < det n (gram n J) <-> (forall x, veq n (mapply n J x) (fun _ => 0) -> veq n x (fun _ => 0)).
+Proof.
+  intros n J. split.
+  - intros Hd x Hx c Hc. destruct (Req_dec (x c) 0) as [|Hne]; [assumption|]. exfalso.
+    assert (Hz : det n (gram n J) = 0).
+    { apply (det_rows_dependent n (gram n J) x c Hc Hne). intros j.
+      (* sum_i x_i (J^T J)_ij = sum_r J_rj (J x)_r = 0 *)
+      unfold gram.
+      rewrite (fsum_ext n _ (fun i => fsum n (fun r => J r j * (J r i * x i)))) by
+        (intros i _; rewrite <- fsum_scal; apply fsum_ext; intros; ring).
+      rewrite fsum_swap.
+      rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
+      intros r Hr. rewrite fsum_scal. pose proof (Hx r Hr) as E. unfold mapply in E. rewrite E. ring. }
+    lra.
+  - intros H. apply gram_det_pos_of_indep. intros x Hx c Hc. apply (H x); [|exact Hc].
+    intros r Hr. unfold mapply. apply Hx, Hr.
 Qed.
 
 (** ** The energies from the Jacobian, every dimension.

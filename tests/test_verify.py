@@ -180,6 +180,7 @@ def test_concrete_results_need_no_project_assumption(real_report: findings.Repor
         "Dirichlet.dirichlet_identifiability2_satisfiable",
         "Dirichlet.det_gram_upper",
         "Dirichlet.cholesky_exists",
+        "Dirichlet.gram_det_pos_iff",
         "Dirichlet.trace_det_equality",
         "Dirichlet.dirichlet_jacobian_equality",
         "Dirichlet.dirichlet_identifiability_n",

@@ -192,6 +192,7 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.Dirichlet.det_upper_triangular",
     "LejepaId.Dirichlet.det_gram_upper",
     "LejepaId.Dirichlet.cholesky_exists",
+    "LejepaId.Dirichlet.gram_det_pos_iff",
     "LejepaId.Dirichlet.det_gram_chol",
     "LejepaId.Dirichlet.trace_det_am_gm",
     "LejepaId.Dirichlet.trace_det_equality",
