@@ -28,17 +28,14 @@
     orthogonal-Jacobian hypothesis (it follows from the energies of [h] and
     of its inverse), and a witness that its hypotheses can all hold.
 
-    Every dimension (last section): the volume term is the log of the product
-    of the squared diagonal of a Cholesky factor [C] of [J^T J] ([C] upper
-    triangular, [C^T C = J^T J]), which is [ln det (J^T J)] without an
-    [n x n] determinant in the statement; [tr (J^T J) >= sum_i C_ii^2 >=
-    n (prod_i C_ii^2)^(1/n)] with equality only for [J^T J = I] at volume 1
-    gives the energy bound, its equality case and the assembled
-    [dirichlet_identifiability_n] with no orthogonal-Jacobian hypothesis, with
-    a witness in every dimension.  Not formalized: that [prod_i C_ii^2] is
-    [det (J^T J)] beyond [n = 2, 3] ([chol_volume_det2], [chol_volume_det3])
-    and that a Cholesky factor exists beyond [n = 2] ([chol2_factor];
-    Gram-Schmidt in general). *)
+    Every dimension (last two sections): an [n x n] determinant (Laplace
+    expansion along the first column, equal to the 2 x 2 and 3 x 3 formulas),
+    [det (C^T C) = prod_i C_ii^2] for [C] upper triangular, and a Cholesky
+    factor of [J^T J] whenever [det (J^T J) > 0]; with the volume term
+    [ln det (J^T J)], [n det (J^T J)^(1/n) <= tr (J^T J)] with equality only
+    for [J^T J = I] at volume 1 gives the energy bound, its equality case and
+    the assembled [dirichlet_identifiability_n] with no orthogonal-Jacobian
+    hypothesis, with a witness in every dimension. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz FunctionalExtensionality.
@@ -557,8 +554,8 @@ Qed.
     matrix, with equality iff [A = c I], replaces AM-GM on singular values, so
     the equality case gives [J^T J = I] with no spectral theorem, and the
     assembled statement needs no orthogonal-Jacobian hypothesis.  The
-    general [n] is the last section, with the volume taken from a Cholesky
-    factor of [J^T J] instead of an [n x n] determinant. *)
+    general [n] is the last section, with the [n x n] determinant of the
+    section before it. *)
 
 (** [J^T J], the trace, the 2 x 2 determinant, positive semidefinite. *)
 Definition gram (n : nat) (J : mat) : mat := fun i k => fsum n (fun j => J j i * J j k).
@@ -843,21 +840,23 @@ Proof.
   - intros i Hi. unfold trunc2. destruct (Nat.ltb i 2); reflexivity.
 Qed.
 
-(** ** The energies from the Jacobian, every dimension, without determinants.
+(** ** The [n x n] determinant and the Cholesky factor of [J^T J].
 
-    For [n > 2] the volume term is stated through a Cholesky factor of the
-    Gram matrix instead of an [n x n] determinant: [C] upper triangular with
-    [C^T C = J^T J] (for an invertible [J], the [C] of its QR factorization,
-    [J = Q C] by Gram-Schmidt).  For such a [C], [det (J^T J) = det C^2 =
-    prod_i C_ii^2] (a triangular determinant is the product of its diagonal),
-    so [ln prod_i C_ii^2] is the log-volume [ln det (J^T J)] of the paper;
-    the diagonal squares [C_ii^2] do not depend on which Cholesky factor is
-    taken (it is unique up to the signs of its rows).  Neither of these two
-    facts is formalized: the statements below quantify over a Cholesky factor
-    and define the volume from its diagonal, which is what they prove things
-    about.  The inequality: [tr (J^T J) = tr (C^T C) = sum_ij C_ji^2 >=
-    sum_i C_ii^2 >= n (prod_i C_ii^2)^(1/n)] (scalar AM-GM), with equality
-    iff [C] is diagonal with equal [C_ii^2], i.e. [J^T J = c I]. *)
+    [det] is the Laplace (cofactor) expansion along the first column,
+    [det (S m) A = sum_i (-1)^i A_i0 det m (minor i 0 A)], with [det 0 = 1];
+    it agrees with [det2] and with the written-out 3 x 3 cofactor expansion
+    [det3] ([det_det2], [det_det3]).  From the definition: linearity in each
+    row, determinant 0 for two equal adjacent rows, a sign change when two
+    adjacent rows are exchanged, hence determinant 0 for any two equal rows,
+    invariance under adding a multiple of one row to another, and the Schur
+    step [det A = A_00 det (schur A)] for [A_00 <> 0].  These give, for every
+    [n], [det] of a triangular matrix (the product of its diagonal) and
+    [det (C^T C) = prod_i C_ii^2] for [C] upper triangular
+    ([det_gram_upper]), without the general product rule; and, by induction
+    on the number of columns with the Schur complement (Gram-Schmidt on the
+    columns of [J]), a Cholesky factor of [J^T J] whenever
+    [det (J^T J) > 0] ([cholesky_exists]), and [det (J^T J) > 0] exactly when
+    the columns of [J] are linearly independent ([gram_det_pos_iff]). *)
 
 Definition upper_triangular (n : nat) (C : mat) : Prop :=
   forall i j, (i < n)%nat -> (j < i)%nat -> C i j = 0.
@@ -866,9 +865,503 @@ Definition upper_triangular (n : nat) (C : mat) : Prop :=
 Definition cholesky_factor (n : nat) (J C : mat) : Prop :=
   upper_triangular n C /\ forall i k, (i < n)%nat -> (k < n)%nat -> gram n C i k = gram n J i k.
 
-(** The Dirichlet energy [tr (J^T J) = |J|_F^2] and the log volume
+Lemma fsum_shift : forall n f, fsum (S n) f = f 0%nat + fsum n (fun i => f (S i)).
+Proof.
+  induction n as [|n IH]; intros f; [simpl; ring|].
+  change (fsum (S (S n)) f) with (fsum (S n) f + f (S n)). rewrite IH. simpl. ring.
+Qed.
+
+Lemma fprod_shift : forall n f, fprod (S n) f = f 0%nat * fprod n (fun i => f (S i)).
+Proof.
+  induction n as [|n IH]; intros f; [simpl; ring|].
+  change (fprod (S (S n)) f) with (fprod (S n) f * f (S n)). rewrite IH. simpl. ring.
+Qed.
+
+(** [f r + f s] when every other term vanishes. *)
+Lemma fsum_two : forall n f r s, (r < n)%nat -> (s < n)%nat -> r <> s ->
+  (forall i, (i < n)%nat -> i <> r -> i <> s -> f i = 0) -> fsum n f = f r + f s.
+Proof.
+  intros n f r s Hr Hs Hrs H.
+  rewrite (fsum_ext n f (fun i => kron r i * f r + kron s i * f s)).
+  - rewrite fsum_plus.
+    pose proof (fsum_kron n r (fun _ => f r) Hr) as K1. pose proof (fsum_kron n s (fun _ => f s) Hs) as K2.
+    cbv beta in K1, K2. rewrite K1, K2. reflexivity.
+  - intros i Hi. unfold kron. destruct (Nat.eq_dec r i) as [E1|E1]; destruct (Nat.eq_dec s i) as [E2|E2].
+    + congruence.
+    + subst. ring.
+    + subst. ring.
+    + rewrite H by auto. ring.
+Qed.
+
+(** ** The [n x n] determinant: Laplace (cofactor) expansion along the first column.
+
+    The first column is chosen because every induction below removes the
+    first row and column (the Schur step, the triangular case, the Cholesky
+    recursion): with this expansion they read off the definition. *)
+
+(** [skip i r]: the [r]-th index once index [i] is struck out. *)
+Definition skip (i r : nat) : nat := if Nat.ltb r i then r else S r.
+(** The minor: row [i] and column [j] struck out. *)
+Definition minor (i j : nat) (A : mat) : mat := fun r c => A (skip i r) (skip j c).
+
+Fixpoint det (n : nat) (A : mat) : R :=
+  match n with
+  | O => 1
+  | S m => fsum (S m) (fun i => (-1) ^ i * A i 0%nat * det m (minor i 0 A))
+  end.
+
+Lemma det_S : forall n A, det (S n) A = fsum (S n) (fun i => (-1) ^ i * A i 0%nat * det n (minor i 0 A)).
+Proof. reflexivity. Qed.
+
+Lemma det_ext : forall n A B, (forall i j, (i < n)%nat -> (j < n)%nat -> A i j = B i j) -> det n A = det n B.
+Proof.
+  induction n as [|n IH]; intros A B H; [reflexivity|]. rewrite !det_S. apply fsum_ext. intros i Hi.
+  rewrite (H i 0%nat Hi ltac:(lia)), (IH (minor i 0 A) (minor i 0 B)); [reflexivity|].
+  intros r c Hr Hc. unfold minor, skip. apply H; destruct (Nat.ltb _ _); lia.
+Qed.
+
+(** Agreement with the written-out formulas. *)
+Theorem det_det2 : forall A, det 2 A = det2 A.
+Proof. intros A. unfold det2, det, minor, skip. simpl. ring. Qed.
+
+Definition det3 (A : mat) : R :=
+  A 0%nat 0%nat * (A 1%nat 1%nat * A 2%nat 2%nat - A 1%nat 2%nat * A 2%nat 1%nat)
+  - A 0%nat 1%nat * (A 1%nat 0%nat * A 2%nat 2%nat - A 1%nat 2%nat * A 2%nat 0%nat)
+  + A 0%nat 2%nat * (A 1%nat 0%nat * A 2%nat 1%nat - A 1%nat 1%nat * A 2%nat 0%nat).
+
+Theorem det_det3 : forall A, det 3 A = det3 A.
+Proof. intros A. unfold det3, det, minor, skip. simpl. ring. Qed.
+
+(** Rows. *)
+Definition set_row (r : nat) (v : nat -> R) (A : mat) : mat := fun i j => if Nat.eq_dec i r then v j else A i j.
+Definition unskip (i r : nat) : nat := if Nat.ltb r i then r else pred r.
+
+Lemma skip_unskip_iff : forall i r q, r <> i -> (skip i q = r <-> q = unskip i r).
+Proof. intros i r q H. unfold skip, unskip. destruct (Nat.ltb_spec q i), (Nat.ltb_spec r i); lia. Qed.
+
+Lemma unskip_lt : forall i r m, r <> i -> (r < S m)%nat -> (i < S m)%nat -> (unskip i r < m)%nat.
+Proof. intros i r m H Hr Hi. unfold unskip. destruct (Nat.ltb_spec r i); lia. Qed.
+
+Lemma minor_set_row_other : forall i r v A, r <> i ->
+  minor i 0 (set_row r v A) = set_row (unskip i r) (fun c => v (skip 0 c)) (minor i 0 A).
+Proof.
+  intros i r v A H. apply functional_extensionality. intros q. apply functional_extensionality. intros c.
+  pose proof (skip_unskip_iff i r q H) as E. unfold minor, set_row.
+  destruct (Nat.eq_dec (skip i q) r); destruct (Nat.eq_dec q (unskip i r)); tauto.
+Qed.
+
+Lemma minor_set_row_same : forall i v A, minor i 0 (set_row i v A) = minor i 0 A.
+Proof.
+  intros i v A. apply functional_extensionality. intros q. apply functional_extensionality. intros c.
+  unfold minor, set_row. destruct (Nat.eq_dec (skip i q) i) as [E|]; [|reflexivity].
+  exfalso. unfold skip in E. destruct (Nat.ltb_spec q i); lia.
+Qed.
+
+Lemma set_row_id : forall r A, set_row r (A r) A = A.
+Proof.
+  intros r A. apply functional_extensionality. intros i. apply functional_extensionality. intros j.
+  unfold set_row. destruct (Nat.eq_dec i r) as [->|]; reflexivity.
+Qed.
+
+Lemma set_row_comm : forall r s x y A, r <> s -> set_row r x (set_row s y A) = set_row s y (set_row r x A).
+Proof.
+  intros r s x y A H. apply functional_extensionality. intros i. apply functional_extensionality. intros j.
+  unfold set_row. destruct (Nat.eq_dec i r); destruct (Nat.eq_dec i s); congruence.
+Qed.
+
+(** The determinant is linear in each row. *)
+Lemma det_row_lin : forall n A r a b u v, (r < n)%nat ->
+  det n (set_row r (fun j => a * u j + b * v j) A) = a * det n (set_row r u A) + b * det n (set_row r v A).
+Proof.
+  induction n as [|m IH]; intros A r a b u v Hr; [lia|].
+  rewrite !det_S, <- !fsum_scal, <- fsum_plus. apply fsum_ext. intros i Hi.
+  destruct (Nat.eq_dec i r) as [->|Hne].
+  - rewrite !minor_set_row_same. unfold set_row. destruct (Nat.eq_dec r r); [ring | congruence].
+  - rewrite !minor_set_row_other by congruence.
+    pose proof (IH (minor i 0 A) (unskip i r) a b (fun c => u (skip 0 c)) (fun c => v (skip 0 c))
+                  ltac:(apply unskip_lt; lia)) as H. cbv beta in H. rewrite H.
+    assert (Hent : forall w, set_row r w A i 0%nat = A i 0%nat)
+      by (intros w; unfold set_row; destruct (Nat.eq_dec i r); congruence).
+    rewrite !Hent. ring.
+Qed.
+
+Lemma skip_unskip_adj : forall i r, i <> r -> i <> S r ->
+  skip i (unskip i r) = r /\ skip i (S (unskip i r)) = S r.
+Proof.
+  intros i r H1 H2. unfold skip, unskip. destruct (Nat.ltb_spec r i).
+  - destruct (Nat.ltb_spec r i), (Nat.ltb_spec (S r) i); split; lia.
+  - destruct (Nat.ltb_spec (pred r) i), (Nat.ltb_spec (S (pred r)) i); split; lia.
+Qed.
+
+(** Two equal adjacent rows give determinant 0. *)
+Lemma det_adjacent_eq : forall n A r, (S r < n)%nat -> (forall j, A r j = A (S r) j) -> det n A = 0.
+Proof.
+  induction n as [|m IH]; intros A r Hr Heq; [lia|]. rewrite det_S.
+  assert (Hmin : minor r 0 A = minor (S r) 0 A).
+  { apply functional_extensionality. intros q. apply functional_extensionality. intros c.
+    unfold minor, skip. destruct (Nat.ltb_spec q r), (Nat.ltb_spec q (S r)); try lia; try reflexivity.
+    replace q with r by lia. symmetry. apply Heq. }
+  rewrite (fsum_two (S m) _ r (S r)); [| lia | lia | lia |].
+  2: { intros i Hi H1 H2. destruct (skip_unskip_adj i r H1 H2) as [E1 E2].
+       rewrite (IH (minor i 0 A) (unskip i r)); [ring | unfold unskip; destruct (Nat.ltb_spec r i); lia |].
+       intros j. unfold minor. rewrite E1, E2. apply Heq. }
+  rewrite Hmin, Heq, <- tech_pow_Rmult. ring.
+Qed.
+
+(** Exchanging two adjacent rows changes the sign. *)
+Lemma det_swap_adjacent : forall n A r x y, (S r < n)%nat ->
+  det n (set_row r x (set_row (S r) y A)) = - det n (set_row r y (set_row (S r) x A)).
+Proof.
+  intros n A r x y Hr.
+  set (B := fun u v => set_row r u (set_row (S r) v A)).
+  assert (Hz : forall w, det n (B w w) = 0).
+  { intros w. apply (det_adjacent_eq n _ r Hr). intros j. unfold B, set_row.
+    destruct (Nat.eq_dec r r); destruct (Nat.eq_dec (S r) r); destruct (Nat.eq_dec (S r) (S r)); try lia. reflexivity. }
+  set (w := fun j => 1 * x j + 1 * y j).
+  assert (L1 : forall z, det n (B w z) = det n (B x z) + det n (B y z)).
+  { intros z. unfold B, w. rewrite det_row_lin by lia. ring. }
+  assert (L2 : forall z, det n (B z w) = det n (B z x) + det n (B z y)).
+  { intros z. unfold B, w. rewrite !(set_row_comm r (S r)) by lia. rewrite det_row_lin by lia. ring. }
+  pose proof (Hz w) as H. rewrite L1, !L2, !Hz in H. fold (B x y) (B y x). lra.
+Qed.
+
+(** Two equal rows give determinant 0. *)
+Lemma det_eq_rows_d : forall d n A r, (r + S d < n)%nat -> (forall j, A r j = A (r + S d)%nat j) -> det n A = 0.
+Proof.
+  induction d as [|d IH]; intros n A r Hn Heq.
+  - apply (det_adjacent_eq n A r); [lia|]. intros j. rewrite Heq. f_equal. lia.
+  - set (p := (r + S d)%nat). replace (r + S (S d))%nat with (S p) in * by (unfold p; lia).
+    pose proof (det_swap_adjacent n A p (A (S p)) (A p) Hn) as Hs.
+    rewrite (set_row_id (S p) A), (set_row_id p A) in Hs.
+    assert (H0 : det n (set_row p (A (S p)) (set_row (S p) (A p) A)) = 0).
+    { apply (IH n _ r); [unfold p in *; lia|]. intros j. unfold set_row.
+      destruct (Nat.eq_dec r p); [unfold p in *; lia|]. destruct (Nat.eq_dec r (S p)); [lia|].
+      fold p. destruct (Nat.eq_dec p p); [|congruence]. apply Heq. }
+    lra.
+Qed.
+
+Lemma det_eq_rows : forall n A r s, (r < n)%nat -> (s < n)%nat -> r <> s ->
+  (forall j, A r j = A s j) -> det n A = 0.
+Proof.
+  intros n A r s Hr Hs Hrs Heq. destruct (Nat.lt_total r s) as [Hlt|[Hlt|Hlt]]; [| lia |].
+  - apply (det_eq_rows_d (s - S r) n A r); [lia|]. replace (r + S (s - S r))%nat with s by lia. exact Heq.
+  - apply (det_eq_rows_d (r - S s) n A s); [lia|]. replace (s + S (r - S s))%nat with r by lia.
+    intros j. symmetry. apply Heq.
+Qed.
+
+(** Adding a multiple of another row leaves the determinant unchanged. *)
+Lemma det_row_add : forall n A r s c, (r < n)%nat -> (s < n)%nat -> r <> s ->
+  det n (set_row s (fun j => A s j + c * A r j) A) = det n A.
+Proof.
+  intros n A r s c Hr Hs Hrs.
+  replace (fun j => A s j + c * A r j) with (fun j => 1 * A s j + c * A r j)
+    by (apply functional_extensionality; intros; ring).
+  rewrite det_row_lin by exact Hs. rewrite set_row_id.
+  rewrite (det_eq_rows n (set_row s (A r) A) r s Hr Hs Hrs); [ring|].
+  intros j. unfold set_row. destruct (Nat.eq_dec r s); [congruence|]. destruct (Nat.eq_dec s s); [reflexivity | congruence].
+Qed.
+
+(** Elimination below the first row: adding [c_i] times row 0 to every row
+    [i >= 1] leaves the determinant unchanged. *)
+Lemma det_elim : forall n A (c : nat -> R), c 0%nat = 0 ->
+  det n (fun i j => A i j + c i * A 0%nat j) = det n A.
+Proof.
+  intros n A c Hc0.
+  set (M := fun k i j => A i j + (if Nat.ltb i k then c i else 0) * A 0%nat j).
+  assert (Hrow0 : forall k j, M k 0%nat j = A 0%nat j)
+    by (intros k j; unfold M; destruct (Nat.ltb 0 k); rewrite ?Hc0; ring).
+  assert (Hk : forall k, (k <= n)%nat -> det n (M k) = det n A).
+  { induction k as [|k IH]; intros Hk.
+    - apply det_ext. intros i j _ _. unfold M. replace (Nat.ltb i 0) with false by (destruct i; reflexivity). ring.
+    - assert (HM : M (S k) = set_row k (fun j => M k k j + c k * M k 0%nat j) (M k)).
+      { apply functional_extensionality. intros i. apply functional_extensionality. intros j.
+        unfold set_row. rewrite Hrow0. destruct (Nat.eq_dec i k) as [->|Hne].
+        - unfold M. replace (Nat.ltb k (S k)) with true by (symmetry; apply Nat.ltb_lt; lia).
+          replace (Nat.ltb k k) with false by (symmetry; apply Nat.ltb_ge; lia). ring.
+        - unfold M. destruct (Nat.ltb_spec i (S k)), (Nat.ltb_spec i k); try lia; ring. }
+      rewrite HM, <- (IH ltac:(lia)). destruct k as [|k].
+      + replace (fun j => M 0%nat 0%nat j + c 0%nat * M 0%nat 0%nat j) with (M 0%nat 0%nat)
+          by (apply functional_extensionality; intros; rewrite Hc0; ring).
+        rewrite set_row_id. reflexivity.
+      + apply det_row_add; lia. }
+  rewrite <- (Hk n (le_n n)). apply det_ext. intros i j Hi _. unfold M.
+  replace (Nat.ltb i n) with true by (symmetry; apply Nat.ltb_lt; exact Hi). reflexivity.
+Qed.
+
+(** The Schur complement of the (0, 0) entry. *)
+Definition schur (A : mat) : mat := fun i j => A (S i) (S j) - A (S i) 0%nat / A 0%nat 0%nat * A 0%nat (S j).
+
+Lemma minor00 : forall A, minor 0 0 A = fun i j => A (S i) (S j).
+Proof. intros A. reflexivity. Qed.
+
+(** [det A = A_00 det (schur A)] when [A_00 <> 0]. *)
+Lemma det_schur : forall n A, A 0%nat 0%nat <> 0 -> det (S n) A = A 0%nat 0%nat * det n (schur A).
+Proof.
+  intros n A Ha.
+  set (c := fun i => match i with O => 0 | S _ => - (A i 0%nat / A 0%nat 0%nat) end).
+  rewrite <- (det_elim (S n) A c) by reflexivity. rewrite det_S, fsum_shift.
+  rewrite (fsum_ext n _ (fun _ => 0)).
+  - rewrite fsum_const, minor00. simpl pow. unfold c. rewrite Rmult_0_r, Rplus_0_r.
+    replace (A 0%nat 0%nat + 0 * A 0%nat 0%nat) with (A 0%nat 0%nat) by ring.
+    rewrite Rmult_1_l. f_equal. apply det_ext. intros i j _ _. unfold schur. cbv beta. ring.
+  - intros i _. unfold c. field_simplify; [ring | exact Ha].
+Qed.
+
+(** A first column of zeros gives determinant 0. *)
+Lemma det_col0_zero : forall n A, (forall i, (i < S n)%nat -> A i 0%nat = 0) -> det (S n) A = 0.
+Proof.
+  intros n A H. rewrite det_S. rewrite (fsum_ext (S n) _ (fun _ => 0)); [rewrite fsum_const; ring|].
+  intros i Hi. rewrite H by exact Hi. ring.
+Qed.
+
+(** A triangular determinant is the product of the diagonal. *)
+Theorem det_upper_triangular : forall n A, upper_triangular n A -> det n A = fprod n (fun i => A i i).
+Proof.
+  induction n as [|n IH]; intros A Hup; [reflexivity|].
+  rewrite det_S, fsum_shift, fprod_shift, (fsum_ext n _ (fun _ => 0)).
+  - rewrite fsum_const, minor00, (IH (fun i j => A (S i) (S j))); [simpl; ring|].
+    intros i j Hi Hj. apply Hup; lia.
+  - intros i Hi. rewrite (Hup (S i) 0%nat) by lia. ring.
+Qed.
+
+(** [gram] over [S m] rows: the first row and the rest. *)
+Lemma gram_S : forall m C i k, gram (S m) C i k = C 0%nat i * C 0%nat k + gram m (fun r c => C (S r) c) i k.
+Proof. intros m C i k. unfold gram. rewrite fsum_shift. reflexivity. Qed.
+
+Lemma gram_sym : forall m J i k, gram m J i k = gram m J k i.
+Proof. intros m J i k. unfold gram. apply fsum_ext. intros; ring. Qed.
+
+(** For [C] upper triangular, [det (C^T C) = prod_i C_ii^2], by induction on
+    [n]: the first column of [C^T C] is [C_00] times the first row of [C], so
+    either it vanishes ([C_00 = 0], both sides 0) or the Schur step applies,
+    and the Schur complement of [C^T C] is [C'^T C'] for the lower-right block
+    [C'] of [C]. *)
+Theorem det_gram_upper : forall n C, upper_triangular n C -> det n (gram n C) = fprod n (fun i => C i i ^ 2).
+Proof.
+  induction n as [|m IH]; intros C Hup; [reflexivity|].
+  set (C' := fun i j => C (S i) (S j)).
+  assert (Hup' : upper_triangular m C') by (intros i j Hi Hj; apply Hup; lia).
+  assert (Hz : forall r, (r < m)%nat -> C (S r) 0%nat = 0) by (intros r Hr; apply Hup; lia).
+  assert (Hcol : forall i, gram (S m) C i 0%nat = C 0%nat i * C 0%nat 0%nat).
+  { intros i. rewrite gram_S. unfold gram. rewrite (fsum_ext m _ (fun _ => 0)); [rewrite fsum_const; ring|].
+    intros r Hr. rewrite Hz by exact Hr. ring. }
+  rewrite fprod_shift. destruct (Req_dec (C 0%nat 0%nat) 0) as [H0|H0].
+  - rewrite det_col0_zero; [rewrite H0; ring|]. intros i _. rewrite Hcol, H0. ring.
+  - rewrite det_schur by (rewrite Hcol; intros E; apply H0; nra).
+    rewrite Hcol, (det_ext m _ (gram m C')), (IH C' Hup'); [unfold C'; cbv beta; ring|].
+    intros i k _ _. unfold schur. rewrite (gram_sym (S m) C 0%nat (S k)), !Hcol, gram_S.
+    unfold gram, C'. field. exact H0.
+Qed.
+
+(** One Gram-Schmidt step: the columns [1 ..] of [J] minus their projections
+    on column 0 (shifted to [0 ..]); its Gram matrix is the Schur complement
+    of [J^T J]. *)
+Definition gs_step (m : nat) (J : mat) : mat :=
+  fun r c => J r (S c) - gram m J 0%nat (S c) / gram m J 0%nat 0%nat * J r 0%nat.
+
+Lemma gram_gs_step : forall m J, gram m J 0%nat 0%nat <> 0 ->
+  forall i k, gram m (gs_step m J) i k = schur (gram m J) i k.
+Proof.
+  intros m J Ha i k. set (G := gram m J) in *. set (a := G 0%nat 0%nat) in *.
+  unfold schur. fold a. replace (G (S i) 0%nat) with (G 0%nat (S i)) by apply gram_sym.
+  unfold gram at 1, gs_step. fold G a.
+  rewrite (fsum_ext m _ (fun j => J j (S i) * J j (S k) - G 0%nat (S k) / a * (J j 0%nat * J j (S i))
+                                  - G 0%nat (S i) / a * (J j 0%nat * J j (S k))
+                                  + G 0%nat (S i) / a * (G 0%nat (S k) / a) * (J j 0%nat * J j 0%nat)))
+    by (intros; ring).
+  rewrite fsum_plus, !fsum_minus, !fsum_scal.
+  change (fsum m (fun j => J j 0%nat * J j (S i))) with (G 0%nat (S i)).
+  change (fsum m (fun j => J j 0%nat * J j (S k))) with (G 0%nat (S k)).
+  change (fsum m (fun j => J j 0%nat * J j 0%nat)) with a.
+  change (fsum m (fun j => J j (S i) * J j (S k))) with (G (S i) (S k)). field. exact Ha.
+Qed.
+
+(** The first column of a Gram matrix vanishes with its squared norm. *)
+Lemma gram_col0_zero : forall m J, gram m J 0%nat 0%nat = 0 -> forall r, (r < m)%nat -> J r 0%nat = 0.
+Proof.
+  intros m J H r Hr. pose proof (fsum_nonneg_zero m (fun j => J j 0%nat * J j 0%nat)
+                                   (fun j _ => Rle_0_sqr (J j 0%nat)) H r Hr) as E.
+  cbv beta in E. nra.
+Qed.
+
+(** A Cholesky factor by induction on the number of columns, with the Schur
+    complement: for [J] with [m] rows and [n] columns whose Gram determinant
+    is positive, the first column has positive squared norm [a]; the other
+    columns minus their projections on it form [J'], whose Gram matrix is the
+    Schur complement of [J^T J], so its determinant is positive too and [J']
+    has a factor [C'] by induction; then [[sqrt a, g^T / sqrt a; 0, C']]
+    ([g] the first row of [J^T J] past the diagonal) is a factor of [J]. *)
+Lemma cholesky_exists_rect : forall n m J, 0 < det n (gram m J) ->
+  exists C, upper_triangular n C /\ (forall i k, (i < n)%nat -> (k < n)%nat -> gram n C i k = gram m J i k) /\
+            (forall i, (i < n)%nat -> C i i <> 0).
+Proof.
+  induction n as [|n IH]; intros m J Hd.
+  - exists kron. split; [intros i j Hi; lia|]. split; intros; lia.
+  - set (G := gram m J) in *. set (a := G 0%nat 0%nat).
+    assert (Ha0 : 0 <= a) by (apply fsum_nonneg; intros; apply Rle_0_sqr).
+    assert (Ha : 0 < a).
+    { destruct Ha0 as [|Ha0]; [assumption|]. exfalso.
+      pose proof (gram_col0_zero m J (eq_sym Ha0)) as Hc.
+      rewrite det_col0_zero in Hd; [lra|]. intros i _. unfold G, gram.
+      rewrite (fsum_ext m _ (fun _ => 0)); [rewrite fsum_const; ring|]. intros r Hr. rewrite Hc by exact Hr. ring. }
+    assert (HGs : forall i k, G i k = G k i) by (intros; unfold G; apply gram_sym).
+    set (J' := gs_step m J).
+    assert (HS : forall i k, gram m J' i k = schur G i k) by (intros; apply gram_gs_step; fold G a; lra).
+    assert (Hd' : 0 < det n (gram m J')).
+    { rewrite det_schur in Hd by (fold a; lra). fold a in Hd.
+      rewrite (det_ext n (gram m J') (schur G)) by (intros; apply HS).
+      apply (Rmult_lt_reg_l a); [exact Ha|]. lra. }
+    destruct (IH m J' Hd') as [C' [Hup' [Hg' Hd'']]].
+    assert (Sa : sqrt a * sqrt a = a) by (apply sqrt_sqrt; lra).
+    assert (Pa : 0 < sqrt a) by (apply sqrt_lt_R0, Ha).
+    set (C := fun i j => match i, j with
+                         | O, O => sqrt a
+                         | O, S j' => G 0%nat (S j') / sqrt a
+                         | S _, O => 0
+                         | S i', S j' => C' i' j'
+                         end).
+    exists C. split; [|split].
+    + intros i j Hi Hj. destruct i as [|i]; [lia|]. destruct j as [|j]; [reflexivity|].
+      apply Hup'; lia.
+    + intros i k Hi Hk. rewrite gram_S.
+      destruct i as [|i]; destruct k as [|k]; unfold gram at 1; simpl C.
+      * rewrite (fsum_ext n _ (fun _ => 0)) by (intros; ring). rewrite fsum_const. fold a. lra.
+      * rewrite (fsum_ext n _ (fun _ => 0)) by (intros; ring). rewrite fsum_const. field. lra.
+      * rewrite (fsum_ext n _ (fun _ => 0)) by (intros; ring). rewrite fsum_const. fold G.
+        rewrite (HGs (S i) 0%nat). field. lra.
+      * change (fsum n (fun j => C' j i * C' j k)) with (gram n C' i k).
+        rewrite Hg' by lia. rewrite HS. unfold schur. fold G a. rewrite (HGs (S i) 0%nat).
+        replace (G 0%nat (S i) / sqrt a * (G 0%nat (S k) / sqrt a))
+          with (G 0%nat (S i) * G 0%nat (S k) / (sqrt a * sqrt a)) by (field; lra).
+        rewrite Sa. field. lra.
+    + intros i Hi. destruct i as [|i]; simpl C; [lra|]. apply Hd''. lia.
+Qed.
+
+(** Every [n x n] Jacobian with [det (J^T J) > 0] (linearly independent
+    columns) has a Cholesky factor of [J^T J] with nonzero diagonal. *)
+Theorem cholesky_exists : forall n J, 0 < det n (gram n J) ->
+  exists C, cholesky_factor n J C /\ (forall i, (i < n)%nat -> C i i <> 0).
+Proof.
+  intros n J Hd. destruct (cholesky_exists_rect n n J Hd) as [C [Hup [Hg Hdiag]]].
+  exists C. split; [split|]; assumption.
+Qed.
+
+(** [det (J^T J)] is the squared diagonal product of any Cholesky factor. *)
+Theorem det_gram_chol : forall n J C, cholesky_factor n J C -> det n (gram n J) = fprod n (fun i => C i i ^ 2).
+Proof.
+  intros n J C [Hup HC]. rewrite <- (det_gram_upper n C Hup). apply det_ext. intros i k Hi Hk. symmetry. apply HC; assumption.
+Qed.
+
+(** Linear independence of the [n] columns of [J] ([m] rows). *)
+Definition cols_independent (m n : nat) (J : mat) : Prop :=
+  forall x, (forall r, (r < m)%nat -> fsum n (fun c => J r c * x c) = 0) -> forall c, (c < n)%nat -> x c = 0.
+
+(** Independent columns give [det (J^T J) > 0]: the first column is not 0, and
+    the Gram-Schmidt step keeps the remaining columns independent. *)
+Lemma gram_det_pos_of_indep : forall n m J, cols_independent m n J -> 0 < det n (gram m J).
+Proof.
+  induction n as [|n IH]; intros m J Hind; [simpl; lra|].
+  set (a := gram m J 0%nat 0%nat).
+  assert (Ha : 0 < a).
+  { assert (Ha0 : 0 <= a) by (apply fsum_nonneg; intros; apply Rle_0_sqr).
+    destruct Ha0 as [|Ha0]; [assumption|]. exfalso.
+    pose proof (gram_col0_zero m J (eq_sym Ha0)) as Hc.
+    assert (H1 : kron 0 0 = 0).
+    { apply (Hind (kron 0)); [|lia]. intros r Hr. rewrite fsum_shift, Hc by exact Hr.
+      rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
+      intros d _. unfold kron. destruct (Nat.eq_dec 0 (S d)); [lia | ring]. }
+    unfold kron in H1. destruct (Nat.eq_dec 0 0); [lra | congruence]. }
+  assert (Hind' : cols_independent m n (gs_step m J)).
+  { intros y Hy c Hc.
+    set (x := fun c => match c with
+                       | O => - fsum n (fun d => gram m J 0%nat (S d) / a * y d)
+                       | S d => y d
+                       end).
+    change (x (S c) = 0). apply (Hind x); [|lia]. intros r Hr. rewrite fsum_shift. simpl x.
+    rewrite <- (Hy r Hr). unfold gs_step. fold a.
+    rewrite (fsum_ext n (fun c0 => (J r (S c0) - gram m J 0%nat (S c0) / a * J r 0%nat) * y c0)
+               (fun d => J r (S d) * y d - J r 0%nat * (gram m J 0%nat (S d) / a * y d))) by (intros; ring).
+    rewrite fsum_minus, fsum_scal. ring. }
+  rewrite det_schur by (fold a; lra). fold a.
+  rewrite <- (det_ext n (gram m (gs_step m J))) by (intros; apply gram_gs_step; fold a; lra).
+  apply Rmult_lt_0_compat; [exact Ha | apply IH, Hind'].
+Qed.
+
+(** The determinant is linear in a row that is a finite combination of rows. *)
+Lemma det_row_comb : forall n A k N (c : nat -> R) (B : mat), (k < n)%nat ->
+  det n (set_row k (fun j => fsum N (fun i => c i * B i j)) A) = fsum N (fun i => c i * det n (set_row k (B i) A)).
+Proof.
+  intros n A k N c B Hk. induction N as [|N IH].
+  - simpl. replace (fun _ : nat => 0) with (fun j : nat => 0 * B 0%nat j + 0 * B 0%nat j)
+      by (apply functional_extensionality; intros; ring).
+    rewrite det_row_lin by exact Hk. ring.
+  - change (fsum (S N) (fun i => c i * det n (set_row k (B i) A)))
+      with (fsum N (fun i => c i * det n (set_row k (B i) A)) + c N * det n (set_row k (B N) A)).
+    rewrite <- IH.
+    replace (fun j => fsum (S N) (fun i => c i * B i j))
+      with (fun j => 1 * fsum N (fun i => c i * B i j) + c N * B N j)
+      by (apply functional_extensionality; intros; simpl; ring).
+    rewrite det_row_lin by exact Hk. ring.
+Qed.
+
+(** Rows that are linearly dependent (a combination with a nonzero
+    coefficient [c_k] vanishes) give determinant 0. *)
+Lemma det_rows_dependent : forall n A c k, (k < n)%nat -> c k <> 0 ->
+  (forall j, fsum n (fun i => c i * A i j) = 0) -> det n A = 0.
+Proof.
+  intros n A c k Hk Hck H.
+  assert (H0 : det n (set_row k (fun j => fsum n (fun i => c i * A i j)) A) = c k * det n A).
+  { rewrite det_row_comb by exact Hk.
+    rewrite (fsum_ext n _ (fun i => kron k i * (c k * det n A))).
+    - pose proof (fsum_kron n k (fun _ => c k * det n A) Hk) as K. cbv beta in K. exact K.
+    - intros i Hi. unfold kron. destruct (Nat.eq_dec k i) as [<-|Hne].
+      + rewrite set_row_id. ring.
+      + rewrite (det_eq_rows n (set_row k (A i) A) i k); [ring | exact Hi | exact Hk | congruence |].
+        intros j. unfold set_row. destruct (Nat.eq_dec i k); [congruence|]. destruct (Nat.eq_dec k k); [reflexivity | congruence]. }
+  replace (fun j => fsum n (fun i => c i * A i j)) with (fun j : nat => 0 * A k j + 0 * A k j) in H0
+    by (apply functional_extensionality; intros j; rewrite H; ring).
+  rewrite det_row_lin in H0 by exact Hk.
+  apply (Rmult_eq_reg_l (c k)); [lra | exact Hck].
+Qed.
+
+(** [det (J^T J) > 0] iff the columns of [J] are linearly independent
+    ([J x = 0] only for [x = 0]): the premise of the every-[n] theorems is
+    the invertibility of the Jacobian. *)
+Theorem gram_det_pos_iff : forall n J,
+  0 < det n (gram n J) <-> (forall x, veq n (mapply n J x) (fun _ => 0) -> veq n x (fun _ => 0)).
+Proof.
+  intros n J. split.
+  - intros Hd x Hx c Hc. destruct (Req_dec (x c) 0) as [|Hne]; [assumption|]. exfalso.
+    assert (Hz : det n (gram n J) = 0).
+    { apply (det_rows_dependent n (gram n J) x c Hc Hne). intros j.
+      (* sum_i x_i (J^T J)_ij = sum_r J_rj (J x)_r = 0 *)
+      unfold gram.
+      rewrite (fsum_ext n _ (fun i => fsum n (fun r => J r j * (J r i * x i)))) by
+        (intros i _; rewrite <- fsum_scal; apply fsum_ext; intros; ring).
+      rewrite fsum_swap.
+      rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
+      intros r Hr. rewrite fsum_scal. pose proof (Hx r Hr) as E. unfold mapply in E. rewrite E. ring. }
+    lra.
+  - intros H. apply gram_det_pos_of_indep. intros x Hx c Hc. apply (H x); [|exact Hc].
+    intros r Hr. unfold mapply. apply Hx, Hr.
+Qed.
+
+(** ** The energies from the Jacobian, every dimension.
+
+    The Dirichlet energy is [tr (J^T J) = |J|_F^2] and the volume term is
+    [ln det (J^T J)] with the [n x n] determinant above.  For the inequality a
+    Cholesky factor [C] of [J^T J] is taken ([cholesky_exists]; [det (J^T J) =
+    prod_i C_ii^2] by [det_gram_chol]): [tr (J^T J) = tr (C^T C) = sum_ij
+    C_ji^2 >= sum_i C_ii^2 >= n (prod_i C_ii^2)^(1/n)] (scalar AM-GM), with
+    equality iff [C] is diagonal with equal [C_ii^2], i.e. [J^T J = c I].  The
+    statements mention only [J], [det] and the trace; the factor is internal
+    to the proofs. *)
+
+(** The Dirichlet energy [tr (J^T J) = |J|_F^2], the log volume
+    [ln det (J^T J)], and (inside the proofs) the log volume
     [ln prod_i C_ii^2] of a Cholesky factor [C]. *)
 Definition dirichlet_energy (n : nat) (J : mat) : R := mtrace n (gram n J).
+Definition log_volume (n : nat) (J : mat) : R := ln (det n (gram n J)).
 Definition chol_log_volume (n : nat) (C : mat) : R := ln (fprod n (fun i => C i i ^ 2)).
 
 Lemma mtrace_gram : forall n J, mtrace n (gram n J) = fsum n (fun i => fsum n (fun j => J j i ^ 2)).
@@ -928,27 +1421,6 @@ Proof.
   intros i Hi. apply sq_pos_neq, Hd, Hi.
 Qed.
 
-(** The Dirichlet-energy bound from the Jacobian, every [n]: if [J^T J] has
-    at every sample a Cholesky factor [C] with nonzero diagonal and
-    [E ln prod_i C_ii^2 = 0] (the Gaussian is preserved), then
-    [E tr (J^T J) >= n].  Side conditions: the log volume, the energy and the
-    geometric mean [(prod_i C_ii^2)^(1/n)] are integrable. *)
-Theorem dirichlet_cholesky_bound :
-  forall T I E n (J C : T -> mat), is_expectation T I E -> (0 < n)%nat ->
-  (forall t, cholesky_factor n (J t) (C t)) -> (forall t i, (i < n)%nat -> C t i i <> 0) ->
-  I (fun t => chol_log_volume n (C t)) -> I (fun t => dirichlet_energy n (J t)) ->
-  I (fun t => exp (/ INR n * chol_log_volume n (C t))) ->
-  E (fun t => chol_log_volume n (C t)) = 0 ->
-  INR n <= E (fun t => dirichlet_energy n (J t)).
-Proof.
-  intros T I E n J C HE Hn HC Hd Ilog Ien Igm Hlog.
-  destruct (expectation_scal T I E HE (/ INR n) _ Ilog) as [IY EY].
-  apply (energy_from_pointwise T I E (fun t => / INR n * chol_log_volume n (C t)) _ (INR n) HE
-           (pos_INR n) IY Igm Ien).
-  - rewrite EY, Hlog. ring.
-  - intros t. apply energy_pointwise_chol; [exact Hn | apply HC | apply Hd].
-Qed.
-
 (** Pointwise equality case: volume 1 and energy [n] force [J^T J = I]. *)
 Lemma chol_equality_pointwise : forall n J C, (0 < n)%nat -> cholesky_factor n J C ->
   (forall i, (i < n)%nat -> C i i <> 0) ->
@@ -983,26 +1455,73 @@ Proof.
     rewrite (Hoff i j Hi Hj Hne). ring.
 Qed.
 
+(** The trace-determinant AM-GM for [J^T J], every [n]: if
+    [det (J^T J) > 0] then [n (det (J^T J))^(1/n) <= tr (J^T J)]. *)
+Theorem trace_det_am_gm : forall n J, (0 < n)%nat -> 0 < det n (gram n J) ->
+  INR n * Rpower (det n (gram n J)) (/ INR n) <= mtrace n (gram n J).
+Proof.
+  intros n J Hn Hd. destruct (cholesky_exists n J Hd) as [C [HC Hdiag]].
+  unfold Rpower. rewrite (det_gram_chol n J C HC).
+  exact (energy_pointwise_chol n J C Hn HC Hdiag).
+Qed.
+
+(** Its equality case: [det (J^T J) = 1] and [tr (J^T J) = n] force [J^T J = I]. *)
+Theorem trace_det_equality : forall n J, (0 < n)%nat ->
+  det n (gram n J) = 1 -> mtrace n (gram n J) = INR n ->
+  forall i k, (i < n)%nat -> (k < n)%nat -> gram n J i k = kron i k.
+Proof.
+  intros n J Hn Hd Ht. destruct (cholesky_exists n J ltac:(rewrite Hd; lra)) as [C [HC Hdiag]].
+  apply (chol_equality_pointwise n J C Hn HC Hdiag); [|exact Ht].
+  unfold chol_log_volume. rewrite <- (det_gram_chol n J C HC), Hd. apply ln_1.
+Qed.
+
+Lemma energy_pointwise_det : forall n J, (0 < n)%nat -> 0 < det n (gram n J) ->
+  INR n * exp (/ INR n * log_volume n J) <= dirichlet_energy n J.
+Proof. intros n J Hn Hd. exact (trace_det_am_gm n J Hn Hd). Qed.
+
+(** The Dirichlet-energy bound from the Jacobian, every [n]: if
+    [det (J^T J) > 0] at every sample and [E ln det (J^T J) = 0] (the
+    Gaussian is preserved), then [E tr (J^T J) >= n].  Side conditions: the
+    log volume, the energy and the geometric mean [det (J^T J)^(1/n)] are
+    integrable. *)
+Theorem dirichlet_jacobian_bound :
+  forall T I E n (J : T -> mat), is_expectation T I E -> (0 < n)%nat ->
+  (forall t, 0 < det n (gram n (J t))) ->
+  I (fun t => log_volume n (J t)) -> I (fun t => dirichlet_energy n (J t)) ->
+  I (fun t => exp (/ INR n * log_volume n (J t))) ->
+  E (fun t => log_volume n (J t)) = 0 ->
+  INR n <= E (fun t => dirichlet_energy n (J t)).
+Proof.
+  intros T I E n J HE Hn Hd Ilog Ien Igm Hlog.
+  destruct (expectation_scal T I E HE (/ INR n) _ Ilog) as [IY EY].
+  apply (energy_from_pointwise T I E (fun t => / INR n * log_volume n (J t)) _ (INR n) HE
+           (pos_INR n) IY Igm Ien).
+  - rewrite EY, Hlog. ring.
+  - intros t. apply energy_pointwise_det; [exact Hn | apply Hd].
+Qed.
+
 (** Equality case, every [n]: for a faithful expectation, energy exactly [n]
-    forces [J^T J = I] at every sample (no spectral theorem, no determinant). *)
-Theorem dirichlet_cholesky_equality :
-  forall T I E n (J C : T -> mat), is_expectation T I E ->
+    forces [J^T J = I] at every sample (no spectral theorem). *)
+Theorem dirichlet_jacobian_equality :
+  forall T I E n (J : T -> mat), is_expectation T I E ->
   (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) -> (0 < n)%nat ->
-  (forall t, cholesky_factor n (J t) (C t)) -> (forall t i, (i < n)%nat -> C t i i <> 0) ->
-  I (fun t => chol_log_volume n (C t)) -> I (fun t => dirichlet_energy n (J t)) ->
-  I (fun t => exp (/ INR n * chol_log_volume n (C t))) ->
-  E (fun t => chol_log_volume n (C t)) = 0 ->
+  (forall t, 0 < det n (gram n (J t))) ->
+  I (fun t => log_volume n (J t)) -> I (fun t => dirichlet_energy n (J t)) ->
+  I (fun t => exp (/ INR n * log_volume n (J t))) ->
+  E (fun t => log_volume n (J t)) = 0 ->
   E (fun t => dirichlet_energy n (J t)) = INR n ->
   forall t i k, (i < n)%nat -> (k < n)%nat -> gram n (J t) i k = kron i k.
 Proof.
-  intros T I E n J C HE Hfaith Hn HC Hd Ilog Ien Igm Hlog Hen t.
+  intros T I E n J HE Hfaith Hn Hd Ilog Ien Igm Hlog Hen t.
   assert (Hn' : 0 < INR n) by (apply lt_0_INR; exact Hn).
   destruct (expectation_scal T I E HE (/ INR n) _ Ilog) as [IY EY].
-  destruct (energy_equality_pointwise T I E (fun s => / INR n * chol_log_volume n (C s)) _ (INR n) HE Hfaith
+  destruct (energy_equality_pointwise T I E (fun s => / INR n * log_volume n (J s)) _ (INR n) HE Hfaith
               Hn' IY Igm Ien ltac:(rewrite EY, Hlog; ring)
-              (fun s => energy_pointwise_chol n (J s) (C s) Hn (HC s) (Hd s)) Hen t) as [Hy Hf].
-  apply (chol_equality_pointwise n (J t) (C t) Hn (HC t) (Hd t)); [|exact Hf].
-  apply (Rmult_eq_reg_l (/ INR n)); [rewrite Hy; ring | apply Rinv_neq_0_compat; lra].
+              (fun s => energy_pointwise_det n (J s) Hn (Hd s)) Hen t) as [Hy Hf].
+  apply (trace_det_equality n (J t) Hn); [|exact Hf].
+  assert (Hl : log_volume n (J t) = 0).
+  { apply (Rmult_eq_reg_l (/ INR n)); [rewrite Hy; ring | apply Rinv_neq_0_compat; lra]. }
+  unfold log_volume in Hl. rewrite <- (exp_ln _ (Hd t)), Hl. apply exp_0.
 Qed.
 
 (** [J^T J = I] makes [J] norm preserving. *)
@@ -1023,24 +1542,22 @@ Proof.
 Qed.
 
 (** What a Gaussian-preserving map of minimal Dirichlet energy satisfies, for
-    its Jacobian field [J] on [R^n]: [J^T J] has a Cholesky factor field [C]
-    with nonzero diagonal, the side conditions of integrability,
-    [E ln prod_i C_ii^2 = 0] and [E tr (J^T J) = n]. *)
+    its Jacobian field [J] on [R^n]: [det (J^T J) > 0], the side conditions
+    of integrability, [E ln det (J^T J) = 0] and [E tr (J^T J) = n]. *)
 Definition dirichlet_optimal (n : nat) (I : (vec -> R) -> Prop) (E : (vec -> R) -> R) (J : vec -> mat) : Prop :=
-  exists C : vec -> mat,
-  (forall x, cholesky_factor n (J x) (C x)) /\ (forall x i, (i < n)%nat -> C x i i <> 0) /\
-  I (fun x => chol_log_volume n (C x)) /\ I (fun x => dirichlet_energy n (J x)) /\
-  I (fun x => exp (/ INR n * chol_log_volume n (C x))) /\
-  E (fun x => chol_log_volume n (C x)) = 0 /\ E (fun x => dirichlet_energy n (J x)) = INR n.
+  (forall x, 0 < det n (gram n (J x))) /\
+  I (fun x => log_volume n (J x)) /\ I (fun x => dirichlet_energy n (J x)) /\
+  I (fun x => exp (/ INR n * log_volume n (J x))) /\
+  E (fun x => log_volume n (J x)) = 0 /\ E (fun x => dirichlet_energy n (J x)) = INR n.
 
 Lemma dirichlet_optimal_orthogonal :
   forall n I E J, (0 < n)%nat -> is_expectation vec I E ->
   (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) ->
   dirichlet_optimal n I E J -> orthogonal_jacobian n J.
 Proof.
-  intros n I E J Hn HE Hfaith [C [HC [Hd [Ilog [Ien [Igm [Hlog Hen]]]]]]] x v.
+  intros n I E J Hn HE Hfaith [Hd [Ilog [Ien [Igm [Hlog Hen]]]]] x v.
   apply gram_identity_norm. intros i k Hi Hk.
-  exact (dirichlet_cholesky_equality vec I E n J C HE Hfaith Hn HC Hd Ilog Ien Igm Hlog Hen x i k Hi Hk).
+  exact (dirichlet_jacobian_equality vec I E n J HE Hfaith Hn Hd Ilog Ien Igm Hlog Hen x i k Hi Hk).
 Qed.
 
 (** Dirichlet route, assembled in every dimension with no orthogonal-Jacobian
@@ -1066,8 +1583,8 @@ Qed.
 
 (** The hypotheses of [dirichlet_identifiability_n] can all hold at once, in
     every dimension [n > 0]: the identity of [R^n] (coordinates past [n] set
-    to 0), its own inverse, with the identity Jacobian and the identity as
-    Cholesky factor, under the expectation [E f = f 0] on the constant
+    to 0), its own inverse, with the identity Jacobian ([det (I^T I) = 1]),
+    under the expectation [E f = f 0] on the constant
     functions (normalized, linear, monotone and faithful). *)
 Definition trunc (n : nat) (x : vec) : vec := fun i => if Nat.ltb i n then x i else 0.
 
@@ -1090,11 +1607,11 @@ Proof.
   set (I := fun f : vec -> R => exists c, forall x, f x = c).
   set (E := fun f : vec -> R => f (fun _ => 0)).
   assert (Hc : forall c, I (fun _ => c)) by (intros c; exists c; reflexivity).
-  assert (Hvol : chol_log_volume n kron = 0).
-  { unfold chol_log_volume. rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron;
-      destruct (Nat.eq_dec i i); [ring | congruence]].
-    replace (fprod n (fun _ => 1)) with 1; [apply ln_1|].
-    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite <- IH; ring]. }
+  assert (Hdet : det n (gram n kron) = 1).
+  { rewrite det_gram_upper by (intros i j _ Hji; unfold kron; destruct (Nat.eq_dec i j); [lia | reflexivity]).
+    rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron; destruct (Nat.eq_dec i i); [ring | congruence]].
+    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite IH; ring]. }
+  assert (Hvol : log_volume n kron = 0) by (unfold log_volume; rewrite Hdet; apply ln_1).
   assert (Hen : dirichlet_energy n kron = INR n).
   { unfold dirichlet_energy, mtrace. rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
     intros i Hi. rewrite gram_kron by exact Hi. unfold kron. destruct (Nat.eq_dec i i); [reflexivity | congruence]. }
@@ -1114,10 +1631,8 @@ Proof.
       * auto_derive; [exact Logic.I|]. ring.
       * rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
         intros j Hj. unfold kron. destruct (Nat.eq_dec i j); [lia | ring].
-  - exists (fun _ => kron). split; [|split; [|split; [|split; [|split; [|split]]]]].
-    + intros x. unfold cholesky_factor, upper_triangular. split; [|reflexivity].
-      intros i j _ Hji. unfold kron. destruct (Nat.eq_dec i j); [lia | reflexivity].
-    + intros x i _. unfold kron. destruct (Nat.eq_dec i i); [lra | congruence].
+  - split; [|split; [|split; [|split; [|split]]]].
+    + intros x. rewrite Hdet. lra.
     + rewrite Hvol. apply Hc.
     + rewrite Hen. apply Hc.
     + rewrite Hvol. apply Hc.
@@ -1127,97 +1642,21 @@ Proof.
   - intros i Hi. unfold trunc. destruct (Nat.ltb i n); reflexivity.
 Qed.
 
-(** The Cholesky volume is the Gram determinant, checked in dimensions 2 and
-    3 (where the determinant is a written-out polynomial): for a Cholesky
-    factor [C] of [J^T J], [prod_i C_ii^2 = det (J^T J)].  In dimension 2 this
-    ties [chol_log_volume 2] to the [log_volume2] of [dirichlet_identifiability2].
-    The general [n] needs an [n x n] determinant, not formalized. *)
-Definition det3 (A : mat) : R :=
-  A 0%nat 0%nat * (A 1%nat 1%nat * A 2%nat 2%nat - A 1%nat 2%nat * A 2%nat 1%nat)
-  - A 0%nat 1%nat * (A 1%nat 0%nat * A 2%nat 2%nat - A 1%nat 2%nat * A 2%nat 0%nat)
-  + A 0%nat 2%nat * (A 1%nat 0%nat * A 2%nat 1%nat - A 1%nat 1%nat * A 2%nat 0%nat).
-
-Theorem chol_volume_det2 : forall J C, cholesky_factor 2 J C ->
-  fprod 2 (fun i => C i i ^ 2) = det2 (gram 2 J).
-Proof.
-  intros J C [Hup HC]. unfold det2.
-  rewrite <- !HC by lia. unfold gram. simpl.
-  rewrite (Hup 1%nat 0%nat) by lia. ring.
-Qed.
-
-Theorem chol_volume_det3 : forall J C, cholesky_factor 3 J C ->
-  fprod 3 (fun i => C i i ^ 2) = det3 (gram 3 J).
-Proof.
-  intros J C [Hup HC]. unfold det3.
-  rewrite <- !HC by lia. unfold gram. simpl.
-  rewrite (Hup 1%nat 0%nat), (Hup 2%nat 0%nat), (Hup 2%nat 1%nat) by lia. ring.
-Qed.
-
-(** The every-[n] hypotheses contain the two-dimensional ones: a [2 x 2]
-    Gram matrix with positive determinant has an explicit Cholesky factor
-    [[sqrt a, b / sqrt a; 0, sqrt (det / a)]], whose volume is the
-    determinant, so [dirichlet_optimal2] implies [dirichlet_optimal 2] and
+(** The every-[n] hypotheses contain the two-dimensional ones: [det 2] is
+    [det2], so [dirichlet_optimal2] implies [dirichlet_optimal 2] and
     [dirichlet_identifiability_n] at [n = 2] covers
     [dirichlet_identifiability2]. *)
-Definition chol2 (A : mat) : mat := fun i j =>
-  match i, j with
-  | O, O => sqrt (A 0%nat 0%nat)
-  | O, S O => A 0%nat 1%nat / sqrt (A 0%nat 0%nat)
-  | S O, S O => sqrt (det2 A / A 0%nat 0%nat)
-  | _, _ => 0
-  end.
-
-Lemma chol2_factor : forall J, 0 < det2 (gram 2 J) ->
-  cholesky_factor 2 J (chol2 (gram 2 J)) /\ (forall i, (i < 2)%nat -> chol2 (gram 2 J) i i <> 0) /\
-  chol_log_volume 2 (chol2 (gram 2 J)) = log_volume2 J.
-Proof.
-  intros J Hd.
-  assert (Hs : gram 2 J 1%nat 0%nat = gram 2 J 0%nat 1%nat) by (unfold gram; simpl; ring).
-  assert (Ha0 : 0 <= gram 2 J 0%nat 0%nat).
-  { unfold gram. simpl. pose proof (pow2_ge_0 (J 0%nat 0%nat)). pose proof (pow2_ge_0 (J 1%nat 0%nat)). nra. }
-  set (a := gram 2 J 0%nat 0%nat) in *. set (b := gram 2 J 0%nat 1%nat) in *.
-  set (d := gram 2 J 1%nat 1%nat) in *.
-  assert (Hdet : det2 (gram 2 J) = a * d - b * b) by (unfold det2; fold a b d; rewrite Hs; fold b; ring).
-  assert (Ha : 0 < a).
-  { destruct Ha0 as [|Ha0]; [assumption|]. rewrite Hdet, <- Ha0 in Hd. nra. }
-  assert (Hq : 0 < det2 (gram 2 J) / a) by (apply Rdiv_lt_0_compat; assumption).
-  assert (Sa : sqrt a * sqrt a = a) by (apply sqrt_sqrt; lra).
-  assert (Sq : sqrt (det2 (gram 2 J) / a) * sqrt (det2 (gram 2 J) / a) = det2 (gram 2 J) / a)
-    by (apply sqrt_sqrt; lra).
-  assert (Pa : 0 < sqrt a) by (apply sqrt_lt_R0, Ha).
-  assert (Pq : 0 < sqrt (det2 (gram 2 J) / a)) by (apply sqrt_lt_R0, Hq).
-  split; [split|split].
-  - intros i j Hi Hj. destruct i as [|[|i]]; destruct j as [|[|j]]; try lia; reflexivity.
-  - intros i k Hi Hk. unfold gram at 1. simpl.
-    destruct i as [|[|i]]; destruct k as [|[|k]]; try lia; simpl; fold a.
-    + rewrite Rmult_0_l, Rplus_0_r, Rplus_0_l. exact Sa.
-    + change (gram 2 J 0%nat 1%nat) with b. field. lra.
-    + rewrite Hs. change (gram 2 J 0%nat 1%nat) with b. field. lra.
-    + change (gram 2 J 0%nat 1%nat) with b. change (gram 2 J 1%nat 1%nat) with d.
-      rewrite Sq, Hdet. set (s := sqrt a) in *. rewrite <- Sa. field. lra.
-  - intros i Hi. destruct i as [|[|i]]; try lia.
-    + change (sqrt a <> 0). lra.
-    + change (sqrt (det2 (gram 2 J) / a) <> 0). lra.
-  - unfold chol_log_volume, log_volume2. f_equal.
-    change (1 * (sqrt a ^ 2) * (sqrt (det2 (gram 2 J) / a) ^ 2) = det2 (gram 2 J)).
-    replace (sqrt a ^ 2) with a by (simpl; lra).
-    replace (sqrt (det2 (gram 2 J) / a) ^ 2) with (det2 (gram 2 J) / a) by (simpl; lra). field. lra.
-Qed.
-
 Theorem dirichlet_optimal2_general : forall I E J, dirichlet_optimal2 I E J -> dirichlet_optimal 2 I E J.
 Proof.
   intros I E J [Hd [Ilog [Ien [Isq [Hlog Hen]]]]].
-  exists (fun x => chol2 (gram 2 (J x))).
-  assert (Hv : (fun x => chol_log_volume 2 (chol2 (gram 2 (J x)))) = (fun x => log_volume2 (J x))).
-  { apply functional_extensionality. intros x. apply (chol2_factor (J x) (Hd x)). }
+  assert (Hv : (fun x => log_volume 2 (J x)) = (fun x => log_volume2 (J x))).
+  { apply functional_extensionality. intros x. unfold log_volume, log_volume2. rewrite det_det2. reflexivity. }
   assert (He : (fun x => dirichlet_energy 2 (J x)) = (fun x => dirichlet_energy2 (J x)))
     by reflexivity.
-  assert (Hg : (fun x => exp (/ INR 2 * chol_log_volume 2 (chol2 (gram 2 (J x)))))
-               = (fun x => sqrt (det2 (gram 2 (J x))))).
-  { apply functional_extensionality. intros x. rewrite (proj2 (proj2 (chol2_factor (J x) (Hd x)))).
-    unfold log_volume2. replace (INR 2) with 2 by (simpl; ring). apply exp_half_ln, Hd. }
-  split; [intros x; apply (chol2_factor (J x) (Hd x))|].
-  split; [intros x; apply (chol2_factor (J x) (Hd x))|].
+  assert (Hg : (fun x => exp (/ INR 2 * log_volume 2 (J x))) = (fun x => sqrt (det2 (gram 2 (J x))))).
+  { apply functional_extensionality. intros x. unfold log_volume. rewrite det_det2.
+    replace (INR 2) with 2 by (simpl; ring). apply exp_half_ln, Hd. }
+  split; [intros x; rewrite det_det2; apply Hd|].
   rewrite Hv, He, Hg. split; [exact Ilog|]. split; [exact Ien|]. split; [exact Isq|].
   split; [exact Hlog|]. rewrite Hen. simpl. ring.
 Qed.
