@@ -62,9 +62,11 @@ def child(case: str, steps: int, threads: str) -> None:
 
 
 def measure(case: str, steps: int, threads: str, policy: str) -> dict:
-    drop = ("OMP_NUM_THREADS", "LEJEPA_ID_THREADS", "OMP_WAIT_POLICY")
+    drop = ("OMP_NUM_THREADS", "LEJEPA_ID_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
     env = {k: v for k, v in os.environ.items() if k not in drop}
-    if policy != "default":
+    if policy.startswith("spin"):
+        env["GOMP_SPINCOUNT"] = policy.removeprefix("spin")
+    elif policy != "default":
         env["OMP_WAIT_POLICY"] = policy.upper()
     start = time.perf_counter()
     out = subprocess.run(
@@ -89,6 +91,14 @@ def measure(case: str, steps: int, threads: str, policy: str) -> dict:
     }
 
 
+def wait_policy(value: str) -> str:
+    if value in ("default", "active", "passive") or (
+        value.startswith("spin") and value.removeprefix("spin").isdigit()
+    ):
+        return value
+    raise argparse.ArgumentTypeError(f"{value!r}: use default, active, passive or spinN")
+
+
 def start_busy(n: int, limit_s: float) -> list[subprocess.Popen]:
     code = [sys.executable, "-c", BUSY_LOOP, str(limit_s), str(os.getpid())]
     return [subprocess.Popen(code) for _ in range(n)]
@@ -111,8 +121,10 @@ def main() -> None:
         "--wait-policy",
         nargs="+",
         default=["default"],
-        choices=["default", "active", "passive"],
-        help="OMP_WAIT_POLICY of the training process (default: what this code sets)",
+        type=wait_policy,
+        help="OMP_WAIT_POLICY of the training process: default (what this code sets), "
+        "active, passive, or spinN (GOMP_SPINCOUNT=N beside this code's policy: a waiting "
+        "thread spins N rounds, then sleeps)",
     )
     parser.add_argument("--repeat", type=int, default=1, help="rounds over all settings")
     parser.add_argument("--busy-limit", type=float, default=900.0, help="busy loops' lifetime, s")

@@ -37,3 +37,22 @@ def test_means_and_series_equal_direct_formulas(backend, dtype, tol, gen):
     )
     assert got.shape == a.shape
     assert torch.allclose(got.double(), want, atol=20 * tol)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_splitting_the_kernels_across_threads_changes_no_bit(threads, gen):
+    if ecf.nb is None:
+        pytest.fail("numba is a dependency and must be importable")
+    a = 0.3 * torch.randn(3, 100, 200, generator=gen)  # 3 runs x 4 blocks, the last partial
+    c1, s1 = torch.cos(a), torch.sin(a)
+    coef_c, coef_s = torch.randn(2, 16, 3, 200, generator=gen)
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        one = (*ecf.ecf_means(c1, s1, 16), ecf.ecf_series(c1, s1, coef_c, coef_s))
+        torch.set_num_threads(threads)
+        split = (*ecf.ecf_means(c1, s1, 16), ecf.ecf_series(c1, s1, coef_c, coef_s))
+    finally:
+        torch.set_num_threads(before)
+    for x, y in zip(one, split, strict=True):
+        assert torch.equal(x, y)

@@ -1,5 +1,5 @@
 """Thread selection: the size rule, the override order, where threads leave results unchanged, and
-the passive OpenMP wait."""
+the short OpenMP spin."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import torch
 from lejepa_id import RunConfig, train
 from lejepa_id.cli.main import main
 from lejepa_id.errors import UsageError
+from lejepa_id.openmp import USER_CHOICES
 from lejepa_id.training.threads import (
     ENV_VAR,
     MULTI_THREAD_WORK,
@@ -38,8 +39,10 @@ def test_encoder_work_counts_multiply_adds_per_sample():
 @pytest.mark.parametrize(
     ("encoder", "dim", "runs", "threads"),
     [
-        ("mlp", 2, 1, 1),  # the 2d run: small products, one thread
-        ("matched", 256, 1, 1),
+        ("matched", 2, 1, 1),  # the 2d nvp run: 1 x 1 products, one thread
+        ("matched", 64, 1, 1),  # a second thread was slower here (docs/speed.md)
+        ("mlp", 2, 1, 2),  # the 2d run: 512 x 256 x 256 products pay for a second thread
+        ("matched", 256, 1, 2),
         ("matched", 1024, 1, 2),  # large products: every available thread
         ("mlp", 2, 24, 2),  # a stack of 24 2d runs does 24 times the work per product
     ],
@@ -123,9 +126,10 @@ def test_cli_threads_option(monkeypatch, capsys, tmp_path):
     assert json.loads(next(out.rglob("result.json")).read_text())["threads"] == 2
 
 
-def test_passive_wait_policy_is_set_before_torch_starts_unless_chosen():
-    code = "import os, lejepa_id; print(os.environ.get('OMP_WAIT_POLICY'))"
-    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+def test_a_short_spin_is_set_before_torch_starts_unless_a_wait_was_chosen():
+    names = "'GOMP_SPINCOUNT', 'KMP_BLOCKTIME', 'OMP_WAIT_POLICY'"
+    code = f"import os, lejepa_id; print(*(os.environ.get(k) for k in ({names})))"
+    env = {k: v for k, v in os.environ.items() if k not in USER_CHOICES}
 
     def run(src: str, **extra: str) -> str:
         out = subprocess.run(
@@ -134,6 +138,9 @@ def test_passive_wait_policy_is_set_before_torch_starts_unless_chosen():
         assert out.returncode == 0, out.stderr
         return out.stdout.strip()
 
-    assert run(code) == "PASSIVE"
-    assert run(code, OMP_WAIT_POLICY="ACTIVE") == "ACTIVE"  # the user's choice stays
-    assert run("import torch; " + code) == "None"  # too late: the runtime has read it
+    assert run(code) == "1000 0 None"
+    # Any wait the user chose stays, and nothing is added beside it.
+    assert run(code, OMP_WAIT_POLICY="ACTIVE") == "None None ACTIVE"
+    assert run(code, GOMP_SPINCOUNT="50") == "50 None None"
+    assert run(code, KMP_BLOCKTIME="200") == "None 200 None"
+    assert run("import torch; " + code) == "None None None"  # too late: the runtime read it

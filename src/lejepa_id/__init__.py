@@ -9,10 +9,10 @@ Three lines in a notebook::
 
 __version__ = "0.1.0"
 
-# First, before anything imports torch: the OpenMP runtime reads its wait policy once.
-from lejepa_id.openmp import prefer_passive_wait  # noqa: E402
+# First, before anything imports torch: the OpenMP runtime reads how long to spin once.
+from lejepa_id.openmp import bound_the_spin  # noqa: E402
 
-prefer_passive_wait()
+bound_the_spin()
 
 from lejepa_id.config.experiments import load_experiment  # noqa: E402
 from lejepa_id.config.run import RunConfig  # noqa: E402

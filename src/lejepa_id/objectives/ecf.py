@@ -6,15 +6,20 @@ sum_k a_k cos(t_k u) + b_k sin(t_k u) for every sample. Both follow from one cos
 one sine per projection by the angle-addition recurrence. On the CPU the recurrence runs
 in compiled Numba loops that keep the running values in registers (several times faster
 than the same recurrence as PyTorch tensor operations, which write every knot's values to
-memory); on a GPU, or without Numba, it runs as PyTorch operations. The loops are
-single-threaded on purpose: a second thread pool beside PyTorch's OpenMP threads makes
-both spin against each other on a small machine.
+memory); on a GPU, or without Numba, it runs as PyTorch operations. The loops work on
+independent blocks of directions; when torch has more than one intra-op thread the blocks
+are split between the calling thread and persistent helper threads (the loops release
+the GIL), so each kernel costs one hand-off per call instead of a second thread pool
+spinning beside PyTorch's. Each block is computed exactly as before, so the split never
+changes a bit (tested).
 
 Shape convention: u (R, M, S) projections; sums (R, K-1, S); coefficients (R, K-1, S).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 
 import numpy as np
@@ -31,11 +36,11 @@ _BLOCK = 64  # directions per inner block: the running values stay in L1
 
 if nb is not None:
 
-    @nb.njit(fastmath=True, cache=True)
-    def _means_kernel(c1, s1, n_knots, out_c, out_s):  # pragma: no cover - compiled
+    @nb.njit(fastmath=True, cache=True, nogil=True)
+    def _means_kernel(c1, s1, n_knots, out_c, out_s, lo, hi):  # pragma: no cover - compiled
         R, M, S = c1.shape
         nblk = (S + _BLOCK - 1) // _BLOCK
-        for task in range(R * nblk):
+        for task in range(lo, min(hi, R * nblk)):
             r = task // nblk
             s0 = (task % nblk) * _BLOCK
             w = min(_BLOCK, S - s0)
@@ -64,12 +69,12 @@ if nb is not None:
                     out_c[r, k, s0 + j] = acc_c[k, j] / M
                     out_s[r, k, s0 + j] = acc_s[k, j] / M
 
-    @nb.njit(fastmath=True, cache=True)
-    def _series_kernel(c1, s1, coef_c, coef_s, out):  # pragma: no cover - compiled
+    @nb.njit(fastmath=True, cache=True, nogil=True)
+    def _series_kernel(c1, s1, coef_c, coef_s, out, lo, hi):  # pragma: no cover - compiled
         R, M, S = c1.shape
         n_knots = coef_c.shape[1]
         nblk = (S + _BLOCK - 1) // _BLOCK
-        for task in range(R * nblk):
+        for task in range(lo, min(hi, R * nblk)):
             r = task // nblk
             s0 = (task % nblk) * _BLOCK
             w = min(_BLOCK, S - s0)
@@ -101,6 +106,34 @@ if nb is not None:
                     out[r, m, s0 + j] = g[j]
 
 
+_helpers: ThreadPoolExecutor | None = None
+_helper_count = 0
+
+
+def _run_split(kernel: Callable[..., None], args: tuple, tasks: int, parts: int) -> None:
+    """Run ``kernel(*args, lo, hi)`` over ``range(tasks)`` in ``parts`` contiguous pieces:
+    the last piece on this thread, the others on persistent helper threads."""
+    global _helpers, _helper_count
+    parts = max(1, min(parts, tasks))
+    if parts == 1:
+        kernel(*args, 0, tasks)
+        return
+    if _helpers is None or _helper_count < parts - 1:
+        if _helpers is not None:
+            _helpers.shutdown()
+        _helpers, _helper_count = ThreadPoolExecutor(parts - 1, "ecf"), parts - 1
+    bounds = [tasks * i // parts for i in range(parts + 1)]
+    pending = [_helpers.submit(kernel, *args, bounds[i], bounds[i + 1]) for i in range(parts - 1)]
+    kernel(*args, bounds[-2], bounds[-1])
+    for job in pending:
+        job.result()
+
+
+def _tasks(c3: np.ndarray) -> int:
+    """The kernels' independent tasks: blocks of directions, per run."""
+    return c3.shape[0] * ((c3.shape[2] + _BLOCK - 1) // _BLOCK)
+
+
 def _use_numba(u: torch.Tensor) -> bool:
     return nb is not None and u.device.type == "cpu" and u.dtype in (torch.float32, torch.float64)
 
@@ -122,7 +155,8 @@ def ecf_means(
         c3, s3 = _as3d(c1), _as3d(s1)
         out_c = np.empty((c3.shape[0], n_knots, S), c3.dtype)
         out_s = np.empty_like(out_c)
-        _means_kernel(c3, s3, n_knots, out_c, out_s)
+        args = (c3, s3, n_knots, out_c, out_s)
+        _run_split(_means_kernel, args, _tasks(c3), torch.get_num_threads())
         to = lambda a: torch.from_numpy(a).movedim(1, 0).reshape(n_knots, *batch, S)  # noqa: E731
         return to(out_c), to(out_s)
     c, s = c1, s1
@@ -148,7 +182,8 @@ def ecf_series(
             a.movedim(0, -2).reshape(c3.shape[0], a.shape[0], -1).numpy().astype(c3.dtype)
         )
         out = np.empty_like(c3)
-        _series_kernel(c3, s3, to3(coef_c), to3(coef_s), out)
+        args = (c3, s3, to3(coef_c), to3(coef_s), out)
+        _run_split(_series_kernel, args, _tasks(c3), torch.get_num_threads())
         return torch.from_numpy(out).reshape(c1.shape)
     c, s = c1, s1
     total = coef_c[0].unsqueeze(-2) * c + coef_s[0].unsqueeze(-2) * s

@@ -3,13 +3,15 @@
 PyTorch's default (one OpenMP thread per core) suits large matrix products on an idle
 machine. The synthetic models here multiply small matrices (512 rows by a few hundred
 columns) thousands of times per second: every product is a parallel region whose threads
-meet at a barrier. With OpenMP's default spinning wait, the waiting threads spin when
-another process holds a core and the run slows many times over (500 steps of the 2d run
-took 196 s with two threads beside four busy processes, 28 s with one); ``lejepa_id``
-therefore starts the runtime with a passive wait (:mod:`lejepa_id.openmp`), which removes
-the collapse but not the cost of a second thread whose core is taken. A single thread
-loses little on an idle machine for such sizes; larger models do enough work per product
-for a second thread to pay off, so they keep torch's count.
+meet at a barrier. With OpenMP's default long spin, the waiting threads spin when another
+process holds a core and the run slows many times over (500 steps of the 2d run took 196 s
+with two threads beside four busy processes, 28 s with one); ``lejepa_id`` therefore
+starts the runtime with a short spin (:mod:`lejepa_id.openmp`), which removes the
+collapse and keeps a second thread's gain on an idle machine. Models whose products are
+too small for a second thread to pay off even then (matched encoders up to about N = 64)
+get one thread; the rest keep torch's count. Beside four busy processes on 2 cores, two
+threads still run somewhat slower than one would (docs/speed.md): pass ``--threads 1``
+on a machine you share.
 
 The count is a function of the model and the cores, never of the machine's load of the
 moment: it can change the last bits of a run (with two threads the weight gradient of
@@ -24,8 +26,8 @@ count), then :func:`auto_threads`. ``auto`` anywhere means "choose by size". For
 the float64 evaluation's reductions split across threads, which can move a metric in its
 16th significant digit.
 
-The SIGReg kernels (:mod:`lejepa_id.objectives.ecf`) are single-threaded Numba loops without a
-thread pool of their own, so there is no Numba thread count to set.
+The SIGReg kernels (:mod:`lejepa_id.objectives.ecf`) split their work over the same count
+with helper threads of their own (no second OpenMP pool), without changing a bit.
 """
 
 from __future__ import annotations
@@ -41,10 +43,10 @@ from lejepa_id.encoders.stacked import encoder_cost
 from lejepa_id.errors import UsageError
 
 ENV_VAR = "LEJEPA_ID_THREADS"
-# Multiply-adds per sample and step above which a second thread pays off (see
-# benchmarks/bench_busy.py): the 2d mlp (~2e5) and matched N = 256 (~1.3e5) stay below,
-# matched N = 1024 (~1.6e6) is above.
-MULTI_THREAD_WORK = 1_000_000
+# Multiply-adds per sample and step from which a second thread pays off on an idle machine
+# (benchmarks/bench_busy.py, docs/speed.md): matched N = 64 (~2e4) ran slower with two,
+# the 2d mlp (~2e5) and matched N = 256 (~1.3e5) faster.
+MULTI_THREAD_WORK = 100_000
 
 
 def encoder_work(config: Any) -> int:
