@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+
 import pytest
 import torch
 
@@ -56,3 +58,23 @@ def test_splitting_the_kernels_across_threads_changes_no_bit(threads, gen):
         torch.set_num_threads(before)
     for x, y in zip(one, split, strict=True):
         assert torch.equal(x, y)
+
+
+def test_a_forked_child_splits_with_helpers_of_its_own(gen):
+    a = 0.3 * torch.randn(2, 50, 200, generator=gen)
+    c1, s1 = torch.cos(a), torch.sin(a)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        want = ecf.ecf_means(c1, s1, 8)  # the parent's helper threads now exist
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(1) as pool:
+            got = pool.apply_async(_means_in_child, (c1, s1)).get(timeout=60)
+    finally:
+        torch.set_num_threads(before)
+    assert all(torch.equal(x, y) for x, y in zip(want, got, strict=True))
+
+
+def _means_in_child(c1, s1):
+    torch.set_num_threads(2)
+    return ecf.ecf_means(c1, s1, 8)

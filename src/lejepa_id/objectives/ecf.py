@@ -18,6 +18,7 @@ Shape convention: u (R, M, S) projections; sums (R, K-1, S); coefficients (R, K-
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
@@ -108,6 +109,15 @@ if nb is not None:
 
 _helpers: ThreadPoolExecutor | None = None
 _helper_count = 0
+
+
+def _forget_helpers() -> None:
+    # A forked child inherits the pool object but not its threads: start afresh there.
+    global _helpers, _helper_count
+    _helpers, _helper_count = None, 0
+
+
+os.register_at_fork(after_in_child=_forget_helpers)
 
 
 def _run_split(kernel: Callable[..., None], args: tuple, tasks: int, parts: int) -> None:
