@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import torch
@@ -78,3 +79,19 @@ def test_a_forked_child_splits_with_helpers_of_its_own(gen):
 def _means_in_child(c1, s1):
     torch.set_num_threads(2)
     return ecf.ecf_means(c1, s1, 8)
+
+
+def test_kernels_called_from_several_python_threads_agree_with_one(gen):
+    a = 0.3 * torch.randn(2, 80, 300, generator=gen)
+    c1, s1 = torch.cos(a), torch.sin(a)
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        want = ecf.ecf_means(c1, s1, 8)
+        torch.set_num_threads(3)
+        with ThreadPoolExecutor(4) as callers:
+            got = list(callers.map(lambda _: ecf.ecf_means(c1, s1, 8), range(8)))
+    finally:
+        torch.set_num_threads(before)
+    for means in got:
+        assert all(torch.equal(x, y) for x, y in zip(want, means, strict=True))

@@ -19,6 +19,7 @@ Shape convention: u (R, M, S) projections; sums (R, K-1, S); coefficients (R, K-
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
@@ -109,12 +110,13 @@ if nb is not None:
 
 _helpers: ThreadPoolExecutor | None = None
 _helper_count = 0
+_helpers_lock = threading.Lock()
 
 
 def _forget_helpers() -> None:
     # A forked child inherits the pool object but not its threads: start afresh there.
-    global _helpers, _helper_count
-    _helpers, _helper_count = None, 0
+    global _helpers, _helper_count, _helpers_lock
+    _helpers, _helper_count, _helpers_lock = None, 0, threading.Lock()
 
 
 os.register_at_fork(after_in_child=_forget_helpers)
@@ -128,12 +130,15 @@ def _run_split(kernel: Callable[..., None], args: tuple, tasks: int, parts: int)
     if parts == 1:
         kernel(*args, 0, tasks)
         return
-    if _helpers is None or _helper_count < parts - 1:
-        if _helpers is not None:
-            _helpers.shutdown()
-        _helpers, _helper_count = ThreadPoolExecutor(parts - 1, "ecf"), parts - 1
-    bounds = [tasks * i // parts for i in range(parts + 1)]
-    pending = [_helpers.submit(kernel, *args, bounds[i], bounds[i + 1]) for i in range(parts - 1)]
+    with _helpers_lock:  # training in several Python threads shares one pool
+        if _helpers is None or _helper_count < parts - 1:
+            if _helpers is not None:
+                _helpers.shutdown(wait=False)  # queued work still runs; new work goes below
+            _helpers, _helper_count = ThreadPoolExecutor(parts - 1, "ecf"), parts - 1
+        bounds = [tasks * i // parts for i in range(parts + 1)]
+        pending = [
+            _helpers.submit(kernel, *args, bounds[i], bounds[i + 1]) for i in range(parts - 1)
+        ]
     kernel(*args, bounds[-2], bounds[-1])
     for job in pending:
         job.result()
