@@ -1563,7 +1563,7 @@ Qed.
 (** Dirichlet route, assembled in every dimension with no orthogonal-Jacobian
     hypothesis: for a faithful expectation on functions of [R^n], if [h] and
     its inverse [g] have Jacobian fields that both preserve the Gaussian
-    (log volume of a Cholesky factor with zero mean) with energy exactly [n],
+    (log volume [ln det (J^T J)] with zero mean) with energy exactly [n],
     and [h] fixes the origin, then [h = Q z] with [Q^T Q = I]. *)
 Theorem dirichlet_identifiability_n :
   forall n I E h J g Jg, (0 < n)%nat -> is_expectation vec I E ->

@@ -70,11 +70,6 @@ GAP_SCHEDULE = Premise(
 
 
 def gap_scope(frame: pd.DataFrame) -> pd.Series:
-    """Runs the alignment-gap statement covers (GAP_SCOPE, codes not collapsed), a mask."""
-    return gap_theory_scope(frame) & ~collapsed(frame)
-
-
-def gap_theory_scope(frame: pd.DataFrame) -> pd.Series:
     """Runs in GAP_SCOPE with a finite δ, collapsed or not, as a boolean mask."""
     mask = theorem_scope(frame)
     if "rho_list" in frame.columns:
@@ -131,9 +126,9 @@ def claim_gap(frame: pd.DataFrame) -> Claim:
     if frame.empty:
         claim.summary = "no lejepa or whiten runs"
         return claim
-    scope = gap_scope(frame)
+    theory = gap_scope(frame)
+    scope = theory & ~collapsed(frame)
     full = pd.to_numeric(frame["steps"], errors="coerce") >= FULL_STEPS
-    theory = gap_theory_scope(frame)
     swept = lam_sweeps(frame[scope & full])
     in_sweep = frame["experiment"].isin(swept)
     rows = frame[scope & full & ~in_sweep]
