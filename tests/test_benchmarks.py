@@ -45,3 +45,40 @@ def test_the_operator_count_knows_the_products_of_a_2d_step():
     assert ops["aten.baddbmm"] == 5 * 16
     assert ops["aten.bmm"] == 11 * 16
     assert ops["aten._fused_adamw_"] == 16  # one optimizer kernel per step
+
+
+def test_the_parity_benchmark_maps_a_torch_mlp_onto_the_stacked_encoder_exactly():
+    """compare_published.py copies a published nn.Sequential encoder (Linear, GELU, ...,
+    Linear: (out, in) weights) into this code's stacked one; the two must then compute the
+    same function, or every side-by-side number it prints compares different encoders."""
+    import torch
+
+    from lejepa_id.config.run import RunConfig
+
+    compare = _module("compare_published")
+    torch.manual_seed(0)
+    layers = [torch.nn.Linear(2, 256), torch.nn.GELU()]
+    for _ in range(3):
+        layers += [torch.nn.Linear(256, 256), torch.nn.GELU()]
+    layers.append(torch.nn.Linear(256, 2))
+    reference = torch.nn.Sequential(*layers)
+    config = RunConfig(mixing="spiral", encoder="mlp").validate()
+    ours = compare.our_encoder(config, compare.to_our_weights(reference.state_dict(), "mlp"))
+    x = torch.randn(1000, 2)
+    with torch.no_grad():
+        assert torch.allclose(ours(x.unsqueeze(0))[0], reference(x), rtol=0, atol=1e-6)
+
+
+def test_the_parity_benchmark_maps_coupling_matrices_in_layer_order():
+    import torch
+
+    from lejepa_id.config.run import RunConfig
+
+    compare = _module("compare_published")
+    mats = [torch.randn(1, 1) for _ in range(12)]
+    # A ParameterList's keys sort as strings ("Ws.10" before "Ws.2"); layer order is numeric.
+    state = {f"Ws.{i}": m for i, m in enumerate(mats)}
+    weights = compare.to_our_weights(state, "matched")
+    config = RunConfig(mixing="coupling", encoder="matched", layers=12).validate()
+    enc = compare.our_encoder(config, weights)
+    assert torch.equal(enc.weight[0], torch.stack(mats))

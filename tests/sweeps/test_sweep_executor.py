@@ -116,3 +116,68 @@ def test_process_pool_of_two_workers(tmp_path: Path) -> None:
     assert set(summary.statuses.values()) == {"finished"}
     assert len(_results(tmp_path / "2d")) == 2
     assert isinstance(PoolExecutor(2, 1), PoolExecutor)
+
+
+def _worker_gpu(pause: float) -> tuple[int, str | None]:
+    import os
+    import time
+
+    time.sleep(pause)  # held long enough that every worker of the pool takes a task
+    return os.getpid(), os.environ.get("CUDA_VISIBLE_DEVICES")
+
+
+def test_visible_gpus_reads_the_mask_or_counts_the_devices():
+    from lejepa_id.sweeps.executors import visible_gpus
+
+    assert visible_gpus({"CUDA_VISIBLE_DEVICES": "2, 5,GPU-ab"}) == ["2", "5", "GPU-ab"]
+    assert visible_gpus({"CUDA_VISIBLE_DEVICES": ""}) == []
+    assert visible_gpus({}, count=3) == ["0", "1", "2"]
+
+
+def test_a_pool_over_several_gpus_gives_each_worker_its_own():
+    """On a node with several GPUs every local worker would otherwise land on cuda:0. A
+    fake device list on the CPU: each worker process must see exactly one entry of it."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    pool = PoolExecutor(4, 1, gpus=["3", "5"]).new_pool(ctx, queue)
+    try:
+        seen = dict(f.result() for f in [pool.submit(_worker_gpu, 3.0) for _ in range(4)])
+    finally:
+        pool.shutdown()
+        queue.close()
+        queue.join_thread()
+    assert len(seen) == 4  # four workers
+    assert sorted(seen.values()) == ["3", "3", "5", "5"]  # worker i on gpus[i % 2]
+
+
+def test_a_sweep_on_several_gpus_plans_memory_per_device(monkeypatch, tmp_path):
+    """Sixteen jobs over four GPUs run four groups at once on each: the planner's memory
+    budget is shared four ways, not sixteen, and the pool is told the devices."""
+    from lejepa_id.sweeps import runner
+
+    seen: dict[str, object] = {}
+
+    def fake_plan(todo, device_type, jobs, memory, max_members):
+        seen["jobs"] = jobs
+        return []
+
+    monkeypatch.setattr(runner, "resolve_device", lambda name: torch.device("cuda"))
+    monkeypatch.setattr(runner, "_device_memory", lambda device_type: 80 * 2**30)
+    monkeypatch.setattr(runner, "visible_gpus", lambda: ["0", "1", "2", "3"])
+    monkeypatch.setattr(runner, "plan_groups", fake_plan)
+    made = {}
+    original = runner._make_executor
+
+    def spy(options, jobs, device_type, root, gpus=()):
+        made["jobs"], made["gpus"] = jobs, tuple(gpus)
+        return original(options, jobs, device_type, root, gpus)
+
+    monkeypatch.setattr(runner, "_make_executor", spy)
+    from lejepa_id.config.experiments import load_experiment
+
+    exp = load_experiment(CONFIGS / "2d.yaml", [*TINY[:-1], "seeds=[0]", "device=cuda"])
+    runner.run_experiment(exp, tmp_path, progress=False)
+    assert made == {"jobs": 16, "gpus": ("0", "1", "2", "3")}
+    assert seen["jobs"] == 4

@@ -118,11 +118,31 @@ class InlineExecutor:
 
 _QUEUE: Any = None
 _PARENT: int | None = None
+GPU_VAR = "CUDA_VISIBLE_DEVICES"
 
 
-def _init_worker(threads: int, queue: Any, parent: int) -> None:
-    """Pool initializer: limit torch threads so J workers share the cores fairly."""
+def visible_gpus(env: dict[str, str] | None = None, count: int | None = None) -> list[str]:
+    """The GPUs a local sweep spreads its workers over: the entries of
+    ``CUDA_VISIBLE_DEVICES`` when it is set (indices or UUIDs, as the user gave them), else
+    ``0 .. count - 1`` (``count``: torch's device count when not given)."""
+    env = dict(os.environ) if env is None else env
+    if env.get(GPU_VAR) is not None:
+        return [d.strip() for d in env[GPU_VAR].split(",") if d.strip()]
+    if count is None:
+        import torch
+
+        count = torch.cuda.device_count()
+    return [str(i) for i in range(count)]
+
+
+def _init_worker(threads: int, queue: Any, parent: int, gpus: Any = None) -> None:
+    """Pool initializer: limit torch threads so J workers share the cores fairly, and
+    give this worker its own GPU when the pool spreads over several (``gpus``: a queue of
+    one device per worker). ``CUDA_VISIBLE_DEVICES`` is set before anything in the worker
+    asks CUDA for its devices, so the worker's ``cuda`` is that one GPU."""
     global _QUEUE, _PARENT
+    if gpus is not None:
+        os.environ[GPU_VAR] = gpus.get()
     import torch
 
     # Ctrl-C reaches the whole process group: the parent alone handles it and stops
@@ -154,11 +174,16 @@ class PoolExecutor:
     """J spawned worker processes, each training one group at a time.
 
     On a GPU the workers share the device: several small groups run concurrently,
-    which hides each one's kernel-launch latency.
+    which hides each one's kernel-launch latency. ``gpus`` (several device names, as
+    ``CUDA_VISIBLE_DEVICES`` takes them) spreads the workers over those GPUs, worker i on
+    ``gpus[i % len(gpus)]``; each sees only its own, as ``cuda``.
     """
 
-    def __init__(self, jobs: int, threads: int, loggers: Sequence[str] = ()) -> None:
+    def __init__(
+        self, jobs: int, threads: int, loggers: Sequence[str] = (), gpus: Sequence[str] = ()
+    ) -> None:
         self.jobs, self.threads, self.loggers = jobs, threads, tuple(loggers)
+        self.gpus = tuple(gpus)
 
     def run(self, groups: list[Group], root: Path, progress: Progress) -> None:
         ctx = multiprocessing.get_context("spawn")
@@ -173,14 +198,23 @@ class PoolExecutor:
             queue.close()
             queue.join_thread()
 
-    def _run_pool(self, ctx, queue, groups: list[Group], root: Path, progress: Progress):
-        """Run groups until done or the pool breaks; returns the groups never started."""
-        pool = ProcessPoolExecutor(
+    def new_pool(self, ctx: Any, queue: Any) -> ProcessPoolExecutor:
+        """A pool of :attr:`jobs` workers; with :attr:`gpus`, one device for each."""
+        gpus = None
+        if len(self.gpus) > 1:
+            gpus = ctx.Queue()
+            for i in range(self.jobs):
+                gpus.put(self.gpus[i % len(self.gpus)])
+        return ProcessPoolExecutor(
             self.jobs,
             mp_context=ctx,
             initializer=_init_worker,
-            initargs=(self.threads, queue, os.getpid()),
+            initargs=(self.threads, queue, os.getpid(), gpus),
         )
+
+    def _run_pool(self, ctx, queue, groups: list[Group], root: Path, progress: Progress):
+        """Run groups until done or the pool breaks; returns the groups never started."""
+        pool = self.new_pool(ctx, queue)
         waiting = list(groups)
         running: dict[Future, Group] = {}
         try:

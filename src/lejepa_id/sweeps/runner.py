@@ -12,6 +12,7 @@ import shutil
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from lejepa_id.sweeps.executors import (
     SubmititExecutor,
     slurm_executor,
     submitit_local_executor,
+    visible_gpus,
 )
 from lejepa_id.sweeps.kinds import file_kind, kind_of, load_any
 from lejepa_id.sweeps.plan import (
@@ -168,10 +170,10 @@ class ExecutorOptions:
     """Trackers every run writes to (``--logger``); see :mod:`lejepa_id.records.loggers`."""
 
 
-def default_jobs(device_type: str) -> int:
-    """Workers: one per core on a CPU; four groups at a time sharing one GPU."""
+def default_jobs(device_type: str, gpus: int = 1) -> int:
+    """Workers: one per core on a CPU; four groups at a time on each GPU."""
     if device_type == "cuda":
-        return 4
+        return 4 * max(1, gpus)
     return max(1, os.cpu_count() or 1)
 
 
@@ -232,9 +234,12 @@ def run_experiment(
     check_compatible(exp, specs, root)
     local = options.kind == "local"
     device_type = resolve_device(specs[0].config.device).type if local else "cuda"
-    jobs = options.jobs or default_jobs(device_type)
+    # A local sweep on several GPUs gives each worker its own (one named GPU: that one).
+    gpus = visible_gpus() if local and specs[0].config.device in ("auto", "cuda") else []
+    gpus = gpus if device_type == "cuda" else []
+    jobs = options.jobs or default_jobs(device_type, len(gpus))
     if executor is None:
-        executor = _make_executor(options, jobs, device_type, root)
+        executor = _make_executor(options, jobs, device_type, root, gpus)
     # Every refusal is above this line: from here on the sweep writes.
     ensure_writable(root)
     with sweep_lock(root):
@@ -245,7 +250,9 @@ def run_experiment(
             todo, specs, recorded_groups(read_manifest(root))
         )
         memory = _device_memory(device_type) if local else None
-        planned = plan_groups(fresh, device_type, jobs if local else 1, memory, options.max_members)
+        # Memory is shared by the groups that run at once on one device.
+        per_device = -(-jobs // max(1, len(gpus))) if local else 1
+        planned = plan_groups(fresh, device_type, per_device, memory, options.max_members)
         groups = reindex(replayed + planned)
         write_manifest(exp, specs, root, [g.run_ids for g in groups])
         notes += replay_notes
@@ -361,7 +368,9 @@ def _load(config: str | Path, sets: list[str] | None) -> Any:
     return load_any(config, sets)
 
 
-def _make_executor(options: ExecutorOptions, jobs: int, device_type: str, root: Path) -> Any:
+def _make_executor(
+    options: ExecutorOptions, jobs: int, device_type: str, root: Path, gpus: Sequence[str] = ()
+) -> Any:
     if options.kind == "slurm":
         if shutil.which("sbatch") is None:
             raise UsageError("--executor slurm needs SLURM's sbatch on PATH; use local")
@@ -386,4 +395,4 @@ def _make_executor(options: ExecutorOptions, jobs: int, device_type: str, root: 
     threads = max(1, cores // jobs)
     if jobs == 1:
         return InlineExecutor(threads, options.loggers)
-    return PoolExecutor(jobs, threads, options.loggers)
+    return PoolExecutor(jobs, threads, options.loggers, gpus)
