@@ -122,6 +122,11 @@ def judge_v1(rule: ClaimRule, ev: Evidence) -> Claim:
             "orth_err_scale_free": [float(v) for v in sel["orth"]],
             "all_seeds_mean_cost_ratio": float(sel["lqr_cost_ratio"].mean()),
         }
+        entry["status"] = (
+            ("within" if entry["lqr_cost_ratio"] <= rule.t("pass") else "above")
+            if len(good)
+            else f"not shown (premise: identified in 0 of {len(sel)} seeds)"
+        )
         per_run[run] = entry
     judged = {r: e for r, e in per_run.items() if e["seeds_identified"]}
     worst = max((e["lqr_cost_ratio"] for e in judged.values()), default=None)

@@ -169,9 +169,6 @@ def judge_v1(rule: ClaimRule, ev: Evidence) -> Claim:
         elif not sweep_rows.empty:
             claim.summary = skipped
             claim.premise_unmet("every run in the scope is in a λ sweep")
-        elif theory.any() and not (theory & ~dead).any():
-            claim.summary = skipped
-            claim.premise_unmet("every run in the scope collapsed")
         else:
             claim.summary = "no lejepa or whiten runs in the theory's scope at one λ; " + skipped
         return claim

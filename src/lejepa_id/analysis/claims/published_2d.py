@@ -135,11 +135,39 @@ def judge_v1(rule: ClaimRule, ev: Evidence) -> Claim:
         return claim
     worst = max(abs(v["difference"]) for v in matched.values())
     claim.values["max_abs_difference"] = worst
+    negative = sum(v["difference"] < 0 for v in matched.values())
+    claim.values["n_negative"] = negative
+    # Beyond offset_sd seed standard deviations a difference is not seed noise; several
+    # such, all of one sign, are an offset of the runs here, whatever the verdict.
+    beyond = [
+        np.sign(v["difference"])
+        for v in matched.values()
+        if v["difference_in_seed_sd"] is not None
+        and abs(v["difference_in_seed_sd"]) >= rule.t("offset_sd")
+    ]
+    claim.values["n_beyond_seed_noise"] = len(beyond)
+    claim.values["systematic_offset"] = len(beyond) >= 3 and len(set(beyond)) == 1
     claim.summary = "; ".join(
         f"{k}: {v['here']:.5f} vs {v['published']:.5f}"
-        + (f" ({v['difference_in_seed_sd']:+.1f} seed sd)" if v["difference_in_seed_sd"] else "")
+        + (
+            f" ({v['difference_in_seed_sd']:+.1f} seed sd)"
+            if v["difference_in_seed_sd"] is not None
+            else ""
+        )
         for k, v in matched.items()
     )
+    claim.summary += f"; {negative} of {len(matched)} differences negative"
+    if claim.values["systematic_offset"]:
+        side = "below" if beyond[0] < 0 else "above"
+        claim.summary += (
+            f"; systematic offset: {len(beyond)} differences beyond {rule.t('offset_sd'):g} "
+            f"seed sd, all {side} the published values"
+        )
+        claim.notes.append(
+            f"systematic offset: the runs here are {side} the published code's values in "
+            f"{len(beyond)} settings by more than {rule.t('offset_sd'):g} seed standard "
+            "deviations, even where each is within the margin"
+        )
     if worst <= rule.t("agree"):
         claim.verdict = "pass"
     elif worst > rule.t("disagree"):

@@ -98,6 +98,10 @@ def _judge(rule: ClaimRule, ev: Evidence) -> Claim:
         }
     results = [c["result"] for c in cells.values()]
     claim.values = {"cells": cells}
+    if rule.t("margin") is not None:
+        claim.values["margin"] = rule.t("margin")
+    else:
+        claim.values["margin_paper_sd"] = rule.t("margin_paper_sd")
     margin_text = (
         f"±{rule.t('margin')}"
         if rule.t("margin") is not None

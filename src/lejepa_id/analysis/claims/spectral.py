@@ -155,11 +155,13 @@ def judge_spectral(
         claim.summary = f"0 of {len(records)} settings meet the premises"
         what = "relative alignment gap" if rule.version == 1 else "loss plateau"
         bound = rule.t("gap") if rule.version == 1 else rule.t("plateau")
-        claim.premise_unmet(
-            f"no setting meets the premises ({what} {measured}, needed ≤ {bound:g}"
-            + ("" if rule.version == 1 else "; and whitened")
-            + ")"
-        )
+        if rule.version == 1:
+            claim.premise_unmet(f"no setting converged ({what} {measured}, needed ≤ {bound:g})")
+        else:
+            claim.premise_unmet(
+                f"no setting meets the premises ({what} {measured}, needed ≤ {bound:g}; "
+                "and whitened)"
+            )
         return claim
     within = [rec for rec in met if rec["status"] == "within"]
     share = len(within) / len(met)
@@ -187,7 +189,8 @@ def judge_spectral(
         claim.verdict = "not shown"
         if met_sides != all_sides:
             missing = ", ".join(s for s in all_sides if s not in met_sides)
-            claim.premise_unmet(f"no setting meeting the premises on the side(s) {missing}")
+            what = "converged setting" if rule.version == 1 else "setting meeting the premises"
+            claim.premise_unmet(f"no {what} on the side(s) {missing}")
     return claim
 
 

@@ -96,7 +96,14 @@ def judge_v1(rule: ClaimRule, ev: Evidence) -> Claim:
         "n_informative_below": int(ok[~vacuous].sum()),
         "rho_tested": sorted(float(v) for v in inside["rho"].dropna().unique()),
         "uncentered": uncentered,
-        "uncounted": {"n": len(outside), "n_below": int(_below(outside, slack).sum())},
+        "uncounted": {
+            "n": len(outside),
+            "n_below": int(_below(outside, slack).sum()),
+            "by_mode_and_law": {
+                f"{m}/{law}": int(n)
+                for (m, law), n in outside.groupby(["mode", "law"]).size().items()
+            },
+        },
     }
     if inside.empty:
         claim.summary = f"no runs in the theorem's scope ({len(outside)} outside, uncounted)"
@@ -117,6 +124,10 @@ def judge_v1(rule: ClaimRule, ev: Evidence) -> Claim:
         f"; {len(outside)} runs outside the scope, uncounted "
         f"({v['uncounted']['n_below']} of them below)"
     )
+    if len(v["rho_tested"]) == 1:
+        claim.notes.append(
+            f"the bound is tested at one ρ only ({rhos}); its dependence on ρ is not tested"
+        )
     if not bool(ok.all()):
         claim.verdict = "fail"
     elif informative.empty:
