@@ -212,7 +212,6 @@ def test_the_whitened_optimum_finding_needs_the_full_schedule(tmp_path: Path) ->
 
 
 def test_theorem3_discloses_the_uncentered_error_vacuous_bounds_and_the_rho() -> None:
-
     rows = [
         {"experiment": "grid", "law": "gaussian", "procrustes_mse_centered": 0.1,
          "procrustes_mse": 0.1, "approx_bound": 0.5},
