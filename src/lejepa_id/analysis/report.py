@@ -24,6 +24,7 @@ import pandas as pd
 from lejepa_id import __version__
 from lejepa_id.analysis.budget import annotate, claim_experiments, header_html, read_budget
 from lejepa_id.analysis.claims import VERDICTS, Claim, collect_claims, version_line, write_claims
+from lejepa_id.analysis.claims.base import counts_text
 from lejepa_id.analysis.curves import curves_svg, run_curves
 from lejepa_id.analysis.figures import make_figures
 from lejepa_id.analysis.plotting import (
@@ -160,11 +161,8 @@ def rounded(value: Any) -> Any:
 
 
 def counts_line(c: Claim) -> str:
-    """Where every run of the claim's input went: ``12 judged, 3 collapsed, ...``."""
-    if not c.counts:
-        return ""
-    parts = [f"{n} {k.replace('_', ' ')}" for k, n in c.counts.items() if k != "total" and n]
-    return f"runs: {c.counts.get('total', 0)} ({', '.join(parts) or 'none'})"
+    """Where every run of the claim's input went: ``44 runs: 28 judged, 2 collapsed, ...``."""
+    return counts_text(c.counts)
 
 
 def _versions_html(c: Claim) -> str:

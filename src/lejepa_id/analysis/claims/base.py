@@ -39,6 +39,14 @@ COUNT_KEYS = (
 )
 
 
+def counts_text(counts: dict[str, int]) -> str:
+    """``44 runs: 28 judged, 2 collapsed, 14 outside scope`` (zero counts left out)."""
+    if not counts:
+        return ""
+    parts = [f"{n} {k.replace('_', ' ')}" for k, n in counts.items() if k != "total" and n]
+    return f"{counts.get('total', 0)} runs: {', '.join(parts) or 'none'}"
+
+
 @dataclass(frozen=True)
 class Premise:
     """One condition of a claim's rule: a name, what it states, its threshold if any."""
