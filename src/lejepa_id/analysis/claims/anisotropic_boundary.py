@@ -101,12 +101,18 @@ def _grid(**row) -> Evidence:
     return evidence(rows)
 
 
-for _rule, _converged in ((V1, {"predicted_alignment_gap": 5.0}), (V2, {"loss_plateau": 0.5})):
+def _out_of_scope(rule: ClaimRule) -> Evidence:
+    return _grid(mode="infonce")
+
+
+def _far_from_optimum(rule: ClaimRule) -> Evidence:
+    # v1 judged convergence by the gap to the predicted optimum, v2 by the loss plateau.
+    return _grid(predicted_alignment_gap=5.0) if rule.version == 1 else _grid(loss_plateau=0.5)
+
+
+for _rule in (V1, V2):
     register_claim(
         _rule,
         counterexample=lambda rule: _grid(),
-        premise_unmet={
-            "scope": lambda rule: _grid(mode="infonce"),
-            "converged": lambda rule, c=_converged: _grid(**c),
-        },
+        premise_unmet={"scope": _out_of_scope, "converged": _far_from_optimum},
     )(_judge)

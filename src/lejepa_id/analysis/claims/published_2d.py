@@ -185,11 +185,12 @@ def _reference(rule: ClaimRule, ev: Evidence) -> dict[str, Any] | None:
     return ev.reference(REFERENCE, read_reference)
 
 
-def _fabricated(here: float, reference: float, device: str = "cpu") -> Evidence:
+def _fabricated(here: float, reference: float, device: str = "cpu", steps: int = 20000) -> Evidence:
     rows = [
-        {"seed": s, "r2_hz": here + 0.001 * (s - 1338), "device": "cpu", "experiment": "2d"}
+        {"seed": s, "r2_hz": here + 0.001 * (s - 1338), "device": "cpu", "experiment": "2d",
+         "steps": steps}
         for s in (1337, 1338, 1339)
-    ]
+    ]  # fmt: skip
     ref = {
         "device": device,
         "values": [{"mixing": "spiral", "mode": "lejepa", "seed": s, "r2_hz": reference}
@@ -203,10 +204,7 @@ def _fabricated(here: float, reference: float, device: str = "cpu") -> Evidence:
     V2,
     counterexample=lambda rule: _fabricated(0.95, 0.99),
     premise_unmet={
-        "scope": lambda rule: Evidence(
-            frame=_fabricated(0.95, 0.99).frame.assign(steps=2000),
-            references={REFERENCE: _fabricated(0.95, 0.99).references[REFERENCE]},
-        ),
+        "scope": lambda rule: _fabricated(0.95, 0.99, steps=2000),
         "same-device reference": lambda rule: _fabricated(0.95, 0.99, device="cuda"),
     },
 )
@@ -280,7 +278,7 @@ def judge_v2(rule: ClaimRule, ev: Evidence) -> Claim:
         )
         for k, v in settings.items()
     )
-    claim.summary += f"; reference device {reference['device']}"
+    claim.summary += f"; reference device {claim.values['reference_device']}"
     units = [v["difference_in_seed_sd"] for v in settings.values()]
     known = [abs(u) for u in units if u is not None]
     if known and max(known) > rule.t("disagree_sd"):
