@@ -1,7 +1,8 @@
 """One self-contained HTML report and ``claims.json``: claims, runs, tables, figures.
 
-Claims come from :mod:`lejepa_id.analysis.synthetic_claims` and from the claims files
-of other pipelines (``DIR/reacher/claims.json``, see :mod:`lejepa_id.analysis.claims`);
+Claims are the registered rules of :mod:`lejepa_id.analysis.claims` (each judged under
+every version, every run counted) and the claims files of other pipelines
+(``DIR/reacher/claims.json``);
 the page and ``claims.json`` show the same claims. Reacher figures are included when the
 Reacher commands wrote ``DIR/reacher/figures/figures_index.json``.
 """
