@@ -248,8 +248,13 @@ def _account(claim: Claim, rule: ClaimRule, evidence: Evidence) -> None:
 
 
 def claim_ids() -> list[str]:
+    """Every registered claim: the built-in ones in their order, then the others (a
+    plugin's) in the order they were registered."""
     load_builtin()
-    return list(_REGISTRY)
+    from lejepa_id.analysis.claims.builtin import IDS
+
+    rank = {cid: i for i, cid in enumerate(IDS)}
+    return sorted(_REGISTRY, key=lambda cid: rank.get(cid, len(rank)))
 
 
 def versions(claim_id: str) -> list[Registered]:
