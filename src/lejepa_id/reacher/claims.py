@@ -5,8 +5,8 @@ claims.json follows the report's schema (docs/sweeps.md, "claims.json"):
 under :mod:`lejepa_id.analysis.claims` (``reacher_*``); the functions here compute them
 from plan.json for those rules (:func:`equivalence_claim`, :func:`worse_claim`,
 :func:`lqr_claim`), and :func:`reacher_claims` judges every version. Verdicts: pass (the
-rule is met), fail (the data contradict the claim), not shown (too weak either way: failing to reject is never
-agreement), not measured (no runs of a kind the claim needs).
+rule is met), fail (the data contradict the claim), not shown (too weak either way:
+failing to reject is never agreement), not measured (no runs of a kind the claim needs).
 """
 
 from __future__ import annotations
