@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from analysis_fakes import judged_by, metrics, write_run
 
@@ -29,7 +30,8 @@ from lejepa_id.analysis.claims import (
 from lejepa_id.analysis.claims import fabricate as fab
 from lejepa_id.analysis.claims.published_2d import REFERENCE
 from lejepa_id.analysis.claims.registry import remove_claim
-from lejepa_id.analysis.report import write_report
+from lejepa_id.analysis.report import table_frame, write_report
+from lejepa_id.analysis.table import write_table
 from lejepa_id.cli.main import main
 from lejepa_id.config.run import RunConfig
 from lejepa_id.reacher import fabricate as reacher_fab
@@ -412,3 +414,24 @@ def test_the_loss_plateau_is_the_objectives_own_relative_change():
     assert math.isnan(loss_plateau({"step": [0], "loss": [1.0]}))
     assert math.isnan(loss_plateau(None))
     assert np.isnan(loss_plateau({"step": steps, "loss": [math.nan] * len(steps)}))
+
+
+def test_report_from_the_table_judges_results_kept_without_weights(tmp_path):
+    """`report --from-table`: the committed runs table is judged, the loss plateau read
+    from each run's curves when the table predates the column."""
+    results = _results(tmp_path / "results")
+    steps = list(range(0, 20001, 2000))
+    for seed in (0, 1):
+        path = results / "2d" / f"spiral_lejepa-seed{seed}" / "result.json"
+        data = json.loads(path.read_text())
+        data["curves"] = {"step": steps, "loss": [1.0] * len(steps)}
+        path.write_text(json.dumps(data))
+    write_table(results)
+    table = results / "runs.parquet"
+    frame = pd.read_parquet(table).drop(columns=["loss_plateau"])
+    frame.to_parquet(table)
+    assert main(["report", str(results), "--from-table", "--out", str(tmp_path / "r.html")]) == 0
+    claims = {c["id"]: c for c in json.loads((tmp_path / "claims.json").read_text())["claims"]}
+    assert claims["theorem3_bound"]["counts"]["total"] == 2
+    assert "--from-table" in (tmp_path / "r.html").read_text()
+    assert table_frame(results)["loss_plateau"].tolist() == [0.0, 0.0]
