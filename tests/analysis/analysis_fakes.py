@@ -112,3 +112,15 @@ def runs_frame(rows: list[dict]) -> pd.DataFrame:
         "procrustes_mse_centered": 0.1,
     }
     return pd.DataFrame([base | row for row in rows])
+
+
+def judged_by(claim_id: str, version: int):
+    """``frame -> Claim``: claim ``claim_id`` judged by version ``version`` of its rule."""
+    from lejepa_id.analysis.claims import Evidence, judge, versions
+
+    entry = versions(claim_id)[version - 1]
+
+    def provider(frame: pd.DataFrame):
+        return judge(entry, Evidence(frame=frame))
+
+    return provider

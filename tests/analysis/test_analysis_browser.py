@@ -56,7 +56,8 @@ def test_tiny_sweep_to_report_renders_in_chromium(tmp_path: Path) -> None:
     assert main(["report", str(out)]) == 0
     claims = {c["id"]: c for c in json.loads((out / "claims.json").read_text())["claims"]}
     # 3 Gaussian lejepa/whiten runs: all counted; no alpha or N sweep: not measured.
-    assert claims["theorem3_bound"]["values"]["n_counted"] == 3
+    bound = claims["theorem3_bound"]["values"]
+    assert bound["n_informative"] + bound["n_vacuous"] + bound["n_collapsed"] == 3
     assert claims["gaussian_peak"]["verdict"] == claims["scaling"]["verdict"] == "not measured"
     page = out / "report.html"
     n_images = page.read_text().count("<img ")

@@ -129,7 +129,7 @@ def test_report_claims_json_and_html_say_the_same(results: Path) -> None:
         "theorem3_bound": "pass",
         "scaling": "not shown",  # largest N is 8, not 1024
         "scaling_reproduces_table": "fail",  # fabricated values, not the paper's
-        "published_2d": "not measured",  # no seed 1337
+        "published_2d": "not shown",  # the published setting, no same-device reference
         "anisotropic_boundary": "not measured",  # no beyond-the-paper runs
         "anisotropic_r2": "not measured",
         "code_size": "not measured",
@@ -140,9 +140,13 @@ def test_report_claims_json_and_html_say_the_same(results: Path) -> None:
     assert [c["id"] for c in data["claims"]] == list(verdicts)
     bound = next(c for c in data["claims"] if c["id"] == "theorem3_bound")
     # Scaling (Gaussian, lejepa/whiten), 2d, grid and gennorm alpha = 2 lejepa runs.
-    assert bound["values"]["n_counted"] == 12 + 4 + 8 + 2
+    v = bound["values"]
+    assert v["n_informative"] + v["n_vacuous"] + v["n_collapsed"] == 12 + 4 + 8 + 2
     # Uncounted: scaling InfoNCE, gennorm lejepa at alpha != 2, every gennorm InfoNCE run.
-    assert bound["values"]["uncounted"]["n"] == 6 + 6 + 8
+    assert v["outside_scope"]["n"] == 6 + 6 + 8
+    # Every run is counted somewhere: the diverged one too.
+    assert bound["counts"]["total"] == sum(n for k, n in bound["counts"].items() if k != "total")
+    assert bound["counts"]["diverged"] == 1
     page = report.path.read_text()
     for claim in data["claims"]:
         for key in ("id", "metric", "filter", "statistic", "verdict"):
@@ -188,7 +192,9 @@ def test_partial_gennorm_with_one_run_name(tmp_path: Path) -> None:
     claims = {c["id"]: c for c in json.loads((tmp_path / "claims.json").read_text())["claims"]}
     assert claims["gaussian_peak"]["verdict"] == "pass"
     assert claims["scaling"]["verdict"] == "not measured"
-    assert claims["theorem3_bound"]["values"]["n_counted"] == 2
+    bound = claims["theorem3_bound"]
+    assert bound["values"]["n_informative"] + bound["values"]["n_vacuous"] == 2
+    assert bound["counts"]["total"] == 6 and bound["counts"]["judged"] == 2
 
 
 def test_report_with_no_data_says_not_measured(tmp_path: Path) -> None:

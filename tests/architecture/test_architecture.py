@@ -46,9 +46,10 @@ def test_the_layout_page_names_every_module_and_no_other():
     for line in lines[1:]:
         if not line.startswith(" "):
             break  # the package's tree ends where docs/, configs/, ... begin
-        header = re.match(r"^  (\w+)/\s", line + " ")
+        # A package's header, "  analysis/", or a subpackage's, "  analysis/claims/".
+        header = re.match(r"^  ([\w/]+)/\s", line + " ")
         if header:
-            package = header.group(1)
+            package = header.group(1).replace("/", ".")
             named.add(package)
         elif re.match(r"^  \w+\.py", line):
             package = None

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lejepa_id.analysis.claims import Claim
+from lejepa_id.analysis.claims.base import Claim
 from lejepa_id.records.io import read_json
 from lejepa_id.sweeps.paper import BUDGET_FILE
 

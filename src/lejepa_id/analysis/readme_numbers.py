@@ -20,7 +20,9 @@ from typing import Any
 
 import pandas as pd
 
-from lejepa_id.analysis.synthetic_claims import PUBLISHED_2D
+from lejepa_id.analysis.claims.base import Claim, counts_text
+from lejepa_id.analysis.claims.published_2d import PUBLISHED_2D
+from lejepa_id.analysis.claims.registry import version_line
 
 RESULTS = Path("results")
 
@@ -29,18 +31,30 @@ def _claims(root: Path, rel: str) -> list[dict[str, Any]]:
     return json.loads((root / rel).read_text())["claims"]
 
 
+def _versions(c: dict[str, Any]) -> str:
+    """``fail under v2; pass under v1 (date, reason)`` when an earlier rule's verdict
+    differs, else ''."""
+    return version_line(Claim.from_json(c, c.get("source", "")))
+
+
 def verdict_lines(claims: list[dict[str, Any]], ids: list[str] | None = None) -> str:
-    """One bullet per claim: id, verdict, the measured summary, notes and premises."""
+    """One bullet per claim: id, verdict (and the rule's version), the measured summary,
+    where every run went, earlier versions' verdicts that differ, notes."""
     lines = []
     for c in claims:
         if ids is not None and c["id"] not in ids:
             continue
         summary = c["summary"]
+        tag = f" (rule v{c['version']})" if c.get("version") else ""
         if summary.startswith("not shown (premise: "):  # the verdict says "not shown"
             summary = summary[len("not shown ") :]
-            line = f"- `{c['id']}`: **not shown** {summary}."
+            line = f"- `{c['id']}`{tag}: **not shown** {summary}."
         else:
-            line = f"- `{c['id']}`: **{c['verdict']}**. {summary}."
+            line = f"- `{c['id']}`{tag}: **{c['verdict']}**. {summary}."
+        if c.get("counts") and c["verdict"] != "not measured":
+            line += f" Runs: {counts_text(c['counts'])}."
+        if _versions(c):
+            line += f" Versions: {_versions(c)}."
         for note in c.get("notes", []):
             line += f" Note: {note}."
         lines.append(line)
@@ -50,12 +64,17 @@ def verdict_lines(claims: list[dict[str, Any]], ids: list[str] | None = None) ->
 def verdict_table(claims: list[dict[str, Any]]) -> str:
     """The measured claims as a short table: id, what it states, its verdict (with the
     premise that failed, for "not shown"); the numbers behind each are in claims.json."""
-    rows = ["| claim | states | verdict |", "|---|---|---|"]
+    rows = ["| claim | states | verdict | runs |", "|---|---|---|---|"]
     for c in claims:
         if c["verdict"] == "not measured":
             continue
         verdict = c["verdict"] + (f" ({c['reason']})" if c.get("reason") else "")
-        rows.append(f"| `{c['id']}` | {c['text']} | {verdict} |")
+        if c.get("parts"):
+            verdict += ": " + "; ".join(f"{k} {v}" for k, v in c["parts"].items())
+        if _versions(c):
+            verdict += f". Earlier rule: {_versions(c).split('; ', 1)[1]}"
+        runs = counts_text(c.get("counts", {}))
+        rows.append(f"| `{c['id']}` | {c['text']} | {verdict} | {runs} |")
     return "\n".join(rows)
 
 
@@ -197,7 +216,46 @@ def table_reacher_control(root: Path) -> str:
     return "\n".join(out)
 
 
+REACHER_PLANS = (
+    ("paper-cpu/reacher/plan.json", "paper-cpu grid (20 epochs)"),
+    ("paper-cpu/reacher/sweep/plan.json", "paper-cpu sweep (20 epochs)"),
+    ("reacher_control/plan.json", "coverage control (10 epochs)"),
+)
+
+
+def table_reacher_runs(root: Path) -> str:
+    """Every committed Reacher run: where, data, setting, seed, R^2 and the median
+    planning cost over the oracle's."""
+    out = [
+        "| results | data (setting) | seed | R^2(h->z) | median J/J_oracle |",
+        "|---|---|---|---|---|",
+    ]
+    for rel, name in REACHER_PLANS:
+        plan = json.loads((root / rel).read_text())
+        for r in plan["runs"]:
+            out.append(
+                f"| {name} | {r['kind']} ({r.get('label', r['kind'])}, λ {r['lam']:g}) | "
+                f"{r['seed']} | {r['r2_hz']:.3f} | {r['ratio_median']:.3f} |"
+            )
+    return "\n".join(out)
+
+
+def claims_changelog(root: Path) -> str:
+    """Every registered rule's versions: date, fingerprint and why (from the registry,
+    not from results: it is the rules' own record)."""
+    from lejepa_id.analysis.claims.registry import claim_ids, versions
+
+    out = ["| claim | version | date | fingerprint | why |", "|---|---|---|---|---|"]
+    for cid in claim_ids():
+        for entry in versions(cid):
+            r = entry.rule
+            out.append(f"| `{cid}` | v{r.version} | {r.date} | `{r.fingerprint}` | {r.reason} |")
+    return "\n".join(out)
+
+
 BLOCKS: dict[str, Callable[[Path], str]] = {
+    "claims-changelog": claims_changelog,
+    "reacher-runs-table": table_reacher_runs,
     "results-2d-table": table_2d,
     "results-gennorm-table": table_gennorm,
     "results-claims": lambda root: verdict_lines(_claims(root, "claims.json")),

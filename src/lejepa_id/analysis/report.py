@@ -1,7 +1,8 @@
 """One self-contained HTML report and ``claims.json``: claims, runs, tables, figures.
 
-Claims come from :mod:`lejepa_id.analysis.synthetic_claims` and from the claims files
-of other pipelines (``DIR/reacher/claims.json``, see :mod:`lejepa_id.analysis.claims`);
+Claims are the registered rules of :mod:`lejepa_id.analysis.claims` (each judged under
+every version, every run counted) and the claims files of other pipelines
+(``DIR/reacher/claims.json``);
 the page and ``claims.json`` show the same claims. Reacher figures are included when the
 Reacher commands wrote ``DIR/reacher/figures/figures_index.json``.
 """
@@ -23,12 +24,14 @@ import pandas as pd
 
 from lejepa_id import __version__
 from lejepa_id.analysis.budget import annotate, claim_experiments, header_html, read_budget
-from lejepa_id.analysis.claims import VERDICTS, Claim, collect_claims, write_claims
+from lejepa_id.analysis.claims import VERDICTS, Claim, collect_claims, version_line, write_claims
+from lejepa_id.analysis.claims.base import counts_text
 from lejepa_id.analysis.curves import curves_svg, run_curves
 from lejepa_id.analysis.figures import make_figures
 from lejepa_id.analysis.plotting import (
     MODE_COLORS,
     MODE_LABELS,
+    Figures,
     finished,
     paper_worlds,
     plural,
@@ -36,7 +39,6 @@ from lejepa_id.analysis.plotting import (
 )
 from lejepa_id.analysis.scaling import scaling_table
 from lejepa_id.analysis.stats import fmt_sig
-from lejepa_id.analysis.synthetic_claims import PROVIDERS
 from lejepa_id.analysis.table import collect
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics.registry import metric_infos
@@ -159,6 +161,28 @@ def rounded(value: Any) -> Any:
     return value
 
 
+def counts_line(c: Claim) -> str:
+    """Where every run of the claim's input went: ``44 runs: 28 judged, 2 collapsed, ...``."""
+    return counts_text(c.counts)
+
+
+def _versions_html(c: Claim) -> str:
+    """The verdicts under earlier versions of the rule that differ, and the changelog."""
+    h = html.escape
+    out = ""
+    line = version_line(c)
+    if line:
+        out += f"<br><small class='versions'>{h(line)}</small>"
+    if c.changelog:
+        items = "".join(
+            f"<li>v{e['version']} ({h(e['date'])}, <code>{h(e['fingerprint'])}</code>): "
+            f"{h(e['reason'])}</li>"
+            for e in c.changelog
+        )
+        out += f"<details><summary>rule v{c.version} changelog</summary><ul>{items}</ul></details>"
+    return out
+
+
 def _claim_rows(claims: list[Claim]) -> list[str]:
     """One row per claim: the claim, what was measured, the verdict; how it is judged
     (metric, filter, statistic, rule, premises, values) folded under the claim."""
@@ -173,9 +197,19 @@ def _claim_rows(claims: list[Claim]) -> list[str]:
             f"<dt>statistic</dt><dd>{h(c.statistic)}</dd>"
             + (f"<dt>rule</dt><dd>{h(c.rule)}</dd>" if c.rule else "")
             + f"</dl>{_premises_html(c)}</details></td>"
-            f"<td>{h(c.summary)}<details><summary>values</summary><code>{h(values)}</code>"
+            f"<td>{h(c.summary)}"
+            + (
+                "<ul class='parts'>"
+                + "".join(f"<li>{h(k)}: {h(v)}</li>" for k, v in c.parts.items())
+                + "</ul>"
+                if c.parts
+                else ""
+            )
+            + (f"<br><small class='counts'>{h(counts_line(c))}</small>" if c.counts else "")
+            + f"<details><summary>values</summary><code>{h(values)}</code>"
             f'</details></td><td class="{h(c.verdict.replace(" ", "-"))}">{h(c.verdict)}'
             + (f"<br><small class='note'>{h(c.budget)}</small>" if c.budget else "")
+            + _versions_html(c)
             + "</td></tr>"
         )
     return rows
@@ -502,10 +536,47 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
     return "\n".join(parts)
 
 
-def write_report(directory: str | Path, out: str | Path | None = None, command: str = "") -> Report:
+def table_frame(directory: Path) -> pd.DataFrame:
+    """The committed runs table of ``directory`` (runs.parquet, else runs.csv), for results
+    kept without their weights; ``loss_plateau`` filled from each run's result.json
+    curves when the table predates the column."""
+    import json
+
+    from lejepa_id.analysis.convergence import loss_plateau
+
+    parquet, csv = directory / "runs.parquet", directory / "runs.csv"
+    if parquet.is_file():
+        frame = pd.read_parquet(parquet)
+    elif csv.is_file():
+        frame = pd.read_csv(csv)
+    else:
+        raise UsageError(f"--from-table: {str(directory)!r} holds no runs.parquet or runs.csv")
+    if "loss_plateau" not in frame.columns or frame["loss_plateau"].isna().all():
+        values = []
+        for rel in frame.get("path", pd.Series([None] * len(frame))):
+            path = Path(str(rel)) / "result.json" if rel else None
+            if path is not None and not path.is_absolute() and not path.is_file():
+                path = directory.parent.parent / path  # a path relative to the checkout
+            try:
+                curves = json.loads(path.read_text()).get("curves") if path else None
+            except (OSError, ValueError):
+                curves = None
+            values.append(loss_plateau(curves))
+        frame = frame.assign(loss_plateau=values)
+    return frame
+
+
+def write_report(
+    directory: str | Path,
+    out: str | Path | None = None,
+    command: str = "",
+    from_table: bool = False,
+) -> Report:
     """Write the HTML report (default DIR/report.html), claims.json and figures/ beside it.
     ``command``: the command line that asked for it, shown on the page (default
-    ``lejepa-id report DIR``)."""
+    ``lejepa-id report DIR``). ``from_table``: judge the committed runs table instead of
+    the result files, and keep the figures already beside the page (results kept without
+    their weights: the claims judged again, nothing retrained or redrawn)."""
     directory = Path(directory)
     path = Path(out) if out is not None else directory / "report.html"
     if path.is_dir():
@@ -513,9 +584,13 @@ def write_report(directory: str | Path, out: str | Path | None = None, command: 
     ensure_writable(path.parent)
     # Figures and claims.json go beside the page, so --out leaves DIR untouched.
     figures_dir = path.parent / "figures"
-    made = make_figures(directory, figures_dir, formats=("png", "pdf"))
-    frame = collect(directory).frame
-    claims, notes = collect_claims(directory, finished(frame), PROVIDERS)
+    if from_table:
+        frame = table_frame(directory)
+        made = Figures()
+    else:
+        made = make_figures(directory, figures_dir, formats=("png", "pdf"))
+        frame = collect(directory).frame
+    claims, notes = collect_claims(directory, frame)
     budget = read_budget(directory)
     annotate(claims, budget)
     report = Report(

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from lejepa_id.analysis.convergence import loss_plateau
 from lejepa_id.config.experiments import AXES
 from lejepa_id.config.run import run_keys
 from lejepa_id.metrics.registry import metric_infos
@@ -149,6 +150,8 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
         row[key] = _number(value)
     for key, value in (data.get("losses") or {}).items():
         row[f"final_{key}"] = _number(value)
+    # The objective's own plateau over the last half of training (analysis.convergence).
+    row["loss_plateau"] = loss_plateau(data.get("curves"))
     for key in ("wall_time_s", "steps_per_s", "selected_init", "device"):
         row[key] = data.get(key)
     row["error"] = data.get("error") if status == "failed" else None

@@ -12,7 +12,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from lejepa_id.cli.args import add_run_arguments
+from lejepa_id.cli.args import add_plugin_argument, add_run_arguments
 from lejepa_id.errors import UsageError
 
 SLURM_OPTIONS = ("partition", "time", "gpus", "array_parallelism")
@@ -92,10 +92,16 @@ def cmd_figures(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from lejepa_id.analysis.report import write_report
 
-    command = f"lejepa-id report {shlex.quote(str(args.dir))}" + (
-        f" --out {shlex.quote(str(args.out))}" if args.out else ""
+    command = (
+        f"lejepa-id report {shlex.quote(str(args.dir))}"
+        + (f" --out {shlex.quote(str(args.out))}" if args.out else "")
+        + "".join(f" --plugin {shlex.quote(p)}" for p in getattr(args, "plugins", []) or [])
     )
-    report = write_report(_existing_dir(args.dir), args.out, command=command)
+    if args.from_table:
+        command += " --from-table"
+    report = write_report(
+        _existing_dir(args.dir), args.out, command=command, from_table=args.from_table
+    )
     _print_skipped(report.skipped, report.reasons)
     for note in report.notes:
         print(note, file=sys.stderr)
@@ -201,6 +207,13 @@ def _register_sweep(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_sweep)
 
 
+def _add_plugin(p: argparse.ArgumentParser) -> None:
+    """--plugin on the analysis commands: a plugin's metrics (their labels and report
+    columns) and claims are known to the tables, figures and report only when it is
+    loaded (lejepa_id.cli.main loads every --plugin before the command runs)."""
+    add_plugin_argument(p)
+
+
 def _register_analysis(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "aggregate",
@@ -211,6 +224,7 @@ def _register_analysis(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("dir", help="results root (the sweep's --out)")
     p.add_argument("--out", default=None, help="output directory (default: DIR)")
+    _add_plugin(p)
     p.set_defaults(func=cmd_aggregate)
 
     p = sub.add_parser(
@@ -223,6 +237,7 @@ def _register_analysis(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="results root (the sweep's --out)")
     p.add_argument("--out", default=None, help="output directory (default: DIR/figures)")
     p.add_argument("--formats", default="png,pdf", help="comma-separated (default png,pdf)")
+    _add_plugin(p)
     p.set_defaults(func=cmd_figures)
 
     p = sub.add_parser(
@@ -239,6 +254,13 @@ def _register_analysis(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="HTML file (default: DIR/report.html); claims.json and figures/ are written beside it",
     )
+    p.add_argument(
+        "--from-table",
+        action="store_true",
+        help="judge the claims on DIR's committed runs table (runs.parquet or runs.csv) and "
+        "keep the figures beside the page: for results kept without their weights",
+    )
+    _add_plugin(p)
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(
@@ -257,4 +279,5 @@ def _register_analysis(sub: argparse._SubParsersAction) -> None:
         help="comma-separated curve keys (default: loss, r2_hz, orth_err, alignment, "
         "sigreg, lr where present)",
     )
+    _add_plugin(p)
     p.set_defaults(func=cmd_curves)

@@ -1,10 +1,12 @@
 """The Reacher claims, judged from plan.json: printed lines, claims.json and tab_reacher.tex.
 
 claims.json follows the report's schema (docs/sweeps.md, "claims.json"):
-``{"schema": 1, "claims": [...]}``, each claim with id, text, metric, filter, statistic,
-rule, values, verdict and summary. Verdicts: pass (the rule is met), fail (the data
-contradict the claim), not shown (too weak either way: failing to reject is never
-agreement), not measured (no runs of a kind the claim needs).
+``{"schema": 2, "claims": [...]}``. The four claims are registered rules, one module each
+under :mod:`lejepa_id.analysis.claims` (``reacher_*``); the functions here compute them
+from plan.json for those rules (:func:`equivalence_claim`, :func:`worse_claim`,
+:func:`lqr_claim`), and :func:`reacher_claims` judges every version. Verdicts: pass (the
+rule is met), fail (the data contradict the claim), not shown (too weak either way:
+failing to reject is never agreement), not measured (no runs of a kind the claim needs).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from lejepa_id.analysis.claims.base import Claim
 from lejepa_id.analysis.latex import float_lines, tabular
 from lejepa_id.analysis.stats import fmt_interval, fmt_mean_std, fmt_p, fmt_sig
 from lejepa_id.reacher import statistics as st
@@ -80,9 +83,6 @@ def plan_lines(plan: dict) -> list[str]:
     return lines
 
 
-SCHEMA_VERSION = 1
-
-
 def _log_means(plan: dict, a: str, b: str) -> tuple[list[float], list[float]]:
     """Each run's mean log(J / J_oracle), for kinds a and b."""
     runs = plan["runs"]
@@ -92,53 +92,23 @@ def _log_means(plan: dict, a: str, b: str) -> tuple[list[float], list[float]]:
     )
 
 
-def _claim(cid, text, metric, filt, stat, rule, values, verdict, summary) -> dict:
-    return {
-        "id": cid,
-        "text": text,
-        "metric": metric,
-        "filter": filt,
-        "statistic": stat,
-        "rule": rule,
-        "values": values,
-        "verdict": verdict,
-        "summary": summary,
-        "source": "reacher",
-        "notes": [],
-        # Declared premises (analysis.claims.Premise schema); only the Theorem-4 claims
-        # have one, and they list per run whether it held in values["premises"].
-        "premises": [IDENTIFIED] if "premises" in values else [],
-        "reason": "",
-    }
-
-
-def _missing(cid: str, text: str, metric: str, filt: str, stat: str, rule: str, kinds) -> dict:
-    why = f"no runs of kind {', '.join(kinds)}"
-    return _claim(cid, text, metric, filt, stat, rule, {}, "not measured", why)
-
-
-# Theorem 4's premise, checked per run before planning is judged (same thresholds as the
-# synthetic action worlds, lejepa_id.analysis.beyond.IDENTIFIED).
-IDENT_R2 = 0.95
-IDENT_ORTH = 0.2
-IDENTIFIED = {
-    "name": "identified",
-    "statement": f"Theorem 4 assumes a code that is a rotation of the true state: per run "
-    f"R²(h → z) ≥ {IDENT_R2:g} and orthogonality error of the whitened fit ≤ {IDENT_ORTH:g}",
-    "threshold": None,
-}
 RUN_LEVEL = (
     "run level (one value per run): t interval; exact permutation interval (unbounded when "
     "no split of that many runs can reach p < 0.05); the two-level bootstrap only with ≥ "
     f"{st.BOOTSTRAP_MIN_RUNS} runs a group"
 )
+ONE_DATASET = (
+    "every run of a kind trains on one rendered dataset, so the spread across its runs is "
+    "training-seed variance only: it says nothing about another rendering of the data"
+)
 
 
-def _identified(run: dict) -> dict:
+def identified_check(run: dict, r2_min: float, orth_max: float) -> dict:
+    """Theorem 4's premise on one run: R²(h → z) ≥ r2_min and whitened orth ≤ orth_max."""
     r2, orth = run.get("r2_hz"), run.get("orth_err_whitened")
     ok = (
         r2 is not None and orth is not None and math.isfinite(r2) and math.isfinite(orth)
-        and r2 >= IDENT_R2 and orth <= IDENT_ORTH
+        and r2 >= r2_min and orth <= orth_max
     )  # fmt: skip
     return {"run": run["run"], "seed": run["seed"], "r2_hz": r2, "orth_err_whitened": orth,
             "held": bool(ok)}  # fmt: skip
@@ -152,6 +122,26 @@ def _premise_text(checks: list[dict]) -> str:
             for c in checks
         ),
     )
+
+
+def settings_of(plan: dict, kind: str) -> list[str]:
+    """The distinct settings (data label and λ) of a kind's runs: runs of different
+    settings are not replicates of one another."""
+    return sorted(
+        {f"{r.get('label', kind)} λ={r['lam']:g}" for r in plan["runs"] if r["kind"] == kind}
+    )
+
+
+def replicates(plan: dict, kinds: list[str]) -> str | None:
+    """None when each kind's runs are replicates of one setting; else why not."""
+    parts = []
+    for kind in kinds:
+        found = settings_of(plan, kind)
+        if len(found) > 1:
+            parts.append(f"kind {kind} pools {len(found)} settings ({', '.join(found)})")
+    if not parts:
+        return None
+    return "; ".join(parts) + ": different settings are not replicates"
 
 
 def _interval(d: dict) -> dict:
@@ -169,6 +159,17 @@ def _run_level_one(values) -> dict:
     }
 
 
+def welch_df(a, b) -> float | None:
+    """Welch–Satterthwaite degrees of freedom of two samples (None: < 2 values a side)."""
+    import numpy as np
+
+    if min(len(a), len(b)) < 2:
+        return None
+    va, vb = np.var(a, ddof=1) / len(a), np.var(b, ddof=1) / len(b)
+    den = va**2 / (len(a) - 1) + vb**2 / (len(b) - 1)
+    return float((va + vb) ** 2 / den) if den > 0 else None
+
+
 def _run_level_two(a, b, margin: float) -> dict:
     import numpy as np
 
@@ -181,6 +182,7 @@ def _run_level_two(a, b, margin: float) -> dict:
     out = {
         "n": [len(a), len(b)],
         "welch_ci95": st.welch_interval(a, b),
+        "welch_df": welch_df(a, b),
         "permutation_ci95": _interval(st.permutation_interval_two(a, b)),
         "pooled_run_sd": sd,
     }
@@ -200,11 +202,20 @@ def _run_level_two(a, b, margin: float) -> dict:
     return out
 
 
-def _power_line(r: dict) -> str:
+def _power_line(r: dict, with_df: bool = False) -> str:
     p = r.get("power")
     if not p:
         return "no power statement (fewer than 2 runs a side)"
     m, o = p["at_margin"], p["at_observed_difference"]
+    if with_df:
+        df = r.get("welch_df")
+        # The run SD behind a sample-size figure rests on this many degrees of freedom:
+        # with 2 + 2 runs it is too loose to size a study, so no run counts are stated.
+        return (
+            f"power with {r['n'][0]} + {r['n'][1]} runs (run SD estimated on Welch df "
+            f"{_fmt(df)}): {m['power_now']:.2f} to detect the margin {m['effect']:.3g}, "
+            f"{o['power_now']:.2f} for the observed difference {o['effect']:.3g}"
+        )
     return (
         f"power with {r['n'][0]} + {r['n'][1]} runs: {m['power_now']:.2f} to detect the margin "
         f"{m['effect']:.3g} ({m['runs_per_group_for_80pct'] or '>10000'} runs a side for 80%), "
@@ -219,34 +230,31 @@ def _perm_text(d: dict) -> str:
     return _ci(d["interval"])
 
 
-def _equivalence_claim(plan: dict) -> dict:
-    cid = "reacher_ou_plans_like_oracle"
-    text = (
-        "Straight-line planning in the OU encoder's code is as good as in the true angles "
-        "(Theorem 4)"
-    )
-    metric = (
-        "per-run mean over the K pairs of log(J/J_oracle) - log(J_ref/J_oracle), "
-        "J_ref the k-NN read-out of the true angles"
-    )
-    filt = "kind = ou; all lambdas and seeds; one value per run; runs whose code is identified"
-    m = math.exp(plan["margin_log"]) - 1
-    stat = (
-        f"TOST across runs with margin +-log(1 + {m:g}) = +-{plan['margin_log']:.4f}; "
-        f"two-sided one-sample t-test; {RUN_LEVEL}"
-    )
-    rule = (
-        "runs whose code is not identified are not shown, never counted; pass: TOST p < 0.05 "
-        "on the identified runs (equivalent within the margin); fail: t-test p < 0.05 "
-        "(different); otherwise not shown"
-    )
+def _check_replicates(rule, claim: Claim, plan: dict, kinds: list[str]) -> bool:
+    """v2 and later: the replicates premise (True when it holds) and the dataset note."""
+    if rule.version < 2:
+        return True
+    claim.notes.append(ONE_DATASET)
+    claim.values["settings"] = {k: settings_of(plan, k) for k in kinds}
+    why = replicates(plan, kinds)
+    if why is not None:
+        claim.premise_unmet(why)
+        return False
+    return True
+
+
+def equivalence_claim(rule, plan: dict) -> Claim:
+    """reacher_ou_plans_like_oracle: TOST of the identified OU runs against the read-out."""
+    claim = rule.start()
     g = plan["kinds"].get("ou")
     if g is None:
-        return _missing(cid, text, metric, filt, stat, rule, ["ou"])
+        claim.summary = "no runs of kind ou"
+        return claim
     ou_runs = [r for r in plan["runs"] if r["kind"] == "ou"]
-    checks = [_identified(r) for r in ou_runs]
+    checks = [identified_check(r, rule.t("r2"), rule.t("orth")) for r in ou_runs]
     a = g["vs_reference"]
-    values = {
+    margin = plan["margin_log"] if rule.version < 2 else rule.t("margin_log")
+    claim.values = {
         "premises": {"identified": checks},
         "run_means": a["run_means"],
         "mean": a["mean"],
@@ -255,48 +263,41 @@ def _equivalence_claim(plan: dict) -> dict:
         "p_t_all_runs": a["t_test"]["p"],
         "direction": a["t_test"]["direction"],
         "regret_median_of_runs": g["regret_median_of_runs"],
+        "margin_log": margin,
     }
     good = [r["log_ratio_vs_reference_mean"] for r, c in zip(ou_runs, checks) if c["held"]]
-    rl = values["run_level"]
-    summary = (
+    claim.count(judged=len(good), premise_unmet=len(ou_runs) - len(good))
+    rl = claim.values["run_level"]
+    claim.summary = (
         f"{g['runs']} OU runs: mean {_fmt(a['mean'])}, t 95% CI {_ci(rl['t_ci95'])}, "
         f"permutation {_perm_text(rl['permutation_ci95'])}; TOST p={_fmt(a['tost']['p_tost'])}, "
         f"t-test p={_fmt(a['t_test']['p'])} ({a['t_test']['direction']})"
     )
+    if not _check_replicates(rule, claim, plan, ["ou"]):
+        return claim
     if not good:
-        c = _claim(cid, text, metric, filt, stat, rule, values, "not shown", summary)
-        return _premise_unmet(c, _premise_text(checks))
-    tost = st.tost_one_sample(good, plan["margin_log"])
+        claim.premise_unmet(_premise_text(checks))
+        return claim
+    tost = st.tost_one_sample(good, margin)
     test = st.t_test_zero(good, "costs more than the reference", "costs less than the reference")
-    values |= {"identified_runs": len(good), "p_tost": tost["p_tost"], "p_t": test["p"]}
-    verdict = {"equivalent": "pass", "different": "fail"}.get(
+    claim.values |= {"identified_runs": len(good), "p_tost": tost["p_tost"], "p_t": test["p"]}
+    claim.verdict = {"equivalent": "pass", "different": "fail"}.get(
         st.verdict(tost["p_tost"], test["p"]), "not shown"
     )
-    return _claim(cid, text, metric, filt, stat, rule, values, verdict, summary)
-
-
-def _premise_unmet(claim: dict, reason: str) -> dict:
-    claim["verdict"] = "not shown"
-    claim["reason"] = f"premise: {reason}"
-    claim["summary"] = f"not shown (premise: {reason}); {claim['summary']}"
     return claim
 
 
-def _worse_claim(plan: dict, cid: str, text: str, worse: str, differences: str) -> dict:
-    metric = "per-run mean over the K pairs of log(J/J_oracle)"
-    filt = f"kinds ou and {worse}; all lambdas and seeds; one value per run"
-    stat = (
-        "Welch t-test (two-sided) and exact Mann-Whitney across runs, with direction; "
-        f"two-sample TOST with the plan's margin; {RUN_LEVEL}; power of the Welch test"
-    )
-    rule = (
-        f"pass: Welch p < 0.05 with ou costing less than {worse}; fail: TOST p < 0.05 "
-        "(equivalent) or Welch p < 0.05 the other way; otherwise not shown (non-rejection "
-        "is never agreement)"
-    )
+def worse_claim(rule, plan: dict, worse: str, differences: str) -> Claim:
+    """reacher_traj_plans_worse / reacher_gap_not_coverage: OU against another kind."""
+    claim = rule.start()
     c = plan["comparisons"].get(f"ou_vs_{worse}")
     if c is None:
-        return _missing(cid, text, metric, filt, stat, rule, ["ou", worse])
+        claim.summary = f"no runs of kind ou, {worse}"
+        return claim
+    a, b = _log_means(plan, "ou", worse)
+    claim.count(judged=len(a) + len(b))
+    if rule.version >= 2:
+        c = c | st.compare_two(a, b, ("ou", worse), rule.t("margin_log"))
     expected = f"ou costs less than {worse}"
     if c["p_tost"] is not None and c["p_tost"] < 0.05:
         verdict = "fail"
@@ -305,11 +306,10 @@ def _worse_claim(plan: dict, cid: str, text: str, worse: str, differences: str) 
     else:
         verdict = "not shown"
     keys = ("n", "difference", "p_welch", "p_mannwhitney", "p_tost", "direction")
-    values = {k: c.get(k) for k in keys}
-    a, b = _log_means(plan, "ou", worse)
-    rl = _run_level_two(a, b, plan["margin_log"])
+    margin = plan["margin_log"] if rule.version < 2 else rule.t("margin_log")
+    rl = _run_level_two(a, b, margin)
     enough = min(len(a), len(b)) >= st.BOOTSTRAP_MIN_RUNS
-    values |= {
+    claim.values = {k: c.get(k) for k in keys} | {
         "run_level": rl,
         "bootstrap_ci95": c.get("ci95") if enough else None,
         "bootstrap_note": ""
@@ -317,49 +317,47 @@ def _worse_claim(plan: dict, cid: str, text: str, worse: str, differences: str) 
         else f"not computed: fewer than {st.BOOTSTRAP_MIN_RUNS} runs a group",
         "dataset_differences": differences,
     }
-    summary = (
-        f"runs {c['n'][0]} vs {c['n'][1]}: difference {_fmt(c.get('difference'))}, Welch 95% "
+    claim.summary = (
+        f"runs {len(a)} vs {len(b)}: difference {_fmt(c.get('difference'))}, Welch 95% "
         f"CI {_ci(rl['welch_ci95'])}, permutation {_perm_text(rl['permutation_ci95'])}; Welch "
         f"p={_fmt(c['p_welch'])}, Mann-Whitney p={_fmt(c['p_mannwhitney'])} "
-        f"({c.get('direction', 'n/a')}); {_power_line(rl)}"
+        f"({c.get('direction', 'n/a')}); {_power_line(rl, with_df=rule.version >= 2)}"
     )
     if differences:
-        summary += f". {differences}"
-    return _claim(cid, text, metric, filt, stat, rule, values, verdict, summary)
+        claim.summary += f". {differences}"
+    claim.verdict = verdict
+    _check_replicates(rule, claim, plan, ["ou", worse])
+    return claim
 
 
-def _lqr_claim(plan: dict, margin: float) -> dict:
-    cid = "reacher_ou_lqr_values_match"
-    text = "The optimal LQR value in the OU code equals the true value pointwise (Theorem 4)"
-    metric = "per-run median over the eval set of |V_code - V_true| / V_true"
-    filt = (
-        "kind = ou; all lambdas and seeds; runs whose code is identified; a run without a "
-        "stable Riccati solution counts as inf"
-    )
-    stat = "the largest and the smallest of the identified runs' medians"
-    rule = (
-        "runs whose code is not identified are not shown, never counted (an unmet premise is "
-        f"not a counterexample); pass: every identified run's median < {margin:g}; fail: every "
-        f"identified run's > {margin:g}; else not shown"
-    )
+def lqr_claim(rule, plan: dict) -> Claim:
+    """reacher_ou_lqr_values_match: the identified OU runs' LQR value error."""
+    claim = rule.start()
+    margin = plan["config"].get("equiv_margin", 0.05) if rule.version < 2 else rule.t("margin")
     g = plan["kinds"].get("ou")
     if g is None:
-        return _missing(cid, text, metric, filt, stat, rule, ["ou"])
+        claim.summary = "no runs of kind ou"
+        return claim
     ou_runs = [r for r in plan["runs"] if r["kind"] == "ou"]
-    checks = [_identified(r) for r in ou_runs]
+    checks = [identified_check(r, rule.t("r2"), rule.t("orth")) for r in ou_runs]
     meds = [m if m is not None else math.inf for m in g["lqr_rel_err_run_medians"]]
-    values = {
+    claim.values = {
         "premises": {"identified": checks},
         "run_medians": g["lqr_rel_err_run_medians"],
         "margin": margin,
     }
-    summary = f"{len(meds)} OU runs: median relative error {_fmt(min(meds))} to {_fmt(max(meds))}"
+    claim.summary = (
+        f"{len(meds)} OU runs: median relative error {_fmt(min(meds))} to {_fmt(max(meds))}"
+    )
     good = [m for m, c in zip(meds, checks) if c["held"]]
+    claim.count(judged=len(good), premise_unmet=len(ou_runs) - len(good))
+    if not _check_replicates(rule, claim, plan, ["ou"]):
+        return claim
     if not good:
-        claim = _claim(cid, text, metric, filt, stat, rule, values, "not shown", summary)
-        return _premise_unmet(claim, _premise_text(checks))
-    verdict = "pass" if max(good) < margin else "fail" if min(good) > margin else "not shown"
-    return _claim(cid, text, metric, filt, stat, rule, values, verdict, summary)
+        claim.premise_unmet(_premise_text(checks))
+        return claim
+    claim.verdict = "pass" if max(good) < margin else "fail" if min(good) > margin else "not shown"
+    return claim
 
 
 # What differs between two pair datasets, from their render metadata (datasets/<kind>.json):
@@ -399,36 +397,20 @@ def dataset_differences(a: dict, b: dict, names: tuple[str, str]) -> str:
 
 
 def reacher_claims(plan: dict, datasets: dict[str, dict] | None = None) -> list[dict]:
-    """The Reacher claims of plan.json, in the report's claims schema; ``datasets`` maps
+    """The Reacher claims of plan.json judged by their registered rules
+    (:mod:`lejepa_id.analysis.claims`), in the report's claims schema; ``datasets`` maps
     kinds to their render metadata (datasets/<kind>.json) for the conclusions."""
-    margin = plan["config"].get("equiv_margin", 0.05)
-    datasets = datasets or {}
+    from lejepa_id.analysis.claims.registry import Evidence, judge_all
 
-    def diff(worse: str) -> str:
-        if "ou" not in datasets or worse not in datasets:
-            return ""
-        return dataset_differences(datasets["ou"], datasets[worse], ("ou", worse))
+    evidence = Evidence(plan=plan, datasets=datasets or {})
+    return [claim.to_json() for claim in judge_all(evidence, source="reacher")]
 
-    return [
-        _equivalence_claim(plan),
-        _worse_claim(
-            plan,
-            "reacher_traj_plans_worse",
-            "The trajectory encoder plans clearly worse than the OU encoder",
-            "traj",
-            diff("traj"),
-        ),
-        _worse_claim(
-            plan,
-            "reacher_gap_not_coverage",
-            "Coverage-matched trajectory encoders (the OU data's angle range, no wrap-around, "
-            "and with it marginals nearer Gaussian and a higher lag correlation than the "
-            "trajectory pairs) still plan worse than OU encoders",
-            "trajmatch",
-            diff("trajmatch"),
-        ),
-        _lqr_claim(plan, margin),
-    ]
+
+def comparison_differences(datasets: dict[str, dict], worse: str) -> str:
+    """The sentence naming what differs between the ou data and ``worse``'s, or ''."""
+    if "ou" not in datasets or worse not in datasets:
+        return ""
+    return dataset_differences(datasets["ou"], datasets[worse], ("ou", worse))
 
 
 def read_datasets(directory: Path | None) -> dict[str, dict]:
@@ -449,6 +431,7 @@ def read_datasets(directory: Path | None) -> dict[str, dict]:
 
 def write_claims(plan: dict, path: Path, datasets: dict[str, dict] | None = None) -> None:
     """claims.json in the report's schema (the report reads DIR/reacher/claims.json)."""
+    from lejepa_id.analysis.claims.files import SCHEMA_VERSION
     from lejepa_id.records.io import atomic_write_json
 
     claims = reacher_claims(plan, datasets)

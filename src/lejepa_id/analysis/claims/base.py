@@ -1,42 +1,50 @@
-"""Claims: the paper's predictions, each judged on a named metric, filter and statistic.
-
-A claim provider is a function ``frame -> Claim`` over the finished runs;
-``synthetic_claims.PROVIDERS`` lists the synthetic ones. Other pipelines add claims as
-JSON files of the same schema (:data:`EXTERNAL_FILES`, e.g. ``DIR/reacher/claims.json``, written by
-the Reacher commands), read by :func:`read_claims_file`. :func:`collect_claims` joins
-both and :func:`write_claims` writes ``claims.json``. The schema is documented in
-docs/sweeps.md ("claims.json").
+"""A judged claim and its premises: the result of applying one registered rule to data.
 
 Verdicts: ``pass`` (the statistic meets the stated rule), ``fail`` (the data contradict
 the claim under that rule), ``not shown`` (data present but too weak either way:
 failing to reject a difference is not agreement), ``not measured`` (no data).
 
 Premises: a claim declares the conditions under which its rule applies (:class:`Premise`:
-the theorem's scope, convergence of training to the optimum the prediction is about, an
-identified code). A refutation needs the premise met and the rule broken, so a setting
-whose premise fails is never counted against the claim: it is reported as
-``not shown (premise: ...)`` with the measured value beside the threshold, and a claim
-none of whose settings meets its premises is ``not shown`` with ``reason`` saying which
-premise failed.
+the theorem's scope, convergence of training, an identified code). A refutation needs
+the premise met and the rule broken, so a setting whose premise fails is never counted
+against the claim: it is reported as ``not shown (premise: ...)`` with the measured value
+beside the threshold, and a claim none of whose settings meets its premises is
+``not shown`` with ``reason`` saying which premise failed.
+
+Every run a claim looked at is counted in :attr:`Claim.counts` under one of
+:data:`COUNT_KEYS`, so a summary never hides the runs it left out.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
-
-import pandas as pd
-
-from lejepa_id.records.io import atomic_write_json
 
 VERDICTS = ("pass", "fail", "not shown", "not measured")
 REQUIRED = ("id", "text", "metric", "filter", "statistic", "values", "verdict")
-SCHEMA_VERSION = 1
-# Claims files other pipelines write, relative to the results directory.
-EXTERNAL_FILES = ("reacher/claims.json",)
+# Where every run of a claim's input went. "judged": counted by the statistic;
+# "premise_unmet": of the claim's kind but its premise failed (reported, not counted);
+# "vacuous": a bound no better than trivial; "undefined": the judged quantity is not
+# finite; "collapsed": a code collapsed to a point (its ratios are 0/0); "diverged" and
+# "failed": training did not finish; "outside_scope": everything else.
+COUNT_KEYS = (
+    "judged",
+    "premise_unmet",
+    "vacuous",
+    "undefined",
+    "collapsed",
+    "diverged",
+    "failed",
+    "outside_scope",
+)
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """``44 runs: 28 judged, 2 collapsed, 14 outside scope`` (zero counts left out)."""
+    if not counts:
+        return ""
+    parts = [f"{n} {k.replace('_', ' ')}" for k, n in counts.items() if k != "total" and n]
+    return f"{counts.get('total', 0)} runs: {', '.join(parts) or 'none'}"
 
 
 @dataclass(frozen=True)
@@ -93,9 +101,27 @@ class Claim:
     # for want of them, which premise failed: "premise: ..." (empty otherwise).
     premises: list[dict[str, Any]] = field(default_factory=list)
     reason: str = ""
+    # The registered rule that judged it (analysis.claims.registry): its version and the
+    # hash of its definition; the verdicts under earlier versions where they differ; the
+    # changelog of the rule (version, date, reason).
+    version: int = 0
+    fingerprint: str = ""
+    other_versions: list[dict[str, Any]] = field(default_factory=list)
+    changelog: list[dict[str, Any]] = field(default_factory=list)
+    # Every run of the input, by where it went (COUNT_KEYS), and "total".
+    counts: dict[str, int] = field(default_factory=dict)
+    # Verdicts of the parts of a claim judged apart (e.g. per λ): label -> verdict text.
+    parts: dict[str, str] = field(default_factory=dict)
 
     def declare(self, *premises: Premise) -> None:
         self.premises = [p.to_json() for p in premises]
+
+    def count(self, **counts: int) -> None:
+        """Add runs to the claim's counts (keys from COUNT_KEYS)."""
+        for key, n in counts.items():
+            if key not in COUNT_KEYS:
+                raise ValueError(f"unknown run count {key!r}; known: {', '.join(COUNT_KEYS)}")
+            self.counts[key] = self.counts.get(key, 0) + int(n)
 
     def premise_unmet(self, reason: str) -> None:
         """Verdict ``not shown`` because the premise failed: never ``fail``."""
@@ -126,46 +152,3 @@ class Claim:
         known = {f: data[f] for f in cls.__dataclass_fields__ if f in data}
         known.setdefault("source", source)
         return cls(**known)
-
-
-ClaimProvider = Callable[[pd.DataFrame], Claim]
-
-
-def read_claims_file(path: Path) -> tuple[list[Claim], list[str]]:
-    """Claims from a ``{"claims": [...]}`` file; bad entries are skipped with a note."""
-    if not path.is_file():
-        return [], []
-    source = path.parent.name or "external"
-    try:
-        data = json.loads(path.read_text())
-        entries = data["claims"]
-        if not isinstance(entries, list):
-            raise ValueError("'claims' must be a list")
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        return [], [f"{path}: not a claims file ({err}); its claims are not shown"]
-    claims, notes = [], []
-    for i, entry in enumerate(entries):
-        try:
-            claims.append(Claim.from_json(entry, source))
-        except (ValueError, TypeError) as err:
-            notes.append(f"{path}: claim {i} skipped: {err}")
-    return claims, notes
-
-
-def collect_claims(
-    directory: Path, frame: pd.DataFrame, providers: Sequence[ClaimProvider]
-) -> tuple[list[Claim], list[str]]:
-    """The providers' claims on ``frame`` (finished runs), then the external files'."""
-    claims = [provider(frame) for provider in providers]
-    notes: list[str] = []
-    for rel in EXTERNAL_FILES:
-        more, why = read_claims_file(directory / rel)
-        claims += more
-        notes += why
-    return claims, notes
-
-
-def write_claims(path: Path, claims: Sequence[Claim]) -> None:
-    atomic_write_json(
-        path, {"schema": SCHEMA_VERSION, "claims": [claim.to_json() for claim in claims]}
-    )

@@ -1,0 +1,69 @@
+"""Claim ``anisotropic_r2``: with per-coordinate OU correlations the code's R² both ways
+is that of the top-n eigenfunctions (the spectral prediction, docs/spectral.md).
+Versions: see :mod:`lejepa_id.analysis.claims.spectral`."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from lejepa_id.analysis.beyond import anisotropic_rows, with_predictions
+from lejepa_id.analysis.claims import spectral
+from lejepa_id.analysis.claims.base import Claim
+from lejepa_id.analysis.claims.fabricate import evidence
+from lejepa_id.analysis.claims.registry import ClaimRule, Evidence, register_claim
+
+CELLS, FILTER = spectral.CELLS, spectral.ANISO_FILTER
+V1 = ClaimRule(
+    id="anisotropic_r2",
+    version=1,
+    date="2026-11-30",
+    reason="first registered",
+    **spectral.statement(
+        "With per-coordinate OU correlations the code's R² both ways is that of the top-n "
+        "eigenfunctions: 1 when min ρ > max ρ², else L / n with L the linear ones",
+        FILTER,
+    ),
+)
+V2 = V1.amend(
+    date="2026-12-01",
+    reason=spectral.V2_REASON,
+    metric=spectral.V2_METRIC,
+    rule=spectral.V2_RULE,
+    **spectral.V2_CHANGES,
+)
+
+
+def side(row: pd.Series) -> str:
+    return "predicted linear" if row["identifiable"] else "predicted non-linear"
+
+
+def _judge(rule: ClaimRule, ev: Evidence) -> Claim:
+    table = with_predictions(anisotropic_rows(ev.finished()))
+    return spectral.judge_spectral(rule, rule.start(), table, side)
+
+
+def _cells(r2: float, **row) -> Evidence:
+    return evidence(spectral.grid(CELLS, r2, **row))
+
+
+register_claim(
+    V1,
+    counterexample=lambda rule: _cells(0.0),
+    premise_unmet={
+        "scope": lambda rule: _cells(0.0, mode="infonce"),
+        "converged": lambda rule: _cells(0.0, predicted_alignment_gap=5.0),
+        # v1 reported "whitened" without requiring it: one seed is what leaves it unshown.
+        "whitened": lambda rule: evidence(
+            [r for r in spectral.grid([(0.9, 0.9), (0.5, 0.5)], 1.0, epsilon=5.0) if r["seed"] == 0]
+        ),  # fmt: skip
+    },
+)(_judge)
+register_claim(
+    V2,
+    counterexample=lambda rule: _cells(0.0),
+    premise_unmet={
+        "scope": lambda rule: _cells(0.0, mode="infonce"),
+        "converged": lambda rule: _cells(0.0, loss_plateau=0.5),
+        "whitened": lambda rule: _cells(0.0, epsilon=5.0),
+    },
+)(_judge)
