@@ -138,3 +138,62 @@ def test_budget_file_keeps_the_experiments_of_earlier_only_runs(tmp_path: Path) 
     assert budget_names(tmp_path, cpu, ["grid", "2d"]) == ["2d", "grid"]
     atomic_write_json(tmp_path / BUDGET_FILE, budget_record(cpu, ["2d", "gennorm"]))
     assert budget_names(tmp_path, cpu, ["grid"]) == ["2d", "gennorm", "grid"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--executor", "slurm"], "sbatch"),
+        (["--device", "cuda"], "cuda"),
+        (["--executor", "submitit-local", "--time", "-5"], "--time=-5"),
+        (["--executor", "submitit-local", "--time", "0"], "--time=0"),
+    ],
+)
+def test_executor_and_device_are_refused_before_out_is_made(
+    tmp_path: Path, capsys, monkeypatch, argv, needle
+) -> None:
+    import shutil
+
+    import torch
+
+    monkeypatch.setattr(shutil, "which", lambda name, *a, **k: None)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    out = tmp_path / "out"
+    rc = main(["paper", "--budget", "smoke", "--only", "grid", "--out", str(out), *argv])
+    assert rc == 2
+    assert needle in _error_line(capsys)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "content", ['{"budget": "smoke", "experiments": null}', '{"budget": "smoke"}', "[1, 2]"]
+)
+def test_unusable_budget_file_is_refused_before_any_run(
+    tmp_path: Path, capsys, content: str
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "budget.json").write_text(content)
+    rc = main(["paper", "--budget", "smoke", "--out", str(out), "--only", "grid"])
+    assert rc == 2
+    assert "not a budget file" in _error_line(capsys)
+    assert sorted(p.name for p in out.iterdir()) == ["budget.json"]
+
+
+def test_budget_file_that_is_a_folder_is_refused_before_any_run(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "out"
+    (out / "budget.json").mkdir(parents=True)
+    rc = main(["paper", "--budget", "smoke", "--out", str(out), "--only", "grid"])
+    assert rc == 2
+    assert "budget.json" in _error_line(capsys)
+    assert sorted(p.name for p in out.iterdir()) == ["budget.json"]
+
+
+@pytest.mark.parametrize("dry", [["--dry-run"], []])
+def test_out_that_is_a_file_is_refused(tmp_path: Path, capsys, dry: list[str]) -> None:
+    out = tmp_path / "out.txt"
+    out.write_text("keep me")
+    rc = main(["paper", "--budget", "smoke", "--only", "grid", "--out", str(out), *dry])
+    assert rc == 2
+    assert "is a file" in _error_line(capsys)
+    assert out.read_text() == "keep me"

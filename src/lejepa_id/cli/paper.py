@@ -103,17 +103,36 @@ def cmd_paper(args: argparse.Namespace) -> int:
     configs = configs_dir()
     if not configs.is_dir():
         raise UsageError(f"the experiment configs {str(configs)!r} are missing (a source tree)")
+    _check_executor(args)
+    if args.device is not None:
+        from lejepa_id.training.runtime import resolve_device
+
+        resolve_device(args.device)  # cuda without a GPU: refused before any run
     if args.jobs is None:
         args.jobs = budget.jobs
     out = Path(args.out or f"paper-{budget.name}")
+    # Everything the runs need is checked before the first one (and before a dry run's
+    # probes): a refusal creates nothing.
+    _check_out(out, budget)
     if args.dry_run:
         for line in dry_run(budget, names, args, out):
             print(line, flush=True)
         return 0
-    _check_out(out, budget)
     # SIGTERM (a scheduler, `kill`) is handled by the main command, as for `sweep`: exit
     # 143, and every finished run stays saved for the next invocation.
     return run_paper(budget, names, args, out)
+
+
+def _check_executor(args: argparse.Namespace) -> None:
+    """Refuse executor settings that would fail only once the runs are submitted."""
+    import shutil
+
+    if args.time is not None and args.time < 1:
+        raise UsageError(f"--time={args.time} must be >= 1 (minutes)")
+    if args.gpus is not None and args.gpus < 0:
+        raise UsageError(f"--gpus={args.gpus} must be >= 0")
+    if args.executor == "slurm" and shutil.which("sbatch") is None:
+        raise UsageError("--executor slurm needs SLURM's sbatch on PATH; use local")
 
 
 def budget_names(root: Path, budget: Budget, group: Sequence[str]) -> list[str]:
@@ -131,17 +150,28 @@ def budget_names(root: Path, budget: Budget, group: Sequence[str]) -> list[str]:
 
 
 def _check_out(out: Path, budget: Budget) -> None:
-    """Refuse a folder holding another budget's results (before anything is written)."""
+    """Refuse an --out that is a file, a folder holding another budget's results, or a
+    budget.json the report could not extend (before anything is written)."""
     from lejepa_id.records.io import read_json
     from lejepa_id.records.layout import check_creatable
 
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {str(out)!r} is a file, not a folder; choose another --out")
     check_creatable(out)
     path = out / BUDGET_FILE
+    if path.exists() and not path.is_file():
+        raise UsageError(f"{str(path)!r} is not a file; remove it or choose another --out")
     if path.is_file():
         try:
-            held = read_json(path).get("budget")
-        except (OSError, ValueError, AttributeError):
-            raise UsageError(f"{path} is not a budget file; choose another --out") from None
+            record = read_json(path)
+        except (OSError, ValueError):
+            record = None
+        if not isinstance(record, dict) or not isinstance(record.get("experiments"), dict):
+            raise UsageError(
+                f"{str(path)!r} is not a budget file (an object with an 'experiments' "
+                "object); choose another --out"
+            )
+        held = record.get("budget")
         if held != budget.name:
             raise UsageError(
                 f"--out {str(out)!r} holds the {held!r} budget's results; "
