@@ -59,3 +59,53 @@ def test_unknown_figure_formats_are_refused_before_anything_is_written(tmp_path,
     with pytest.raises(UsageError, match="choose one or more of png, pdf, svg"):
         make_figures(tmp_path, tmp_path / "figs", formats=formats)
     assert not (tmp_path / "figs").exists()
+
+
+def _curves_run(folder, curves) -> None:
+    import json
+
+    folder.mkdir(parents=True)
+    (folder / "result.json").write_text(json.dumps({"curves": curves}))
+
+
+@pytest.mark.parametrize("fmt, magic", [("pdf", b"%PDF"), ("svg", b"<?xml"), ("png", b"\x89PNG")])
+def test_curves_out_suffix_chooses_the_format(tmp_path, capsys, fmt, magic):
+    from lejepa_id.cli.main import main
+
+    _curves_run(tmp_path / "r", {"step": [10, 20, 30], "loss": [3.0, 2.0, 1.5]})
+    out = tmp_path / f"c.{fmt}"
+    assert main(["curves", str(tmp_path), "--out", str(out)]) == 0
+    assert out.read_bytes().startswith(magic)
+
+
+@pytest.mark.parametrize("name", ["c.jpeg", "c", "c.pdf.txt"])
+def test_curves_unknown_suffix_is_one_line(tmp_path, capsys, name):
+    from lejepa_id.cli.main import main
+
+    _curves_run(tmp_path / "r", {"step": [10, 20], "loss": [3.0, 2.0]})
+    assert main(["curves", str(tmp_path), "--out", str(tmp_path / name)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ".pdf" in err and name in err
+    assert not (tmp_path / name).exists()
+
+
+@pytest.mark.parametrize("curves", [None, [1, 2], {"step": None}, "x"])
+def test_curves_null_in_a_result_is_one_line(tmp_path, capsys, curves):
+    from lejepa_id.cli.main import main
+
+    _curves_run(tmp_path / "r", curves)
+    assert main(["curves", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no training curves" in err
+    assert not (tmp_path / "curves.png").exists()
+
+
+def test_curves_null_beside_a_good_run_is_skipped_with_a_note(tmp_path, capsys):
+    from lejepa_id.cli.main import main
+
+    _curves_run(tmp_path / "bad", None)
+    _curves_run(tmp_path / "good", {"step": [10, 20], "loss": [3.0, 2.0]})
+    assert main(["curves", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert "1 runs" in captured.out
+    assert "skipped" in captured.err and "bad" in captured.err

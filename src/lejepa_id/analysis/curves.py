@@ -1,4 +1,5 @@
-"""Training curves of a run or of every run under a folder, drawn into one PNG (and, for
+"""Training curves of a run or of every run under a folder, drawn into one PNG, PDF or
+SVG (the ``--out`` suffix; and, for
 the report, small inline SVGs per experiment: :func:`curves_svg`).
 
 ``lejepa-id curves DIR`` reads each finished run's ``result.json`` (its ``curves``)
@@ -28,6 +29,8 @@ DEFAULT_METRICS = ("loss", "r2_hz", "orth_err", "alignment", "sigreg", "lr")
 """Panels drawn when ``--metrics`` is not given (those the runs have)."""
 CURVES_CSV = "curves.csv"
 MAX_LEGEND = 12
+FORMATS = ("png", "pdf", "svg")
+"""Files ``curves --out`` writes, chosen by the suffix (matplotlib's format names)."""
 """More runs than this are drawn without a legend (one colour per run still)."""
 
 
@@ -51,10 +54,8 @@ def collect_curves(directory: str | Path) -> Curves:
     results = sorted(root.rglob(RESULT_FILE))
     finished = {p.parent for p in results}
     for path in results:
-        try:
-            data = json.loads(path.read_text())
-            frame = curves_frame(data["curves"])
-        except (OSError, ValueError, KeyError, TypeError):
+        frame = _result_curves(path)
+        if frame is None:
             found.skipped.append(path)
             continue
         if not frame.empty:
@@ -74,6 +75,19 @@ def collect_curves(directory: str | Path) -> Curves:
     return found
 
 
+def _result_curves(path: Path) -> pd.DataFrame | None:
+    """The curves of a result file, or None where it is unreadable or its ``curves`` is
+    not a table (``null``, a list, columns that are not lists)."""
+    try:
+        data = json.loads(path.read_text())
+        curves = data["curves"]
+        if not isinstance(curves, dict) or not all(isinstance(v, list) for v in curves.values()):
+            return None
+        return curves_frame(curves)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 def _name(root: Path, run: Path) -> str:
     rel = run.relative_to(root)
     return str(rel) if rel.parts else run.name
@@ -85,7 +99,15 @@ def plot_curves(
     metrics: list[str] | None = None,
 ) -> tuple[Path, Curves]:
     """Draw one panel per metric (x: optimizer step), one line per run; returns the
-    PNG's path (default ``DIR/curves.png``) and what was read."""
+    figure's path (default ``DIR/curves.png``; a ``.pdf`` or ``.svg`` ``out`` is written
+    in that format) and what was read."""
+    path = Path(out) if out is not None else Path(directory) / "curves.png"
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise UsageError(
+            f"--out {str(path)!r}: the suffix must be one of "
+            f"{', '.join('.' + f for f in FORMATS)} (the figure's format)"
+        )
     found = collect_curves(directory)
     if not found.runs:
         raise UsageError(
@@ -102,10 +124,9 @@ def plot_curves(
         panels = list(dict.fromkeys(metrics))
     else:
         panels = [m for m in DEFAULT_METRICS if m in available] or available[:4]
-    path = Path(out) if out is not None else Path(directory) / "curves.png"
     fig = _figure(found, panels)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=120)
+    fig.savefig(buffer, format=fmt, dpi=120)
     plt.close(fig)
     atomic_write_bytes(path, buffer.getvalue())
     return path, found
@@ -178,12 +199,8 @@ def run_curves(paths: dict[str, Path]) -> dict[str, pd.DataFrame]:
     is unreadable or holds no curves is left out."""
     out = {}
     for name, folder in paths.items():
-        try:
-            data = json.loads((Path(folder) / RESULT_FILE).read_text())
-            frame = curves_frame(data["curves"])
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        if not frame.empty and "step" in frame.columns:
+        frame = _result_curves(Path(folder) / RESULT_FILE)
+        if frame is not None and not frame.empty and "step" in frame.columns:
             out[name] = frame
     return out
 

@@ -265,14 +265,18 @@ def _register_analysis(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "curves",
-        help="plot the training curves of a run or of every run under a folder (PNG)",
+        help="plot the training curves of a run or of every run under a folder (PNG, PDF, SVG)",
         description="Read the curves of every run under DIR (a run's folder, an "
         "experiment's or a results root): result.json of finished runs, curves.csv "
         "(--logger csv) of runs still training; draw one panel per metric against the "
         "step, one line per run.",
     )
     p.add_argument("dir", help="a run's folder, a sweep's OUT/<experiment> or a results root")
-    p.add_argument("--out", default=None, help="PNG file (default: DIR/curves.png)")
+    p.add_argument(
+        "--out",
+        default=None,
+        help="figure file, .png, .pdf or .svg (default: DIR/curves.png)",
+    )
     p.add_argument(
         "--metrics",
         default=None,
