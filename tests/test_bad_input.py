@@ -98,6 +98,11 @@ REACHER_TRAIN = ["reacher", "train", "--data", "ou", "--eval", "eval", "--out", 
 REACHER_TRAIN += ["--epochs", "1", "--device", "cpu", "--quiet"]
 
 
+# A plan.json of the shape `reacher figures` reads (its values are never drawn: the cases
+# using it are refused before the gallery is loaded).
+GOOD_PLAN = {"runs": [{"run": "ou/a"}], "pairs": [[0, 1], [2, 3]], "config": {}, "reference": {}}
+
+
 def hand_written_cases() -> list[Case]:
     c = [
         # --- malformed or wrong-shaped files a command reads
@@ -208,6 +213,32 @@ def hand_written_cases() -> list[Case]:
             ["reacher", "figures", "--runs", "rr", "--eval", "eval"],
             "runs",
             _write("rr/plan.json", '{"pairs": [[0, 1]]}'),
+        ),
+        Case(
+            "figures: --pair beyond the plan's pairs",
+            ["reacher", "figures", "--runs", "rr", "--eval", "eval", "--pair", "99999"],
+            "--pair 99999",
+            _write("rr/plan.json", json.dumps(GOOD_PLAN)),
+        ),
+        Case(
+            "figures: --pair negative",
+            ["reacher", "figures", "--runs", "rr", "--eval", "eval", "--pair", "-1"],
+            "--pair -1",
+            _write("rr/plan.json", json.dumps(GOOD_PLAN)),
+        ),
+        Case(
+            "figures: NaN in plan.json",
+            ["reacher", "figures", "--runs", "rr", "--eval", "eval"],
+            "runs[0].ratio[1]",
+            _all(
+                _fake_eval(),
+                _write(
+                    "rr/plan.json",
+                    json.dumps(
+                        {**GOOD_PLAN, "runs": [{"run": "ou/a", "ratio": [1.0, "NaN"]}]}
+                    ).replace('"NaN"', "NaN"),
+                ),
+            ),
         ),
         Case(
             "reacher config malformed",

@@ -443,12 +443,41 @@ def cmd_figures(args: argparse.Namespace) -> int:
             f"plan {str(plan_path)!r} lacks {', '.join(bad_keys) or 'runs and pairs'}: "
             "rerun `lejepa-id reacher plan`"
         )
+    where = _non_finite(plan)
+    if where is not None:
+        # `reacher plan` writes NaN as null, so a NaN/Infinity literal is a hand edit; the
+        # figures would fail one by one after some were written.
+        raise UsageError(
+            f"plan {str(plan_path)!r} holds a non-finite number at {where}: "
+            "rerun `lejepa-id reacher plan`"
+        )
+    pairs = len(plan["pairs"])
+    if not 0 <= args.pair < pairs:
+        raise UsageError(f"--pair {args.pair} is out of range: the plan has pairs 0 to {pairs - 1}")
     gallery = load_dataset(args.eval, expect_kind="eval")
     out = ensure_writable(args.out or args.runs / "figures")
     entries = make_figures(gallery, plan, out, formats, args.pair, runs_dir=args.runs)
     for e in entries:
         print(out / e[formats[0]])
     return 0
+
+
+def _non_finite(tree: object, where: str = "") -> str | None:
+    """The key path (``runs[0].ratio[3]``) of the first NaN or infinity in a JSON tree."""
+    import math
+
+    if isinstance(tree, float) and not math.isfinite(tree):
+        return where or "the top level"
+    items: list[tuple[str, object]] = []
+    if isinstance(tree, dict):
+        items = [(f"{where}.{k}" if where else str(k), v) for k, v in tree.items()]
+    elif isinstance(tree, list):
+        items = [(f"{where}[{i}]", v) for i, v in enumerate(tree)]
+    for path, value in items:
+        found = _non_finite(value, path)
+        if found is not None:
+            return found
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
