@@ -129,6 +129,19 @@ def test_yaml_is_loaded_safely(tmp_path):
         load_experiment(evil)
 
 
+def test_a_key_given_twice_is_refused_but_a_merge_may_override(tmp_path):
+    from lejepa_id.config.experiments import read_tree
+
+    dup = tmp_path / "dup.yaml"
+    dup.write_text("defaults:\n  steps: 4\n  hidden: 8\n  steps: 8\nruns: {a: {}}\n")
+    with pytest.raises(UsageError, match=r"duplicate key 'steps' \(line 4\)"):
+        load_experiment(dup)
+    # Overriding a key brought in by `<<:` is what a merge is for, not a duplicate.
+    merged = tmp_path / "merged.yaml"
+    merged.write_text("base: &b {steps: 4, hidden: 8}\ndefaults: {<<: *b, steps: 6}\n")
+    assert read_tree(merged)["defaults"] == {"steps": 6, "hidden": 8}
+
+
 def test_numbers_in_any_yaml_spelling_are_accepted():
     cfg = make_run_config({"lam": "1e-3", "steps": 2000.0})
     assert cfg.lam == 1e-3 and cfg.steps == 2000 and isinstance(cfg.steps, int)

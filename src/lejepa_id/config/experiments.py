@@ -279,17 +279,44 @@ def _plugin_list(tree: dict[str, Any], path: Path) -> list[str]:
 MAX_CONFIG_NODES = 100_000
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, except that a key given twice in one mapping is an error
+    (plain PyYAML keeps the last value without a word). Keys brought in by a merge
+    (``<<: *base``) may still be overridden: that is what a merge is for."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                duplicate = key in seen
+            except TypeError:  # an unhashable key: the base class reports it
+                continue
+            if duplicate:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"duplicate key {key!r} (line {key_node.start_mark.line + 1}); "
+                    "give each key once",
+                    key_node.start_mark,
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def read_tree(path: str | Path) -> dict[str, Any]:
     """An experiment YAML's top-level mapping, or a one-line UsageError naming the file
-    and what is wrong (missing, a directory, unreadable, not YAML, not a mapping, an
-    alias bomb)."""
+    and what is wrong (missing, a directory, unreadable, not YAML, a key given twice, not
+    a mapping, an alias bomb)."""
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"config file {str(path)!r} is a directory, not a YAML file")
     if not path.is_file():
         raise UsageError(f"config file {str(path)!r} does not exist")
     try:
-        tree = yaml.safe_load(path.read_text())
+        tree = yaml.load(path.read_text(), Loader=_UniqueKeyLoader)  # a SafeLoader
     except yaml.YAMLError as exc:
         raise UsageError(
             f"config file {str(path)!r} is not valid YAML: {exc}".splitlines()[0]
