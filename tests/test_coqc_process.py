@@ -59,12 +59,28 @@ def test_hung_coqc_is_killed_at_the_timeout(fake_coqc, tmp_path):
     assert not coq._RUNNING
 
 
-@pytest.mark.parametrize("value", ["0", "-5", "abc", "inf"])
+@pytest.mark.parametrize("value", ["0", "-5", "abc", "inf", "nan"])
 def test_verify_timeout_must_be_positive_seconds(value, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["verify", "--timeout", value])
     assert exc.value.code == 2
-    assert "--timeout" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--timeout" in err and repr(value) in err  # no usage
+
+
+@pytest.mark.parametrize("kind", ["file", "missing"])
+def test_verify_formal_dir_must_be_a_folder(tmp_path, capsys, kind):
+    target = tmp_path / "proofs.v"
+    if kind == "file":
+        target.write_text("Theorem t : True. Proof. exact I. Qed.\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", "--formal-dir", str(target)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert (
+        err.count("\n") == 1
+        and f"--formal-dir {str(target)!r} is {'a file' if kind == 'file' else 'missing'}" in err
+    )
 
 
 def test_verify_help_names_the_timeout_and_its_default(capsys):

@@ -133,7 +133,7 @@ DEFAULT_TIMEOUT_S = 900.0
 
 
 def _seconds(value: str) -> float:
-    """``--timeout``: a positive number of seconds (argparse turns the error into usage)."""
+    """``--timeout``: a positive number of seconds (argparse reports the error in one line)."""
     try:
         seconds = float(value)
     except ValueError:
@@ -150,7 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     Exit status 0 when every main theorem checks, 1 on any failure, 2 when Coq is
     not installed.
     """
-    parser = argparse.ArgumentParser(
+    from lejepa_id.cli.args import OneLineParser  # bad input: one line, not the usage
+
+    parser = OneLineParser(
         prog="lejepa-id verify",
         description="Compile the Coq proofs in formal/ from scratch and audit them.",
     )
@@ -173,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         "(formal/statements.txt; commit it with the new pins)",
     )
     args = parser.parse_args(argv)
+    if args.formal_dir is not None and not args.formal_dir.is_dir():
+        what = "a file" if args.formal_dir.exists() else "missing"
+        parser.error(f"--formal-dir {str(args.formal_dir)!r} is {what}, not a folder of proofs")
     try:
         report = check(args.formal_dir, timeout=args.timeout)
     except CoqMissingError:
