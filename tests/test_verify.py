@@ -789,3 +789,11 @@ def test_repin_after_a_change_of_meaning_fails_the_locks(small_pins, tmp_path, m
         "LejepaId.Approximate.approx_identifiability: definition LejepaId.Approximate.kappa "
         "differs from the locked text"
     ) in found
+
+
+def test_cheat_opacity_flag_hiding_a_helper(plant) -> None:
+    # `Global Opaque kappa` would make Coq's unfold (and so the walk) stop at kappa,
+    # so that a helper under it could change unseen: opacity commands are refused.
+    report = plant(KAPPA_PROOF, KAPPA_PROOF + "\nGlobal Opaque kappa.")
+    assert not report.ok
+    assert any("banned command: Approximate.v" in e and "Opaque" in e for e in report.errors)

@@ -44,7 +44,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lejepa_id.proofs import coq
+from lejepa_id.proofs import coq, kinds
 from lejepa_id.proofs.findings import Report
 from lejepa_id.proofs.report import pins_text, render_markdown, summary
 from lejepa_id.proofs.sources import (
@@ -138,6 +138,11 @@ def check(formal_dir: str | Path | None = None, timeout: float = 3600.0) -> Repo
         report.errors += coq.kernel_recheck(coqchk, opts, files, work, timeout)
         start = time.perf_counter()
         coq.audit(coqc, opts, files, work, report, timeout)
+        # A definition that names an integral must be a reviewed integral notion
+        # (kinds are derived through those only).
+        used = {u for t in report.theorems for u in t.uses}
+        used |= {u for a in report.assumptions.values() for u in a.uses}
+        report.errors += kinds.integral_problems(used, report.definitions, report.definition_refs)
         report.check_seconds = time.perf_counter() - start
     return report
 

@@ -5,13 +5,18 @@ compiled with ``coqc`` under ``Set Printing All``:
 
 - pass A, per main theorem (in parallel chunks): its printed type and
   ``Print Assumptions``;
-- definition rounds: every qualified name in a printed statement is resolved by
-  ``Locate`` to its full path, whatever spelling Coq chose; each project constant
-  among them is printed, and the names in its definition resolved in turn, until
-  closed (the printed definitions enter the statement's pin);
+- the dependency walk (:mod:`lejepa_id.proofs.deps`): an Ltac2 program takes each
+  statement's kernel term apart and follows every project reference through
+  definitions, lemma types and inductive types, printing each with its full path;
+  each project constant found is then printed (the printed definitions enter the
+  statement's pin). No name is read out of printed text;
 - pass B, per assumption met in pass A or declared in the sources: its type, its
   sort, and whether ``False`` or the assumption itself follows by ``easy``,
-  ``tauto``, ``intuition`` or ``firstorder``.
+  ``tauto``, ``intuition`` or ``firstorder``; then the same walk over its type,
+  through inductive types of every library, reports whether it can carry a proof.
+
+Before the audit, :func:`kernel_recheck` runs ``coqchk`` over the compiled modules.
+Every ``coqc``/``coqchk`` runs in :func:`clean_env` (no ``COQPATH``).
 
 Every run starts by resetting all printing options (:data:`PRINTING`): a project
 file may change them with ``Global Set`` (which survives ``Require``), and
@@ -352,7 +357,7 @@ def _pass_b(coqc, opts, work, header, names, token, timeout) -> str:
 
 def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Report, timeout: float):
     """Fill ``report`` with the statement pins, assumptions and their tests."""
-    from lejepa_id.proofs import kinds, statements
+    from lejepa_id.proofs import statements
 
     modules = [module_of(f) for f in files]
     header = [f"Require {m}." for m in modules] + PRINTING
@@ -408,9 +413,6 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
             thm.refs = sorted({r for r in refs if not _project(r)})
             thm.laws = law_premises_deep(walked.outside_head.get(str(k), []), defs)
     report.errors += assumption_errors(report)
-    used = {u for t in thms for u in t.uses}
-    used |= {u for a in report.assumptions.values() for u in a.uses}
-    report.errors += kinds.integral_problems(used, report.definitions, report.definition_refs)
     statements.check(report, work / statements.FILENAME)
 
 

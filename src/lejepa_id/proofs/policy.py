@@ -54,7 +54,8 @@ LIBRARY = "LejepaId"
 #: Coq disagree about what is code, so that warning is an error here.
 CHECKER_COQC_FLAGS = ("-w", "+comment-terminator-in-string")
 
-#: Commands that could load code or switch off a kernel check; never needed here.
+#: Commands that could load code, switch off a kernel check or hide a definition
+#: from the dependency walk; never needed here.
 BANNED_COMMANDS = (
     "Declare ML Module",
     "Load",
@@ -68,6 +69,10 @@ BANNED_COMMANDS = (
     "Extract Constant",
     "Register",
     "Primitive",
+    # Opacity flags stop the dependency walk from unfolding a definition (Coq's
+    # ``unfold`` refuses an ``Opaque`` constant), which would hide its helpers.
+    "Opaque",
+    "Strategy",
 )
 
 STANDARD_AXIOMS: dict[str, Allowed] = {
