@@ -3,26 +3,31 @@
     [Dirichlet.v] proves its theorems for every expectation functional
     ([is_expectation]: normalized, linear, monotone on a class closed under
     linear combinations), faithful where the equality case needs it.  Here the
-    one-dimensional Gaussian integral is shown to be one:
-    - [gexp_is_expectation]: [E f = (1/Z) int f(x) exp(-x^2/2) dx] (Coquelicot
-      improper integral) is an expectation on the functions integrable against
-      the Gaussian;
+    Gaussian integral is shown to be one:
+    - [gexp_is_expectation]: in one variable, [E f = (1/Z) int f(x)
+      exp(-x^2/2) dx] (Coquelicot improper integral) is an expectation on the
+      functions integrable against the Gaussian;
     - [gexp_faithful]: a continuous nonnegative function with [E f = 0] is 0
       everywhere (a positive value gives a positive integral near it);
-    - [dirichlet_identifiability_gauss1]: [dirichlet_identifiability_n] at
-      [n = 1] with that expectation, on the functions of a vector that depend
-      continuously on its first coordinate and are Gaussian-integrable, so its
-      expectation and faithfulness premises are discharged;
-      [dirichlet_identifiability_gauss1_satisfiable]: the identity meets all
-      its hypotheses.
-    Not done: the same in [n > 1] dimensions (the iterated integral of
-    [HermiteN] would need continuity of its inner integrals for faithfulness),
-    and [E ln det (J^T J) = 0] and the inverse's energy condition remain
-    hypotheses (no change of variables, no chain rule). *)
+    - [gexpn_is_expectation], [gexpn_faithful]: in every dimension, the
+      iterated integral [gexpn n] of [HermiteN] is an expectation, and
+      faithful, on [gclass n]: the functions for which every stage of the
+      iteration is a continuous, Gaussian-integrable function of the
+      integrated coordinate and what is left after the [n] integrals does not
+      depend on the other coordinates;
+    - [dirichlet_identifiability_gauss] ([_gauss1] for [n = 1] on the line):
+      [dirichlet_identifiability_n] with that expectation, so its expectation
+      and faithfulness premises are discharged; the [_satisfiable] theorems
+      show the identity meets all the hypotheses.
+    Not done: the iterated integral is not shown to be the Lebesgue integral
+    on R^n (no Fubini), membership of the Jacobian energies in [gclass n] is
+    a hypothesis (part of [dirichlet_optimal]), and [E ln det (J^T J) = 0] and
+    the inverse's energy condition remain hypotheses (no change of variables,
+    no chain rule). *)
 
 From Coquelicot Require Import Coquelicot.
-Require Import Reals Lra Psatz.
-From LejepaId Require Import Prelude GaussianMoments HermiteGauss Dirichlet.
+Require Import Reals Lra Psatz FunctionalExtensionality.
+From LejepaId Require Import Prelude GaussianMoments HermiteGauss HermiteN Dirichlet.
 Open Scope R_scope.
 
 Local Notation mI := (Rbar_locally m_infty).
@@ -259,4 +264,140 @@ Proof.
     + rewrite Hen. apply Hc.
   - intros x i Hi. unfold trunc. apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity.
   - intros i Hi. unfold trunc. destruct (Nat.ltb i 1); reflexivity.
+Qed.
+
+(** ** Every dimension: the iterated Gaussian integral of [HermiteN].
+
+    [gexpn n F = E_{z_0} ... E_{z_{n-1}} F] integrates the last of the first [n]
+    coordinates first.  [gclass n] are the functions for which every stage is
+    a continuous, Gaussian-integrable function of the integrated coordinate,
+    and what is left after the [n] integrals does not depend on the other
+    coordinates.  On that class the iterated integral is an expectation and
+    faithful; continuity is asked of each one-variable slice only. *)
+Fixpoint gclass (n : nat) (F : vec -> R) : Prop :=
+  match n with
+  | O => forall t, F t = F (fun _ => 0)
+  | S m => (forall z, (forall x, continuous (fun y => F (vset z m y)) x) /\
+                      gintegrable1 (fun x => F (vset z m x))) /\
+           gclass m (fun z => gexp (fun x => F (vset z m x)))
+  end.
+
+Lemma gclass_ext : forall n F G, (forall t, F t = G t) -> gclass n F -> gclass n G.
+Proof.
+  intros n F G E. replace G with F; [auto|]. apply functional_extensionality, E.
+Qed.
+
+Lemma gexpn_ext : forall n F G, (forall t, F t = G t) -> gexpn n F = gexpn n G.
+Proof.
+  intros n F G E. replace G with F; [reflexivity|]. apply functional_extensionality, E.
+Qed.
+
+Theorem gexpn_is_expectation : forall n, is_expectation vec (gclass n) (gexpn n).
+Proof.
+  destruct gexp_is_expectation as [Hc1 [Hl1 Hm1]].
+  induction n as [|m [Hc [Hl Hm]]].
+  - split; [|split].
+    + intros c. split; [simpl; intros; reflexivity | reflexivity].
+    + intros a b F G HF HG. split; [intros t; simpl in HF, HG |- *; rewrite HF, HG; reflexivity|].
+      reflexivity.
+    + intros F G _ _ Hle. apply Hle.
+  - split; [|split].
+    + intros c. destruct (Hc1 c) as [HI HE]. split.
+      * split; [intros z; split; [intros; apply continuous_const | exact HI]|].
+        apply (gclass_ext m (fun _ => c)); [intros; symmetry; exact HE | apply Hc].
+      * simpl. rewrite (gexpn_ext m _ (fun _ => c)) by (intros; exact HE). apply Hc.
+    + intros a b F G [HF1 HF2] [HG1 HG2].
+      assert (Hinner : forall z, gexp (fun x => a * F (vset z m x) + b * G (vset z m x)) =
+                         a * gexp (fun x => F (vset z m x)) + b * gexp (fun x => G (vset z m x))).
+      { intros z. apply (Hl1 a b); [apply HF1 | apply HG1]. }
+      destruct (Hl a b _ _ HF2 HG2) as [HI HE]. split.
+      * split.
+        -- intros z. destruct (HF1 z) as [HFc HFi]. destruct (HG1 z) as [HGc HGi]. split.
+           ++ intros x. apply cont_lin; [apply HFc | apply HGc].
+           ++ apply (Hl1 a b); assumption.
+        -- apply (gclass_ext m _ _ (fun z => eq_sym (Hinner z))). exact HI.
+      * simpl. rewrite (gexpn_ext m _ _ Hinner). exact HE.
+    + intros F G [HF1 HF2] [HG1 HG2] Hle. simpl. apply Hm; [exact HF2 | exact HG2|].
+      intros z. apply Hm1; [apply HF1 | apply HG1 | intros x; apply Hle].
+Qed.
+
+Lemma vset_same : forall (t : vec) m, vset t m (t m) = t.
+Proof.
+  intros t m. apply functional_extensionality. intros j. unfold vset.
+  destruct (Nat.eq_dec j m) as [->|]; reflexivity.
+Qed.
+
+Theorem gexpn_faithful : forall n F, gclass n F -> (forall t, 0 <= F t) -> gexpn n F = 0 ->
+  forall t, F t = 0.
+Proof.
+  destruct gexp_is_expectation as [Hc1 [Hl1 Hm1]].
+  induction n as [|m IH]; intros F HF Hpos H0 t.
+  - simpl in HF, H0. rewrite HF. exact H0.
+  - destruct HF as [HF1 HF2]. simpl in H0.
+    assert (Hin : forall z, gexp (fun x => F (vset z m x)) = 0).
+    { apply (IH _ HF2); [|exact H0].
+      intros z. destruct (Hc1 0) as [H0I H0E]. rewrite <- H0E.
+      apply Hm1; [exact H0I | apply HF1 | intros; apply Hpos]. }
+    rewrite <- (vset_same t m).
+    destruct (HF1 t) as [Hc Hi].
+    apply (gexp_faithful (fun x => F (vset t m x))); [exact Hc | exact Hi | intros; apply Hpos | apply Hin].
+Qed.
+
+(** [dirichlet_identifiability_n] with the iterated Gaussian integral as its
+    expectation, in every dimension: the expectation and faithfulness premises
+    are discharged; the Jacobian energies of [h] and of its inverse must lie in
+    [gclass n] (part of [dirichlet_optimal]). *)
+Theorem dirichlet_identifiability_gauss :
+  forall n h J g Jg, (0 < n)%nat ->
+  has_jacobian n h J -> dirichlet_optimal n (gclass n) (gexpn n) J ->
+  has_jacobian n g Jg -> dirichlet_optimal n (gclass n) (gexpn n) Jg ->
+  (forall x, veq n (g (h x)) x) ->
+  veq n (h (fun _ => 0)) (fun _ => 0) ->
+  exists Q : mat,
+    (forall i k, (i < n)%nat -> (k < n)%nat -> fsum n (fun j => Q j i * Q j k) = kron i k) /\
+    forall z, veq n (h z) (mapply n Q z).
+Proof.
+  intros n h J g Jg Hn HJ Ho HJg Hog Hinv H0.
+  apply (dirichlet_identifiability_n n (gclass n) (gexpn n) h J g Jg); try assumption.
+  - apply gexpn_is_expectation.
+  - apply gexpn_faithful.
+Qed.
+
+(** Not vacuous: for every [n > 0] the identity of R^n meets every hypothesis
+    of [dirichlet_identifiability_gauss] (its energies are constant). *)
+Theorem dirichlet_identifiability_gauss_satisfiable :
+  forall n, (0 < n)%nat ->
+  exists (h : vec -> vec) (J : vec -> mat),
+    has_jacobian n h J /\ dirichlet_optimal n (gclass n) (gexpn n) J /\
+    (forall x, veq n (h (h x)) x) /\ veq n (h (fun _ => 0)) (fun _ => 0).
+Proof.
+  intros n Hn. destruct (gexpn_is_expectation n) as [Hc _].
+  assert (Hdet : det n (gram n kron) = 1).
+  { rewrite det_gram_upper by (intros i j _ Hji; unfold kron; destruct (Nat.eq_dec i j); [lia | reflexivity]).
+    rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron; destruct (Nat.eq_dec i i); [ring | congruence]].
+    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite IH; ring]. }
+  assert (Hvol : log_volume n kron = 0) by (unfold log_volume; rewrite Hdet; apply ln_1).
+  assert (Hen : dirichlet_energy n kron = INR n).
+  { unfold dirichlet_energy, mtrace. rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
+    intros i Hi. rewrite gram_kron by exact Hi. unfold kron. destruct (Nat.eq_dec i i); [reflexivity | congruence]. }
+  exists (trunc n), (fun _ => kron). split; [|split; [|split]].
+  - intros x v i t. unfold trunc, mapply. destruct (Nat.ltb i n) eqn:Hi.
+    + apply Nat.ltb_lt in Hi.
+      replace (fsum n (fun j => kron i j * v j)) with (v i)
+        by (symmetry; apply fsum_kron; exact Hi).
+      unfold vadd, vscal. auto_derive; [exact Logic.I|]. ring.
+    + apply Nat.ltb_ge in Hi.
+      replace (fsum n (fun j => kron i j * v j)) with 0.
+      * auto_derive; [exact Logic.I|]. ring.
+      * rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
+        intros j Hj. unfold kron. destruct (Nat.eq_dec i j); [lia | ring].
+  - split; [|split; [|split; [|split; [|split]]]].
+    + intros x. rewrite Hdet. lra.
+    + rewrite Hvol. apply Hc.
+    + rewrite Hen. apply Hc.
+    + rewrite Hvol. apply Hc.
+    + rewrite Hvol. apply Hc.
+    + rewrite Hen. apply Hc.
+  - intros x i Hi. unfold trunc. apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity.
+  - intros i Hi. unfold trunc. destruct (Nat.ltb i n); reflexivity.
 Qed.

@@ -138,6 +138,31 @@ THEOREMS: dict[str, str] = {
         "Rdefinitions.RbaseSymbolsImpl.Rmult (Q j i) (Q j k))) (Prelude.kron i k)) (forall z "
         ": Prelude.vec, Prelude.veq (S O) (h z) (Prelude.mapply (S O) Q z)))"
     ),
+    "LejepaId.GaussianExpectation.gexpn_is_expectation": (
+        "forall n : nat, Dirichlet.is_expectation Prelude.vec (GaussianExpectation.gclass n) "
+        "(HermiteN.gexpn n)"
+    ),
+    "LejepaId.GaussianExpectation.gexpn_faithful": (
+        "forall (n : nat) (F : forall _ : Prelude.vec, Rdefinitions.RbaseSymbolsImpl.R) (_ : "
+        "GaussianExpectation.gclass n F) (_ : forall t : Prelude.vec, Rdefinitions.Rle "
+        "(Rdefinitions.IZR BinNums.Z0) (F t)) (_ : @eq Rdefinitions.RbaseSymbolsImpl.R "
+        "(HermiteN.gexpn n F) (Rdefinitions.IZR BinNums.Z0)) (t : Prelude.vec), @eq "
+        "Rdefinitions.RbaseSymbolsImpl.R (F t) (Rdefinitions.IZR BinNums.Z0)"
+    ),
+    "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss": (
+        "forall (n : nat) (h : forall _ : Prelude.vec, Prelude.vec) (J : forall _ : "
+        "Prelude.vec, Prelude.mat) (g : forall _ : Prelude.vec, Prelude.vec) (Jg : forall _ : "
+        "Prelude.vec, Prelude.mat) (_ : lt O n) (_ : Dirichlet.has_jacobian n h J) (_ : "
+        "Dirichlet.dirichlet_optimal n (GaussianExpectation.gclass n) (HermiteN.gexpn n) J) "
+        "(_ : Dirichlet.has_jacobian n g Jg) (_ : Dirichlet.dirichlet_optimal n "
+        "(GaussianExpectation.gclass n) (HermiteN.gexpn n) Jg) (_ : forall x : Prelude.vec, "
+        "Prelude.veq n (g (h x)) x) (_ : Prelude.veq n (h (fun _ : nat => Rdefinitions.IZR "
+        "BinNums.Z0)) (fun _ : nat => Rdefinitions.IZR BinNums.Z0)), @ex Prelude.mat (fun Q : "
+        "Prelude.mat => and (forall (i k : nat) (_ : lt i n) (_ : lt k n), @eq "
+        "Rdefinitions.RbaseSymbolsImpl.R (Prelude.fsum n (fun j : nat => "
+        "Rdefinitions.RbaseSymbolsImpl.Rmult (Q j i) (Q j k))) (Prelude.kron i k)) (forall z "
+        ": Prelude.vec, Prelude.veq n (h z) (Prelude.mapply n Q z)))"
+    ),
     "LejepaId.Approximate.kappa_pos": (
         "forall (rho : Rdefinitions.RbaseSymbolsImpl.R) (_ : and "
         "(Rdefinitions.RbaseSymbolsImpl.Rlt (Rdefinitions.IZR BinNums.Z0) rho) "
@@ -488,6 +513,56 @@ USES: dict[str, tuple[str, ...]] = {
         "LejepaId.Prelude.veq",
         "LejepaId.Prelude.vscal",
     ),
+    "LejepaId.GaussianExpectation.gexpn_is_expectation": (
+        "LejepaId.Dirichlet.is_expectation",
+        "LejepaId.GaussianExpectation.gclass",
+        "LejepaId.GaussianExpectation.gintegrable1",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.Prelude.vec",
+    ),
+    "LejepaId.GaussianExpectation.gexpn_faithful": (
+        "LejepaId.GaussianExpectation.gclass",
+        "LejepaId.GaussianExpectation.gintegrable1",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.Prelude.vec",
+    ),
+    "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss": (
+        "LejepaId.Dirichlet.det",
+        "LejepaId.Dirichlet.dirichlet_energy",
+        "LejepaId.Dirichlet.dirichlet_optimal",
+        "LejepaId.Dirichlet.gram",
+        "LejepaId.Dirichlet.has_jacobian",
+        "LejepaId.Dirichlet.log_volume",
+        "LejepaId.Dirichlet.minor",
+        "LejepaId.Dirichlet.mtrace",
+        "LejepaId.Dirichlet.skip",
+        "LejepaId.GaussianExpectation.gclass",
+        "LejepaId.GaussianExpectation.gintegrable1",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.Prelude.fsum",
+        "LejepaId.Prelude.kron",
+        "LejepaId.Prelude.mapply",
+        "LejepaId.Prelude.mat",
+        "LejepaId.Prelude.vadd",
+        "LejepaId.Prelude.vec",
+        "LejepaId.Prelude.veq",
+        "LejepaId.Prelude.vscal",
+    ),
     "LejepaId.Approximate.kappa_pos": ("LejepaId.Approximate.kappa",),
     "LejepaId.Approximate.approx_identifiability": (
         "LejepaId.Approximate.D_of",
@@ -782,6 +857,20 @@ DEFINITIONS: dict[str, str] = {
         "Dirichlet.skip = fun i r : nat => match PeanoNat.Nat.ltb r i return nat with | true "
         "=> r | false => S r end : forall (_ : nat) (_ : nat), nat Arguments Dirichlet.skip "
         "(i r)%nat_scope"
+    ),
+    "LejepaId.GaussianExpectation.gclass": (
+        "GaussianExpectation.gclass = fix gclass (n : nat) (F : forall _ : Prelude.vec, "
+        "Rdefinitions.RbaseSymbolsImpl.R) {struct n} : Prop := match n return Prop with | O "
+        "=> forall t : Prelude.vec, @eq Rdefinitions.RbaseSymbolsImpl.R (F t) (F (fun _ : nat "
+        "=> Rdefinitions.IZR BinNums.Z0)) | S m => and (forall z : Prelude.vec, and (forall x "
+        ": Hierarchy.UniformSpace.sort Hierarchy.R_UniformSpace, @Continuity.continuous "
+        "Hierarchy.R_UniformSpace Hierarchy.R_UniformSpace (fun y : "
+        "Hierarchy.UniformSpace.sort Hierarchy.R_UniformSpace => F (HermiteN.vset z m y)) x) "
+        "(GaussianExpectation.gintegrable1 (fun x : Rdefinitions.RbaseSymbolsImpl.R => F "
+        "(HermiteN.vset z m x)))) (gclass m (fun z : Prelude.vec => HermiteGauss.gexp (fun x "
+        ": Rdefinitions.RbaseSymbolsImpl.R => F (HermiteN.vset z m x)))) end : forall (_ : "
+        "nat) (_ : forall _ : Prelude.vec, Rdefinitions.RbaseSymbolsImpl.R), Prop Arguments "
+        "GaussianExpectation.gclass n%nat_scope F%function_scope"
     ),
     "LejepaId.GaussianExpectation.gclass1": (
         "GaussianExpectation.gclass1 = fun F : forall _ : Prelude.vec, "

@@ -387,6 +387,9 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
     keys = {f"a{j}": name for j, name in enumerate(names)}
     carried = _carriers(coqc, opts, work, header, keys, token, timeout, report)
     a_walk = defs.walk(keys)
+    if defs.errors:  # without Coq's dependencies nothing can be pinned
+        report.errors += defs.errors
+        return
     for j, name in enumerate(names):
         report.assumptions[name] = Assumption(
             printed=name,
@@ -401,7 +404,6 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
         # An assumption is pinned like a statement: its type and the project
         # definitions it depends on, transitively.
         report.assumptions[name].uses = defs.closure(a_walk.statement.get(f"a{j}", []))
-    report.errors += defs.errors
     report.definitions = dict(defs.printed)
     report.definition_refs = {d: defs.external(d) for d in defs.printed}
     for a in report.assumptions.values():

@@ -8,8 +8,9 @@ run after the project's files are loaded, that takes a statement's type apart wi
 inductive types, constructors), each printed with its full path by ``Env.path``.
 From those it follows every project reference (path under ``LejepaId``):
 
-- a constant: its type, and its body when Coq can unfold it (a ``Definition``; a
-  ``Qed`` proof or a module parameter is followed through its type only);
+- a constant: its type, and its body when it has one (a ``Definition``, even one
+  flagged ``Opaque``: the body is taken by ``cbv`` with delta for that constant
+  only; a ``Qed`` proof or a module parameter is followed through its type only);
 - an inductive type: its arity, its constructors and their types;
 - a constructor: its type.
 
@@ -99,8 +100,13 @@ Ltac2 lj_node_terms (r : Std.reference) : constr list :=
   match r with
   | Std.ConstRef _ =>
       match lj_project r with
-      | true => ty :: Control.plus
-          (fun () => [Std.eval_unfold [(r, Std.AllOccurrences)] t]) (fun _ => [])
+      | true =>
+          (* delta for this constant only: its body if it has one (an Opaque flag
+             does not stop cbv), the constant itself for a Qed proof *)
+          let body := Std.eval_cbv { Std.rBeta := false; Std.rMatch := false;
+            Std.rFix := false; Std.rCofix := false; Std.rZeta := false;
+            Std.rDelta := false; Std.rConst := [r] } t in
+          match Constr.equal body t with true => [ty] | false => [ty; body] end
       | false => [ty]
       end
   | Std.IndRef i => ty :: lj_constructors i

@@ -69,8 +69,8 @@ BANNED_COMMANDS = (
     "Extract Constant",
     "Register",
     "Primitive",
-    # Opacity flags stop the dependency walk from unfolding a definition (Coq's
-    # ``unfold`` refuses an ``Opaque`` constant), which would hide its helpers.
+    # Opacity flags change how Coq unfolds a definition; the dependency walk does
+    # not depend on them (it takes bodies by cbv), but nothing here needs them.
     "Opaque",
     "Strategy",
 )
@@ -247,6 +247,10 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.GaussianExpectation.gexp_faithful",
     "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss1",
     "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss1_satisfiable",
+    "LejepaId.GaussianExpectation.gexpn_is_expectation",
+    "LejepaId.GaussianExpectation.gexpn_faithful",
+    "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss",
+    "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_satisfiable",
     "LejepaId.Planning.step_push",
     "LejepaId.Planning.cost_push",
     "LejepaId.Planning.planning_cost_equal",
