@@ -801,3 +801,21 @@ def test_cheat_opacity_flag_hiding_a_helper(plant) -> None:
     report = plant(KAPPA_PROOF, KAPPA_PROOF + "\nGlobal Opaque kappa.")
     assert not report.ok
     assert any("banned command: Approximate.v" in e and "Opaque" in e for e in report.errors)
+
+
+def test_walk_follows_a_definition_through_a_qed_lemma(small_pins, tmp_path, monkeypatch) -> None:
+    # A definition whose body mentions a Qed lemma: the walk takes the lemma's
+    # statement (not its proof) and goes on.
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    src = (FORMAL / "Approximate.v").read_text()
+    src = src.replace(
+        KAPPA_DEF,
+        "Lemma two_pos : (0 < 2)%nat. Proof. lia. Qed.\n"
+        "Definition kappa (rho : R) : R := let _ := two_pos in 2 * rho * (1 - rho).",
+    )
+    src = src.replace(KAPPA_PROOF, "Proof. intros rho [H0 H1]. unfold kappa. cbv zeta. nra. Qed.")
+    report = verify.check(_write_small(tmp_path / "formal", small_pins, src))
+    assert not any("dependency walk failed" in e for e in report.errors), report.errors
+    thm = _by_name(report)["kappa_pos"]
+    assert "LejepaId.Approximate.two_pos" in thm.uses
+    assert "statement differs from its pin" in thm.error  # kappa's printed body changed
