@@ -21,8 +21,13 @@
     [2 (1 - rho) n] is [Q z] with [Q] orthogonal.  The class is not empty (the
     identity encoder is in it, whitened).  For [n = 1] the mean, covariance
     and energies are proved equal to the Gaussian integrals in
-    [HermiteGauss]; for [n > 1] and for the alignment loss the Gaussian
-    integrals are not formalized. *)
+    [HermiteGauss]; in every dimension the mean, covariance, coefficients,
+    energies and square error are proved equal to iterated Gaussian
+    integrals of [heval] in [HermiteN], and the alignment loss to the
+    expected squared change over the OU pair in [Mehler]
+    ([model_alignment_ou]).  The class is finite expansions (polynomial
+    encoders) only, and the iterated integral has a fixed order (no Fubini,
+    no product measure on R^n). *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.

@@ -68,7 +68,7 @@ def _write_small(dst: Path, pins: dict[str, str], source: str | None = None) -> 
     (dst / "_CoqProject").write_text(
         "-R . LejepaId\n-arg -w -arg -ambiguous-paths\nApproximate.v\n"
     )
-    lines = [f"approximate | {n} | {pins.get(n, '0' * 16)} | small" for n in SMALL]
+    lines = [f"approximate | {n} | {pins.get(n, '0' * 64)} | small" for n in SMALL]
     (dst / "theorems.txt").write_text("\n".join(lines) + "\n")
     (dst / statements.FILENAME).write_text(getattr(pins, "statements", ""))
     if source is not None:
@@ -185,6 +185,14 @@ def test_concrete_results_need_no_project_assumption(real_report: findings.Repor
         "Dirichlet.dirichlet_jacobian_equality",
         "Dirichlet.dirichlet_identifiability_n",
         "Dirichlet.dirichlet_identifiability_n_satisfiable",
+        "GaussianExpectation.gexp_is_expectation",
+        "GaussianExpectation.gexp_faithful",
+        "GaussianExpectation.dirichlet_identifiability_gauss1",
+        "GaussianExpectation.dirichlet_identifiability_gauss1_satisfiable",
+        "GaussianExpectation.gexpn_is_expectation",
+        "GaussianExpectation.gexpn_faithful",
+        "GaussianExpectation.dirichlet_identifiability_gauss",
+        "GaussianExpectation.dirichlet_identifiability_gauss_satisfiable",
         "HermiteN.gexpn_sumprod",
         "HermiteN.hermite_orthonormal_n",
         "HermiteN.model_cov_n",
@@ -240,27 +248,25 @@ def test_law_premises_parser() -> None:
 
 def test_law_premises_through_definitions() -> None:
     from lejepa_id.proofs.coq import Definitions, law_premises_deep
+    from lejepa_id.proofs.deps import Graph
 
     defs = Definitions.__new__(Definitions)
-    defs.located = {
-        "Forward.L2Laws": "LejepaId.Forward.L2Laws",
-        "Forward.L2Notions": "LejepaId.Forward.L2Notions",
-        "Extra.laws_hold": "LejepaId.Extra.laws_hold",
-        "Extra.model": "LejepaId.Extra.model",
-    }
-    defs.printed = {
-        "LejepaId.Forward.L2Laws": "Record L2Laws (G : Forward.L2Notions) : Prop := ...",
-        "LejepaId.Forward.L2Notions": "Record L2Notions : Type := ...",
-        "LejepaId.Extra.laws_hold": "Extra.laws_hold = fun G => Forward.L2Laws G",
-        "LejepaId.Extra.model": "Extra.model = Forward.Build_L2Notions x",
-    }
-    wrapped = "forall (G : Forward.L2Notions) (_ : Extra.laws_hold G), True"
-    assert law_premises_deep(wrapped, defs) == ["L2Laws"]
-    # A model proving the laws (the record, or a wrapper of it, at the head) is not
-    # law-relative, and neither is a statement about a concrete interpretation.
-    assert law_premises_deep("Forward.L2Laws Extra.model", defs) == []
-    assert law_premises_deep("Extra.laws_hold Extra.model", defs) == []
-    assert law_premises_deep("forall x : nat, eq (Extra.model) (Extra.model)", defs) == []
+    defs.graph = Graph(
+        edges={
+            "LejepaId.Forward.L2Laws": ["LejepaId.Forward.L2Notions"],
+            "LejepaId.Forward.L2Notions": ["Coq.Reals.Rdefinitions.R"],
+            "LejepaId.Extra.laws_hold": ["LejepaId.Forward.L2Laws"],
+            "LejepaId.Extra.model": ["LejepaId.Forward.Build_L2Notions"],
+        }
+    )
+    # forall G, Extra.laws_hold G -> True: the wrapped record is a premise.
+    assert law_premises_deep(["LejepaId.Extra.laws_hold"], defs) == ["L2Laws"]
+    assert law_premises_deep(["LejepaId.Forward.L2Laws"], defs) == ["L2Laws"]
+    # A model proving the laws (the record, or a wrapper of it, at the head: Coq's
+    # walk reports only the head's arguments) is not law-relative, and neither is a
+    # statement about a concrete interpretation.
+    assert law_premises_deep(["LejepaId.Extra.model"], defs) == []
+    assert law_premises_deep(["Coq.Init.Logic.eq", "LejepaId.Extra.model"], defs) == []
 
 
 def test_required_list_covers_the_theorem_list() -> None:
@@ -354,7 +360,7 @@ def test_cheat_prop_parameter(plant, typ: str) -> None:
 )
 def test_cheat_subset_type_parameter(plant, monkeypatch, typ: str) -> None:
     # Sort Type, but it carries a proof: even allow-listed as a parameter it is refused.
-    entry = policy.Allowed("parameter", "0" * 16, "")
+    entry = policy.Allowed("parameter", "0" * 64, "")
     monkeypatch.setattr(policy, "PROJECT_ASSUMPTIONS", {"LejepaId.Approximate.sub": entry})
     report = plant(append=f"\nParameter sub : {typ}.\n")
     assert not report.ok
@@ -441,7 +447,7 @@ def test_allow_listed_axiom_pins_the_definitions_it_uses(plant, small_pins, monk
     axiom = "\n(** A fact about kappa. *)\nAxiom kappa_half : kappa (1 / 2) = 1 / 2.\n"
     name = "LejepaId.Approximate.kappa_half"
     monkeypatch.setattr(
-        policy, "PROJECT_ASSUMPTIONS", {name: policy.Allowed("axiom", "0" * 16, "")}
+        policy, "PROJECT_ASSUMPTIONS", {name: policy.Allowed("axiom", "0" * 64, "")}
     )
     probe = plant(append=axiom)
     entry = policy.Allowed("axiom", probe.assumptions[name].pin, "")
@@ -601,3 +607,215 @@ def test_parsers() -> None:
     assert sources._matches("Forward.x", "LejepaId.Forward.x")
     assert not sources._matches("ard.x", "LejepaId.Forward.x")
     assert findings.pin("a  b\n c") == findings.pin("a b c") != findings.pin("a b")
+
+
+# --------------------------------------------------------------------------- the review's misses
+# Each of these slipped past the earlier checker (names read by a regular expression,
+# proof carriers found by text, kinds from text, 64-bit pins, .vo never re-checked).
+
+KAPPA_DEF = "Definition kappa (rho : R) : R := 2 * rho * (1 - rho)."
+
+
+def _pin_then_change(tmp_path: Path, monkeypatch, before: str, after: str):
+    """Pin a small copy whose Approximate.v is ``before`` (its control run must pass),
+    then audit the same pins and statements with ``after``."""
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    probe = verify.check(_write_small(tmp_path / "probe" / "formal", {}, before))
+    pins = _pinned(probe)
+    control = verify.check(_write_small(tmp_path / "ctl" / "formal", pins, before))
+    assert control.ok, proof_report.summary(control)
+    return control, verify.check(_write_small(tmp_path / "after" / "formal", pins, after))
+
+
+@pytest.mark.parametrize(
+    ("helper", "name", "qualified"),
+    [
+        # A helper whose name starts with a non-ASCII letter.
+        ("Definition κk (rho : R) : R := {body}.", "κk", "LejepaId.Approximate.κk"),
+        # The same through a module with a non-ASCII name.
+        (
+            "Module Ωm.\nDefinition k (rho : R) : R := {body}.\nEnd Ωm.",
+            "Ωm.k",
+            "LejepaId.Approximate.Ωm.k",
+        ),
+    ],
+)
+def test_cheat_non_ascii_helper_changed(tmp_path, monkeypatch, helper, name, qualified) -> None:
+    _require_coq()
+    src = (FORMAL / "Approximate.v").read_text()
+
+    def with_body(body: str) -> str:
+        text = src.replace(
+            KAPPA_DEF, helper.format(body=body) + f"\nDefinition kappa (rho : R) : R := {name} rho."
+        )
+        return text.replace(
+            KAPPA_PROOF, f"Proof. intros rho [H0 H1]. unfold kappa, {name}. nra. Qed."
+        )
+
+    control, report = _pin_then_change(
+        tmp_path,
+        monkeypatch,
+        with_body("2 * rho * (1 - rho)"),
+        with_body("2 * rho * (1 - rho) * (1 + rho)"),
+    )
+    assert qualified in _by_name(control)["kappa_pos"].uses  # followed, under its full name
+    assert not report.ok
+    error = _by_name(report)["kappa_pos"].error
+    assert "statement differs from its pin" in error
+    assert f"changed since statements.txt: {qualified}" in error
+
+
+def test_cheat_proof_carrying_record_parameter(plant, monkeypatch) -> None:
+    # Sort Type, no sig or Prop in its printed text, yet every gmass is a proof of
+    # 0 = 1: Coq finds the Prop-sorted field behind the record.
+    monkeypatch.setattr(
+        policy,
+        "PROJECT_ASSUMPTIONS",
+        {
+            f"LejepaId.Approximate.{n}": policy.Allowed("parameter", "0" * 64, "")
+            for n in ("gmass", "gpt")
+        },
+    )
+    report = plant(
+        append="\nRecord Mass : Type := { mval : R; mval01 : mval = 0 /\\ mval = 1 }.\n"
+        "Parameter gmass : Mass.\n"
+        "Record Pt : Type := { px : R; py : nat }.\nParameter gpt : nat -> Pt.\n"
+    )
+    assert not report.ok
+    carried = [e for e in report.errors if "can carry a proof" in e]
+    assert any("gmass" in e and "LejepaId.Approximate.Mass" in e for e in carried), carried
+    assert not any("gpt" in e for e in carried)  # a record of data only is a notion
+
+
+def test_cheat_kind_laundered_through_a_definition(small_pins, tmp_path, monkeypatch) -> None:
+    # weight is kappa plus zero times an integral: naming an integral in a new
+    # definition must not turn a coefficient-level statement into an integral one.
+    from lejepa_id.proofs import kinds
+
+    names = (*SMALL, "LejepaId.Approximate.weight_pos")
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", names)
+    src = (FORMAL / "Approximate.v").read_text() + (
+        "\nDefinition weight (rho : R) : R := kappa rho + 0 * RInt (fun _ => 0) 0 1.\n"
+        "Theorem weight_pos : forall rho, 0 < rho < 1 -> 0 < weight rho.\n"
+        "Proof. intros rho H. unfold weight. rewrite Rmult_0_l, Rplus_0_r. "
+        "now apply kappa_pos. Qed.\n"
+    )
+    formal = _write_small(tmp_path / "formal", small_pins, src)
+    lines = [f"approximate | {n} | {small_pins.get(n, '0' * 64)} | small" for n in names]
+    (formal / "theorems.txt").write_text("\n".join(lines) + "\n")
+    report = verify.check(formal)
+    thm = _by_name(report)["weight_pos"]
+    assert "LejepaId.Approximate.weight" in thm.uses
+    assert "Coquelicot.RInt.RInt" in report.definition_refs["LejepaId.Approximate.weight"]
+    assert any(
+        "LejepaId.Approximate.weight names an integral but is not a reviewed" in e
+        for e in report.errors
+    )
+    kind = kinds.derive(
+        thm.printed_type, thm.uses, report.definitions, "", thm.refs, report.definition_refs
+    )
+    assert kind == "algebra"
+
+
+def test_pins_are_full_length(tmp_path) -> None:
+    assert len(findings.pin("x")) == 64
+    (tmp_path / "theorems.txt").write_text("forward | LejepaId.Forward.x | 0123456789abcdef | s\n")
+    with pytest.raises(ValueError, match="64-hex pin"):
+        sources.parse_theorem_list(tmp_path)
+
+
+def test_coqchk_rechecks_the_compiled_tree(tmp_path) -> None:
+    # The kernel checker re-reads the .vo files: an axiom hidden in a compiled file
+    # (here compiled in, as a replaced .vo would carry it) is listed and refused.
+    from lejepa_id.proofs import coq
+
+    _require_coq()
+    coqchk = shutil.which("coqchk")
+    assert coqchk, "coqchk is installed with coq"
+    formal = _write_small(tmp_path / "formal", {})
+    opts, files, _ = sources.parse_coqproject(formal)
+    assert coq.compile_all("coqc", opts, files, formal, 600) == ""
+    assert coq.kernel_recheck(coqchk, opts, files, formal, 600) == []
+    (formal / "Approximate.v").write_text(
+        (formal / "Approximate.v").read_text() + "\nAxiom cheat : False.\n"
+    )
+    assert coq.compile_all("coqc", opts, files, formal, 600) == ""
+    errors = coq.kernel_recheck(coqchk, opts, files, formal, 600)
+    assert errors == ["coqchk lists LejepaId.Approximate.cheat as assumed: not on the allow-list"]
+    out = "* Axioms:\n    Coq.Logic.Classical_Prop.classic\n    LejepaId.X.y\n* Theory: Set\n"
+    assert coq.kernel_axioms(out) == ["Coq.Logic.Classical_Prop.classic", "LejepaId.X.y"]
+
+
+def test_coqpath_is_cleared(plant, tmp_path, monkeypatch) -> None:
+    # A library reachable only through COQPATH is not loaded by the audit.
+    _require_coq()
+    lib = tmp_path / "coqpath" / "Evil"
+    lib.mkdir(parents=True)
+    (lib / "Evil.v").write_text("Definition evil := 0.\n")
+    import subprocess
+
+    subprocess.run(["coqc", "-Q", ".", "Evil", "Evil.v"], cwd=lib, check=True)
+    monkeypatch.setenv("COQPATH", str(tmp_path / "coqpath"))
+    from lejepa_id.proofs import coq
+
+    assert "COQPATH" not in coq.clean_env()
+    report = plant(KAPPA_HEAD, "From Evil Require Import Evil.\n" + KAPPA_HEAD)
+    assert not report.ok
+    assert any("coqc failed on Approximate.v" in e and "Evil" in e for e in report.errors)
+
+
+def _locks():
+    import importlib.util
+
+    path = Path(__file__).resolve().parent / "proofs" / "locked_statements.py"
+    spec = importlib.util.spec_from_file_location("locked_statements", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_repin_after_a_change_of_meaning_fails_the_locks(small_pins, tmp_path, monkeypatch):
+    # The review's case: a definition edited and every pin regenerated. The audit
+    # alone cannot tell (it passes); the literal locks of the key statements can.
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    src = (FORMAL / "Approximate.v").read_text()
+    changed = src.replace(KAPPA_DEF, "Definition kappa (rho : R) : R := 2 * rho * (1 - rho) * 2.")
+    probe = verify.check(_write_small(tmp_path / "probe" / "formal", small_pins, changed))
+    assert not probe.ok  # the old pins catch it...
+    repinned = _pinned(probe)  # ...so everything is re-pinned
+    report = verify.check(_write_small(tmp_path / "repinned" / "formal", repinned, changed))
+    assert report.ok, proof_report.summary(report)  # and the audit passes
+    locks = _locks()
+    assert locks.mismatches(small_pins.statements, only=set(SMALL)) == []  # control
+    found = locks.mismatches(repinned.statements, only=set(SMALL))
+    assert (
+        "LejepaId.Approximate.approx_identifiability: definition LejepaId.Approximate.kappa "
+        "differs from the locked text"
+    ) in found
+
+
+def test_cheat_opacity_flag_hiding_a_helper(plant) -> None:
+    # `Global Opaque kappa` would make Coq's unfold (and so the walk) stop at kappa,
+    # so that a helper under it could change unseen: opacity commands are refused.
+    report = plant(KAPPA_PROOF, KAPPA_PROOF + "\nGlobal Opaque kappa.")
+    assert not report.ok
+    assert any("banned command: Approximate.v" in e and "Opaque" in e for e in report.errors)
+
+
+def test_walk_follows_a_definition_through_a_qed_lemma(small_pins, tmp_path, monkeypatch) -> None:
+    # A definition whose body mentions a Qed lemma: the walk takes the lemma's
+    # statement (not its proof) and goes on.
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    src = (FORMAL / "Approximate.v").read_text()
+    src = src.replace(
+        KAPPA_DEF,
+        "Lemma two_pos : (0 < 2)%nat. Proof. lia. Qed.\n"
+        "Definition kappa (rho : R) : R := let _ := two_pos in 2 * rho * (1 - rho).",
+    )
+    src = src.replace(KAPPA_PROOF, "Proof. intros rho [H0 H1]. unfold kappa. cbv zeta. nra. Qed.")
+    report = verify.check(_write_small(tmp_path / "formal", small_pins, src))
+    assert not any("dependency walk failed" in e for e in report.errors), report.errors
+    thm = _by_name(report)["kappa_pos"]
+    assert "LejepaId.Approximate.two_pos" in thm.uses
+    assert "statement differs from its pin" in thm.error  # kappa's printed body changed

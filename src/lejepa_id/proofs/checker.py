@@ -19,7 +19,17 @@ tree is never touched, and tests can plant cheats in copies):
    an admitted lemma or a top-level ``Hypothesis`` shows up as unlisted;
 5. tests every assumption in Coq: a ``Parameter`` of sort ``Prop`` is rejected, and
    so is any assumption from which ``easy``/``tauto``/``intuition``/``firstorder``
-   derive ``False`` or that they prove outright (a pretend axiom).
+   derive ``False`` or that they prove outright (a pretend axiom), and a
+   ``Parameter`` whose type can carry a proof (Coq decides: an inductive with a
+   field of sort ``Prop`` reachable from its type; :mod:`lejepa_id.proofs.deps`);
+6. re-checks the compiled ``.vo`` files with ``coqchk``, Coq's stand-alone kernel
+   checker (:func:`~lejepa_id.proofs.coq.kernel_recheck`).
+
+Every ``coqc``/``coqchk`` runs with ``COQPATH`` (and the other load-path variables)
+removed from its environment, so no library outside the installed ones is loaded.
+Pins are full SHA-256 hashes. The project definitions a statement depends on are
+found by Coq's own walk of the terms (:mod:`lejepa_id.proofs.deps`), not by reading
+names out of printed text.
 
 :func:`check` returns a :class:`Report`; :func:`render_markdown` renders the table of
 ``formal/VERIFICATION.md``. The Coq runs live in :mod:`lejepa_id.proofs.coq`.
@@ -34,7 +44,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lejepa_id.proofs import coq
+from lejepa_id.proofs import coq, kinds
 from lejepa_id.proofs.findings import Report
 from lejepa_id.proofs.report import pins_text, render_markdown, summary
 from lejepa_id.proofs.sources import (
@@ -121,8 +131,18 @@ def check(formal_dir: str | Path | None = None, timeout: float = 3600.0) -> Repo
         if err:
             report.errors.append(err)
             return report
+        coqchk = shutil.which("coqchk")
+        if coqchk is None:
+            report.errors.append("coqchk not found: the compiled tree cannot be re-checked")
+            return report
+        report.errors += coq.kernel_recheck(coqchk, opts, files, work, timeout)
         start = time.perf_counter()
         coq.audit(coqc, opts, files, work, report, timeout)
+        # A definition that names an integral must be a reviewed integral notion
+        # (kinds are derived through those only).
+        used = {u for t in report.theorems for u in t.uses}
+        used |= {u for a in report.assumptions.values() for u in a.uses}
+        report.errors += kinds.integral_problems(used, report.definitions, report.definition_refs)
         report.check_seconds = time.perf_counter() - start
     return report
 

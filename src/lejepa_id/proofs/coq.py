@@ -5,13 +5,18 @@ compiled with ``coqc`` under ``Set Printing All``:
 
 - pass A, per main theorem (in parallel chunks): its printed type and
   ``Print Assumptions``;
-- definition rounds: every qualified name in a printed statement is resolved by
-  ``Locate`` to its full path, whatever spelling Coq chose; each project constant
-  among them is printed, and the names in its definition resolved in turn, until
-  closed (the printed definitions enter the statement's pin);
+- the dependency walk (:mod:`lejepa_id.proofs.deps`): an Ltac2 program takes each
+  statement's kernel term apart and follows every project reference through
+  definitions, lemma types and inductive types, printing each with its full path;
+  each project constant found is then printed (the printed definitions enter the
+  statement's pin). No name is read out of printed text;
 - pass B, per assumption met in pass A or declared in the sources: its type, its
   sort, and whether ``False`` or the assumption itself follows by ``easy``,
-  ``tauto``, ``intuition`` or ``firstorder``.
+  ``tauto``, ``intuition`` or ``firstorder``; then the same walk over its type,
+  through inductive types of every library, reports whether it can carry a proof.
+
+Before the audit, :func:`kernel_recheck` runs ``coqchk`` over the compiled modules.
+Every ``coqc``/``coqchk`` runs in :func:`clean_env` (no ``COQPATH``).
 
 Every run starts by resetting all printing options (:data:`PRINTING`): a project
 file may change them with ``Global Set`` (which survives ``Require``), and
@@ -33,6 +38,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from lejepa_id.proofs import deps
 from lejepa_id.proofs import policy as policy
 from lejepa_id.proofs.findings import Assumption, Report, TheoremResult, meaning_text, pin
 from lejepa_id.proofs.sources import _matches, allowed, module_of, parse_entries, resolve
@@ -109,6 +115,7 @@ def _coqc(coqc: str, args: list[str], work: Path, timeout: float):
     proc = subprocess.Popen(
         cmd,
         cwd=work,
+        env=clean_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -130,6 +137,70 @@ def _coqc(coqc: str, args: list[str], work: Path, timeout: float):
         with _RUNNING_LOCK:
             _RUNNING.discard(proc)
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+#: Environment variables that add load paths or move the standard library: a
+#: ``COQPATH`` entry could put a forged ``Coquelicot`` (or ``Coq``) ahead of the
+#: installed one, so every coqc and coqchk runs without them.
+_LOAD_PATH_VARS = ("COQPATH", "COQLIB", "COQCORELIB", "ROCQPATH", "ROCQLIB")
+
+
+def clean_env() -> dict[str, str]:
+    """The process environment without the load-path variables."""
+    return {k: v for k, v in os.environ.items() if k not in _LOAD_PATH_VARS}
+
+
+#: Names coqchk lists as assumed in the context of a clean build besides the
+#: standard axioms: fields of the standard library's sealed modules (the reals'
+#: primitive operations, ssreflect's ``under`` relation), not proof gaps.
+KERNEL_CONTEXT_PREFIXES = (
+    "Coq.Reals.Rdefinitions.RbaseSymbolsImpl.",
+    "Coq.Reals.Rdefinitions.RinvImpl.",
+    "Coq.ssr.ssrunder.Under_rel.",
+)
+
+
+def kernel_recheck(coqchk: str, opts: list[str], files: list[str], work: Path, timeout: float):
+    """Errors from re-checking every compiled project module with ``coqchk``.
+
+    ``coqchk`` is Coq's stand-alone kernel checker: it re-type-checks the ``.vo``
+    files the audit loads (``-norec`` for each project module: the standard library
+    and Coquelicot are trusted as installed), so a ``.vo`` that is not what its
+    source compiles to, or a proof the kernel would reject, fails. Its context
+    summary must list no assumption beyond the allowed ones, and nothing relying on
+    type-in-type, unsafe fixpoints or assumed positivity.
+    """
+    paths = []
+    for i, tok in enumerate(opts):
+        if tok in ("-R", "-Q"):
+            paths += ["-R", *opts[i + 1 : i + 3]]
+    mods = [x for f in files for x in ("-norec", module_of(f))]
+    proc = _coqc(coqchk, ["-silent", "-o", *paths, *mods], work, timeout)
+    out = proc.stdout + proc.stderr
+    if proc.returncode != 0:
+        return [f"coqchk rejected the compiled tree: {' '.join(out.split())[-300:]}"]
+    errors = []
+    for section in ("type-in-type", "unsafe (co)fixpoints", "positivity is assumed"):
+        line = next((ln for ln in out.splitlines() if section in ln), "")
+        if not line.rstrip().endswith("<none>"):
+            errors.append(f"coqchk: {line.strip() or section + ': no summary line'}")
+    allowed_names = set(policy.STANDARD_AXIOMS) | set(policy.PROJECT_ASSUMPTIONS)
+    for name in kernel_axioms(out):
+        if name not in allowed_names and not name.startswith(KERNEL_CONTEXT_PREFIXES):
+            errors.append(f"coqchk lists {name} as assumed: not on the allow-list")
+    return errors
+
+
+def kernel_axioms(output: str) -> list[str]:
+    """The names under ``* Axioms:`` of a ``coqchk -o`` context summary."""
+    names, inside = [], False
+    for line in output.splitlines():
+        if line.startswith("* "):
+            inside = line.startswith("* Axioms:")
+            continue
+        if inside and line.strip():
+            names.append(line.strip())
+    return names
 
 
 def _run(coqc: str, opts: list[str], work: Path, name: str, lines: list[str], timeout: float):
@@ -191,80 +262,75 @@ def _pass_a(coqc, opts, work, header, theorems, token, timeout) -> None:
             )
 
 
-_QUALID_RE = re.compile(r"(?<![\w'.@])@?([A-Za-z_][\w']*(?:\.[A-Za-z_][\w']*)+)")
-_LOCATED_RE = re.compile(r"^(?:Constant|Inductive|Constructor)\s+(\S+)", re.M)
-
-
-def qualified_names(text: str) -> set[str]:
-    """Every dotted name in printed Coq text (``Forward.whitened``, ``Rdefinitions.R``).
-
-    Without ``Import``, Coq prints every global name with at least one qualifier.
-    """
-    return set(_QUALID_RE.findall(text))
-
-
 class Definitions:
-    """Printed definitions of the project constants that printed texts depend on.
+    """The project definitions that statements depend on, as Coq itself finds them.
 
-    Names are resolved by asking Coq (``Locate``) which object each printed name
-    denotes, so a project constant is followed whatever its spelling (a module
-    inside a file, a partial or full qualification); results are kept by fully
-    qualified name.
+    :mod:`lejepa_id.proofs.deps` walks each statement's kernel term in Ltac2 and
+    follows every project reference (constant bodies, inductive types and their
+    constructors) whatever its spelling; each project node found is then printed
+    (``Print`` under the audit's options) by its full path, for the pins.
     """
 
     def __init__(self, coqc, opts, work, header, token, timeout) -> None:
         self._run = lambda name, body: _run(coqc, opts, work, name, header + body, timeout)
         self._work, self._token = work, token
         self._round = 0
-        self.located: dict[str, str] = {}  # printed name -> project full name, or ""
+        self.graph = deps.Graph()
         self.printed: dict[str, str] = {}  # project full name -> printed definition
+        self.errors: list[str] = []
 
-    def _locate(self, names: list[str]) -> None:
-        tag = f"{self._token}_loc{self._round}"
-        self._run(
-            f"LejepaVerifyL{self._token}{self._round}",
-            [f'Redirect "{tag}_{j}" Locate {n}.' for j, n in enumerate(names)],
-        )
-        for j, n in enumerate(names):
-            m = _LOCATED_RE.search(_read(self._work, f"{tag}_{j}"))
-            full = m.group(1) if m else ""
-            self.located[n] = full if full.startswith(policy.LIBRARY + ".") else ""
-
-    def add(self, texts: list[str]) -> None:
-        """Resolve the names in ``texts`` and print the project constants, until closed."""
-        todo = set().union(*(qualified_names(t) for t in texts)) - set(self.located)
-        while todo:
-            self._locate(sorted(todo))
-            new = sorted({self.located[n] for n in todo if self.located[n]} - set(self.printed))
-            tag = f"{self._token}_def{self._round}"
-            self._run(
-                f"LejepaVerifyD{self._token}{self._round}",
-                [f'Redirect "{tag}_{j}" Print {d}.' for j, d in enumerate(new)],
+    def walk(self, names: dict[str, str]) -> deps.Graph:
+        """Walk the types of the named constants; print the project nodes found."""
+        tag = f"LejepaVerifyW{self._token}{self._round}"
+        proc = self._run(tag, deps.statements_script(names))
+        found = deps.parse(proc.stdout)
+        if proc.returncode != 0 or found.odd:
+            detail = " ".join((proc.stdout + proc.stderr).split())[-300:]
+            self.errors.append(f"dependency walk failed: {detail}")
+        if found.projections:
+            self.errors.append(
+                "a statement or definition uses a primitive projection, which the "
+                "dependency walk cannot follow (no Set Primitive Projections)"
             )
-            self._round += 1
-            for j, d in enumerate(new):
-                self.printed[d] = " ".join(_read(self._work, f"{tag}_{j}").split())
-            todo = set().union(set(), *(qualified_names(self.printed[d]) for d in new))
-            todo -= set(self.located)
+        self.graph.merge(found)
+        new = sorted(d for d in self.graph.edges if _project(d) and d not in self.printed)
+        tag = f"{self._token}_def{self._round}"
+        self._run(
+            f"LejepaVerifyD{self._token}{self._round}",
+            [f'Redirect "{tag}_{j}" Print {d}.' for j, d in enumerate(new)],
+        )
+        for j, d in enumerate(new):
+            self.printed[d] = " ".join(_read(self._work, f"{tag}_{j}").split())
+            if not self.printed[d]:
+                self.errors.append(f"could not print the definition of {d}")
+        self._round += 1
+        return found
 
-    def project_names(self, text: str) -> set[str]:
-        """Full names of the project constants ``text`` mentions (after :meth:`add`)."""
-        return {self.located[n] for n in qualified_names(text) if self.located.get(n)}
+    def closure(self, refs: list[str]) -> list[str]:
+        """The project constants ``refs`` reach, transitively (themselves included)."""
+        return self.graph.closure(refs, policy.LIBRARY)
 
-    def closure_of(self, full: str) -> list[str]:
-        """The project constants the definition of ``full`` depends on, transitively."""
-        return self.closure(self.printed.get(full, ""))
+    def external(self, node: str) -> list[str]:
+        """The references of a project node outside the project (for the kinds)."""
+        return self.graph.external(node, policy.LIBRARY)
 
-    def closure(self, text: str) -> list[str]:
-        """The project constants ``text`` depends on, through their definitions."""
-        seen: set[str] = set()
-        todo = list(self.project_names(text))
-        while todo:
-            d = todo.pop()
-            if d not in seen:
-                seen.add(d)
-                todo += self.project_names(self.printed.get(d, ""))
-        return sorted(seen)
+
+def _project(path: str) -> bool:
+    return deps.is_project(path, policy.LIBRARY)
+
+
+def law_premises_deep(outside_head: list[str], defs: Definitions) -> list[str]:
+    """Short names of the law records (:data:`~lejepa_id.proofs.policy.LAW_RECORDS`)
+    that a statement reaches other than through the head of its conclusion.
+
+    A statement whose conclusion is a law record applied to a model (the model
+    proving the laws) has the record at its head; anywhere else, directly or
+    through a definition (wrapping ``L2Laws G`` in one changes nothing), the record
+    is a premise. ``outside_head`` are the references Coq's walk found outside the
+    head (:mod:`lejepa_id.proofs.deps`).
+    """
+    reach = set(defs.closure(outside_head))
+    return sorted(q.split(".")[-1] for q in policy.LAW_RECORDS if q in reach)
 
 
 def _pass_b(coqc, opts, work, header, names, token, timeout) -> str:
@@ -309,7 +375,7 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
         printed[k] = [n for n, _ in sections.get("Axioms", [])]
         types[k] = _type_of(_read(work, f"{token}_type_{k}"))
     defs = Definitions(coqc, opts, work, header, token, timeout)
-    defs.add(list(types.values()))
+    walked = defs.walk({str(k): thms[k].name for k in types})
     names = sorted({n for ns in printed.values() for n in ns})
     names += [
         d.qualified for d in report.declared if not any(_matches(n, d.qualified) for n in names)
@@ -317,6 +383,12 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
     out = _pass_b(coqc, opts, work, header, names, token, timeout)
     if out.startswith("assumption inspection failed"):
         report.errors.append(out)
+        return
+    keys = {f"a{j}": name for j, name in enumerate(names)}
+    carried = _carriers(coqc, opts, work, header, keys, token, timeout, report)
+    a_walk = defs.walk(keys)
+    if defs.errors:  # without Coq's dependencies nothing can be pinned
+        report.errors += defs.errors
         return
     for j, name in enumerate(names):
         report.assumptions[name] = Assumption(
@@ -326,20 +398,35 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
             refuted=f"LEJEPA-REFUTED {j}\n" in out + "\n",
             trivial=f"LEJEPA-TRIVIAL {j}\n" in out + "\n",
             qualified=resolve(name),
+            carriers=sorted(set(carried.carriers.get(f"a{j}", []))),
+            prop_sort=f"a{j}" in carried.prop_sort,
         )
-    # An assumption is pinned like a statement: its type and the project
-    # definitions it depends on, transitively.
-    defs.add([a.type_text for a in report.assumptions.values()])
+        # An assumption is pinned like a statement: its type and the project
+        # definitions it depends on, transitively.
+        report.assumptions[name].uses = defs.closure(a_walk.statement.get(f"a{j}", []))
     report.definitions = dict(defs.printed)
+    report.definition_refs = {d: defs.external(d) for d in defs.printed}
     for a in report.assumptions.values():
-        a.uses = defs.closure(a.type_text)
         a.meaning = meaning_text(a.type_text, a.uses, report.definitions)
     for k, thm in enumerate(thms):
         if not thm.error:
-            _classify(thm, types[k], defs.closure(types[k]), report, printed[k])
-            thm.laws = law_premises_deep(types[k], defs)
+            refs = walked.statement.get(str(k), [])
+            _classify(thm, types[k], defs.closure(refs), report, printed[k])
+            thm.refs = sorted({r for r in refs if not _project(r)})
+            thm.laws = law_premises_deep(walked.outside_head.get(str(k), []), defs)
     report.errors += assumption_errors(report)
     statements.check(report, work / statements.FILENAME)
+
+
+def _carriers(coqc, opts, work, header, keys, token, timeout, report) -> deps.Graph:
+    """Coq's verdict on which assumption types can carry a proof."""
+    lines = header + deps.assumptions_script(keys)
+    proc = _run(coqc, opts, work, f"LejepaVerifyC{token}", lines, timeout)
+    found = deps.parse(proc.stdout)
+    if proc.returncode != 0:
+        detail = " ".join((proc.stdout + proc.stderr).split())[-300:]
+        report.errors.append(f"proof-carrier walk failed: {detail}")
+    return found
 
 
 def _classify(thm: TheoremResult, typ: str, deps: list[str], report: Report, printed) -> None:
@@ -368,22 +455,6 @@ def _classify(thm: TheoremResult, typ: str, deps: list[str], report: Report, pri
         lst.sort()
 
 
-def law_premises_deep(typ: str, defs: Definitions) -> list[str]:
-    """:func:`law_premises`, also through definitions: a law record that a project
-    constant of the statement (other than its head) depends on counts as a premise,
-    so wrapping ``L2Laws G`` in a definition cannot make a statement look verified.
-    """
-    found = set(law_premises(typ))
-    text = typ.strip()
-    for m in _QUALID_RE.finditer(text):
-        full = defs.located.get(m.group(1), "")
-        if not full or m.start() == 0:
-            continue
-        reach = set(defs.closure_of(full))
-        found |= {q.split(".")[-1] for q in policy.LAW_RECORDS if q in reach and q != full}
-    return sorted(found)
-
-
 def law_premises(typ: str) -> list[str]:
     """Short names of the law records (:data:`~lejepa_id.proofs.policy.LAW_RECORDS`)
     that a printed statement mentions anywhere but at its head.
@@ -401,26 +472,21 @@ def law_premises(typ: str) -> list[str]:
     return sorted(found)
 
 
-_PROOF_CARRIERS = re.compile(
-    r"(?<![\w'.])@?(?:(?:Coq\.Init\.)?Specif\.)?(?:sig|sig2|sigT|sigT2|sumbool|sumor|exist|existT)"
-    r"(?![\w'])"
-    r"|(?<![\w'.])Prop(?![\w'])"
-)
-
-
-def carries_proof(a: Assumption, definitions: dict[str, str]) -> str:
+def carries_proof(a: Assumption) -> str:
     """Why the type of a (non-Prop) assumption can carry a proof, or ``""``.
 
-    A subset type ``{x | P x}``, a ``sumbool``/``sumor``, a family into ``Prop``, or a
-    project type with a field or definition of sort ``Prop``: a parameter of such a type
-    smuggles a fact (possibly ``False``) past the rule that facts are named axioms.
+    Decided by Coq (:mod:`lejepa_id.proofs.deps`): an inductive type reachable from
+    the type (through project definitions, and the constructors of any inductive,
+    of any library) with a constructor argument of sort ``Prop`` (a subset type
+    ``{x | P x}``, a ``sumbool``, a record with a proof field), or the sort ``Prop``
+    in the type or a project definition it reaches (a family into ``Prop``). A
+    parameter of such a type smuggles a fact (possibly ``False``) past the rule that
+    facts are named axioms.
     """
-    m = _PROOF_CARRIERS.search(a.type_text)
-    if m:
-        return f"its type mentions {m.group(0).lstrip('@')}"
-    for d in a.uses:
-        if _PROOF_CARRIERS.search(definitions.get(d, "")):
-            return f"its type uses {d}, which mentions a proposition"
+    if a.carriers:
+        return "its type reaches " + ", ".join(a.carriers) + ", with a field of sort Prop"
+    if a.prop_sort:
+        return "its type mentions the sort Prop"
     return ""
 
 
@@ -437,7 +503,7 @@ def assumption_errors(report: Report) -> list[str]:
             errors.append(f"assumption {a.printed}: could not read its type")
         if a.sort == "Prop" and "parameter" in kinds:
             errors.append(f"Parameter {a.printed} has sort Prop: a fact must be a named Axiom")
-        elif "parameter" in kinds and (why := carries_proof(a, report.definitions)):
+        elif "parameter" in kinds and (why := carries_proof(a)):
             errors.append(
                 f"Parameter {a.printed} can carry a proof ({why}): treated like Prop, "
                 "a fact must be a named Axiom"

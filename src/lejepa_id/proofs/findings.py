@@ -35,6 +35,8 @@ class Assumption:
     qualified: str = ""  # its allow-list entry, "" when unlisted
     uses: list[str] = field(default_factory=list)  # project definitions its type depends on
     meaning: str = ""  # the printed type and those definitions: what the pin hashes
+    carriers: list[str] = field(default_factory=list)  # inductives with a Prop field it reaches
+    prop_sort: bool = False  # the sort Prop occurs in its type or a definition it reaches
 
     @property
     def pin(self) -> str:
@@ -60,6 +62,7 @@ class TheoremResult:
     error: str = ""
     printed_type: str = ""  # the statement as Coq prints it under the audit's options
     uses: list[str] = field(default_factory=list)  # project definitions it depends on
+    refs: list[str] = field(default_factory=list)  # references of its type outside the project
 
     @property
     def ok(self) -> bool:
@@ -97,6 +100,9 @@ class Report:
     #: Printed definition of every project constant a statement or an assumption
     #: depends on, by fully qualified name.
     definitions: dict[str, str] = field(default_factory=dict)
+    #: For each of those definitions, the references outside the project its body,
+    #: type or constructors make directly (as Coq's walk found them).
+    definition_refs: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -120,5 +126,6 @@ def meaning_text(printed_type: str, uses: list[str], definitions: dict[str, str]
 
 
 def pin(text: str) -> str:
-    """16 hex digits of the SHA-256 of ``text`` with whitespace runs collapsed."""
-    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
+    """The SHA-256 of ``text`` with whitespace runs collapsed: all 64 hex digits (a
+    truncated hash would let a changed statement be searched for a colliding pin)."""
+    return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()

@@ -42,6 +42,7 @@ from pathlib import Path
 from lejepa_id.proofs import policy as policy
 from lejepa_id.proofs import statements as statements_file
 from lejepa_id.proofs.coq import law_premises
+from lejepa_id.proofs.findings import pin
 from lejepa_id.proofs.policy import GROUP_TITLES
 
 #: Each kind with its label in the tables, in order of precedence (first match wins).
@@ -56,14 +57,24 @@ KINDS: dict[str, str] = {
     "algebra": "finite algebra",
 }
 
-#: Coquelicot's integrals, as Coq prints them under the audit's options.
-_INTEGRAL_RE = re.compile(
-    r"\b(?:RInt_gen|RInt)\.(?:is_RInt_gen|ex_RInt_gen|RInt_gen|is_RInt|ex_RInt|RInt)\b"
-)
-#: Derivatives, series and limits (Coquelicot and the standard library).
-_ANALYSIS_RE = re.compile(
-    r"\b(?:Derive\.(?:is_derive|ex_derive|Derive)|Series\.(?:is_series|ex_series|Series)"
-    r"|Lim_seq\.\w+|Continuity\.\w+|Ranalysis\w*\.\w+|Rderiv\.\w+|Hierarchy\.filterlim)\b"
+#: Coquelicot's integrals, by full path (as Coq's walk of the terms names them).
+INTEGRALS = frozenset(
+    f"Coquelicot.{m}.{c}"
+    for m, cs in (("RInt", ("RInt", "is_RInt", "ex_RInt")),
+                  ("RInt_gen", ("RInt_gen", "is_RInt_gen", "ex_RInt_gen")))
+    for c in cs
+)  # fmt: skip
+#: Derivatives, series, limits and continuity (Coquelicot and the standard library),
+#: by the full path's prefix.
+ANALYSIS_PREFIXES = (
+    "Coquelicot.Derive.",
+    "Coquelicot.Series.",
+    "Coquelicot.Lim_seq.",
+    "Coquelicot.Continuity.",
+    "Coquelicot.Hierarchy.filterlim",
+    "Coq.Reals.Ranalysis",
+    "Coq.Reals.Rderiv.",
+    "Coq.Reals.Continuity",
 )
 #: The model's notions defined from the expansion coefficients (its encoder
 #: function ``heval`` and the record ``HEncoder`` are not among them).
@@ -87,27 +98,66 @@ KINDS_FILE = "kinds.txt"
 DOC_PATH = Path("docs") / "proof-kinds.md"
 
 
-def derive(text: str, uses: list[str], definitions: dict[str, str], status: str = "") -> str:
-    """The kind of a statement printed as ``text`` that depends on ``uses``."""
-    closure = " ".join([text] + [definitions.get(d, "") for d in uses])
+def derive(
+    text: str,
+    uses: list[str],
+    definitions: dict[str, str],
+    status: str = "",
+    refs: list[str] | None = None,
+    definition_refs: dict[str, list[str]] | None = None,
+) -> str:
+    """The kind of a statement printed as ``text`` that depends on ``uses``.
+
+    Derived from Coq's dependency graph, not from the text: ``refs`` are the
+    references outside the project that the statement makes directly, ``uses`` the
+    project definitions it reaches, ``definition_refs`` theirs. An integral counts
+    when the statement names one itself, or reaches it through a reviewed integral
+    notion (:data:`policy.INTEGRAL_NOTIONS`, each pinned to its printed definition):
+    a new definition that mentions an integral (``weight rho := kappa rho + 0 * RInt
+    ...``) does not make a statement an integral statement (and
+    :func:`integral_problems` reports it until it is reviewed).
+    """
+    refs = refs or []
+    definition_refs = definition_refs or {}
     names = set(uses)
     if status == "axiom-relative":
         return "axiom-relative"
     # A law record at the head of the statement is its conclusion (a model proving
-    # the laws); anywhere else it is a premise. Through a definition, only Coq can
-    # tell (the audit's status says so).
+    # the laws); anywhere else it is a premise (the audit's status, from Coq's walk).
     if status == "law-relative" or law_premises(text):
         return "law-relative"
     coefficient = any(u in names for u in COEFFICIENT_NOTIONS)
-    if _INTEGRAL_RE.search(closure):
+    reached = set(refs).union(*(definition_refs.get(u, []) for u in uses))
+    if INTEGRALS & set(refs) or names & set(policy.INTEGRAL_NOTIONS):
         return "mixed" if coefficient else "integral"
     if coefficient:
         return "coefficient"
     if _EXPECTATION in names:
         return "expectation"
-    if _ANALYSIS_RE.search(closure):
+    if any(r.startswith(ANALYSIS_PREFIXES) for r in reached):
         return "analysis"
     return "algebra"
+
+
+def integral_problems(
+    uses: set[str], definitions: dict[str, str], definition_refs: dict[str, list[str]]
+) -> list[str]:
+    """Definitions among ``uses`` that name an integral without being a reviewed
+    integral notion, and reviewed notions whose printed definition changed."""
+    out = []
+    for d in sorted(uses):
+        entry = policy.INTEGRAL_NOTIONS.get(d)
+        if entry is None and INTEGRALS & set(definition_refs.get(d, [])):
+            out.append(
+                f"{d} names an integral but is not a reviewed integral notion "
+                "(policy.INTEGRAL_NOTIONS): it does not make a statement an integral one"
+            )
+        elif entry is not None and pin(definitions.get(d, "")) != entry.type_pin:
+            out.append(
+                f"integral notion {d}: its printed definition differs from its pin in "
+                "policy.INTEGRAL_NOTIONS"
+            )
+    return out
 
 
 @dataclass(frozen=True)
@@ -120,6 +170,7 @@ class Row:
     derived: str
     committed: str
     rationale: str
+    premises: str = ""
 
 
 def parse_kinds(text: str) -> dict[str, tuple[str, str]]:
@@ -157,16 +208,21 @@ def rows(formal_dir: Path) -> list[Row]:
     """Every theorem of ``theorems.txt`` with its derived and committed kinds."""
     from lejepa_id.proofs.sources import parse_theorem_list
 
-    blocks, defs = statements_file.parse((formal_dir / statements_file.FILENAME).read_text())
+    text = (formal_dir / statements_file.FILENAME).read_text()
+    blocks, defs = statements_file.parse(text)
+    def_refs = statements_file.parse_refs(text)
     committed = parse_kinds((formal_dir / KINDS_FILE).read_text())
     statuses = _statuses(formal_dir)
     out = []
     for t in parse_theorem_list(formal_dir):
         block = blocks.get(("theorem", t.name))
         status = statuses.get(t.short_name, "")
-        derived = derive(block.text, block.uses, defs, status) if block else ""
+        derived = (
+            derive(block.text, block.uses, defs, status, block.refs, def_refs) if block else ""
+        )
         kind, why = committed.get(t.name, ("", ""))
-        out.append(Row(t.group, t.name, t.statement, derived, kind, why))
+        assumed = premise_summary(block.text, block.uses) if block else ""
+        out.append(Row(t.group, t.name, t.statement, derived, kind, why, assumed))
     return out
 
 
@@ -184,9 +240,80 @@ def problems(formal_dir: Path) -> list[str]:
                 f"{r.name}: {KINDS_FILE} says {r.committed}, its printed statement is {r.derived}"
             )
     names = {r.name for r in listed}
+    text = (formal_dir / statements_file.FILENAME).read_text()
+    blocks, defs = statements_file.parse(text)
+    used = {u for b in blocks.values() for u in b.uses}
+    out += integral_problems(used, defs, statements_file.parse_refs(text))
     extra = set(parse_kinds((formal_dir / KINDS_FILE).read_text())) - names
     out += [f"{n}: classified in {KINDS_FILE} but not in theorems.txt" for n in sorted(extra)]
     return out
+
+
+def _matching(text: str, i: int) -> int:
+    """Index of the parenthesis closing the one at ``text[i]``."""
+    depth = 0
+    for j in range(i, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[j], 0)
+        if depth == 0:
+            return j
+    raise ValueError(f"unbalanced parentheses in {text[:80]!r}")
+
+
+def _top_comma(text: str) -> int:
+    depth = 0
+    for j, c in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if c == "," and depth == 0:
+            return j
+    raise ValueError(f"no comma after the binders in {text[:80]!r}")
+
+
+def premises(text: str) -> list[str]:
+    """The hypotheses of a printed statement: the anonymous binders ``(_ : P)`` of
+    its leading ``forall`` telescopes (Coq prints ``A -> B`` as ``forall _ : A, B``
+    under ``Printing All``), in order."""
+    out: list[str] = []
+    rest = " ".join(text.split())
+    while rest.startswith("forall "):
+        rest = rest[len("forall ") :]
+        binders = []
+        if rest.startswith("("):
+            while rest.startswith("("):
+                j = _matching(rest, 0)
+                binders.append(rest[1:j])
+                rest = rest[j + 1 :].lstrip()
+            rest = rest.removeprefix(",").lstrip()
+        else:
+            j = _top_comma(rest)
+            binders.append(rest[:j])
+            rest = rest[j + 1 :].lstrip()
+        for b in binders:
+            names, _, typ = b.partition(" : ")
+            if names.strip() == "_":
+                out.append(typ.strip())
+    return out
+
+
+def premise_summary(text: str, uses: list[str]) -> str:
+    """The premises of a statement for the table: how many, and the project notions
+    they mention (the definitions are those Coq's walk found the statement uses)."""
+    found = premises(text)
+    if not found:
+        return "none"
+    short = {u.removeprefix(policy.LIBRARY + "."): u for u in uses}
+    named: list[str] = []
+    bare = 0
+    for p in found:
+        hits = [s for s in short if re.search(rf"(?<![\w.'])@?{re.escape(s)}(?![\w'])", p)]
+        if not hits:
+            bare += 1
+        named += [h.split(".")[-1] for h in hits if h.split(".")[-1] not in named]
+    parts = [f"{len(found)} hypothes{'is' if len(found) == 1 else 'es'}"]
+    if named:
+        parts.append("on " + ", ".join(f"`{n}`" for n in named))
+    if bare:
+        parts.append(f"{bare} on numbers/functions only")
+    return "; ".join(parts)
 
 
 def _cell(text: str) -> str:
@@ -201,10 +328,19 @@ def render(formal_dir: Path) -> str:
         "# What each machine-checked theorem proves",
         "",
         "Generated by `python -m lejepa_id.proofs.kinds` from `formal/theorems.txt`,",
-        "`formal/statements.txt` (the printed statements the pins hash) and",
-        "`formal/kinds.txt` (a rationale per row); `--check` fails when this file is out",
-        "of date, and the kind of each row is derived from its printed statement and the",
-        "definitions it depends on, never only from the committed word (`lejepa_id.proofs.kinds`).",
+        "`formal/statements.txt` (the printed statements the pins hash, with the",
+        "references Coq's own walk of each term found) and `formal/kinds.txt` (a",
+        "rationale per row); `--check` fails when this file is out of date. The kind of",
+        "each row is derived from Coq's dependency graph of its statement (the project",
+        "definitions it reaches and the library constants they name), never from the",
+        "committed word or the printed text (`lejepa_id.proofs.kinds`). An integral",
+        "counts only when the statement names one itself or reaches it through a",
+        "reviewed integral notion (`policy.INTEGRAL_NOTIONS`, each pinned to its printed",
+        "definition: `Z`, `gint`, `in_L2`, `gintegrable`); any other definition naming an",
+        "integral fails the audit. The premises column lists the hypotheses of the",
+        "printed statement (its anonymous binders) and the project notions they name;",
+        "every row also rests on the standard axioms of formal/VERIFICATION.md and, for",
+        "the law-relative rows, on the laws of the records named.",
         "",
         "Kinds, first match wins:",
         "",
@@ -216,9 +352,10 @@ def render(formal_dir: Path) -> str:
         "`henergy`, `halignment`, `hwhitened`, `hlin`, `hsqerr`): it either proves the "
         "coefficient formula equal to the Gaussian integral of the encoder, or keeps a "
         "coefficient-defined term (the reason column says which);",
-        "- **integral statement**: the statement or a definition it uses names a "
-        "Coquelicot integral (`RInt_gen`, `is_RInt_gen`, `ex_RInt_gen`, `RInt`) and no "
-        "coefficient-defined notion: it is about Gaussian integrals or expectations;",
+        "- **integral statement**: the statement names a Coquelicot integral "
+        "(`RInt_gen`, `is_RInt_gen`, `ex_RInt_gen`, `RInt`) or reaches one through a "
+        "reviewed integral notion, and no coefficient-defined notion: it is about "
+        "Gaussian integrals or expectations;",
         "- **coefficient identity**: no integral; about the finite-Hermite-expansion "
         "model, whose mean, covariance, energies, alignment and square error are defined "
         "from the coefficients;",
@@ -229,14 +366,15 @@ def render(formal_dir: Path) -> str:
         "",
         "Counts: " + ", ".join(f"{KINDS[k]} {c}" for k, c in counts.items() if c) + ".",
         "",
-        "| group | theorem | kind | statement | why this kind |",
-        "|---|---|---|---|---|",
+        "| group | theorem | kind | statement | premises (from the printed statement) "
+        "| why this kind |",
+        "|---|---|---|---|---|---|",
     ]
     for r in listed:
         kind = KINDS.get(r.derived, r.derived or "?")
         out.append(
             f"| {GROUP_TITLES.get(r.group, r.group)} | `{r.name.split('.')[-1]}` | {kind} "
-            f"| {_cell(r.words)} | {_cell(r.rationale)} |"
+            f"| {_cell(r.words)} | {_cell(r.premises)} | {_cell(r.rationale)} |"
         )
     return "\n".join(out) + "\n"
 

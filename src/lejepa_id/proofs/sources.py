@@ -167,8 +167,8 @@ def parse_theorem_list(formal_dir: Path) -> list[TheoremResult]:
         if not line or line.startswith("#"):
             continue
         parts = [p.strip() for p in line.split("|", 3)]
-        if len(parts) != 4 or not re.fullmatch(r"[0-9a-f]{16}", parts[2]):
-            raise ValueError(f"expected 'group | name | 16-hex pin | statement': {raw!r}")
+        if len(parts) != 4 or not re.fullmatch(r"[0-9a-f]{64}", parts[2]):
+            raise ValueError(f"expected 'group | name | 64-hex pin | statement': {raw!r}")
         out.append(TheoremResult(parts[0], parts[1], parts[3], expected_pin=parts[2]))
     return out
 

@@ -28,11 +28,14 @@ HEADER = (
     "# (lejepa_id/proofs/policy.py): each block is what its pin hashes (whitespace runs",
     "# collapsed): the type as Coq prints it (Set Printing All, every printing option",
     "# reset), then `uses` lines naming the project definitions it depends on, whose",
-    "# printed text is in the `definition` blocks. The audit checks that every block",
-    "# hashes to its pin. Generated: lejepa-id verify --statements formal/statements.txt",
+    "# printed text is in the `definition` blocks. `refs` lines name the references",
+    "# outside the project that a statement or definition makes directly, as Coq's own",
+    "# walk of its term found them (the kinds of docs/proof-kinds.md are derived from",
+    "# them). The audit checks that every block hashes to its pin and that the `refs`",
+    "# are Coq's. Generated: lejepa-id verify --statements formal/statements.txt",
 )
 
-_BLOCK_RE = re.compile(r"^== (theorem|assumption|definition) (\S+)(?: \| ([0-9a-f]{16}))?$")
+_BLOCK_RE = re.compile(r"^== (theorem|assumption|definition) (\S+)(?: \| ([0-9a-f]{64}))?$")
 
 
 @dataclass
@@ -44,6 +47,7 @@ class Block:
     pin: str
     text: str = ""
     uses: list[str] = field(default_factory=list)
+    refs: list[str] = field(default_factory=list)
 
 
 def render(report: Report) -> str:
@@ -54,6 +58,7 @@ def render(report: Report) -> str:
         if t.printed_type:
             lines += ["", f"== theorem {t.name} | {t.actual_pin}", t.printed_type]
             lines += [f"uses {d}" for d in t.uses]
+            lines += [f"refs {r}" for r in t.refs]
             used.update(t.uses)
     for a in sorted(report.assumptions.values(), key=lambda a: a.qualified or a.printed):
         if a.qualified in policy.PROJECT_ASSUMPTIONS:
@@ -62,7 +67,23 @@ def render(report: Report) -> str:
             used.update(a.uses)
     for d in sorted(used):
         lines += ["", f"== definition {d}", report.definitions.get(d, "")]
+        lines += [f"refs {r}" for r in report.definition_refs.get(d, [])]
     return "\n".join(lines) + "\n"
+
+
+def parse_refs(text: str) -> dict[str, list[str]]:
+    """``{name: refs}`` of every theorem and definition block of a statements file."""
+    out: dict[str, list[str]] = {}
+    current = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        m = _BLOCK_RE.match(line)
+        if m:
+            current = m.group(2)
+            out.setdefault(current, [])
+        elif current and line.startswith("refs "):
+            out[current].append(line.removeprefix("refs ").strip())
+    return out
 
 
 def parse(text: str) -> tuple[dict[tuple[str, str], Block], dict[str, str]]:
@@ -83,6 +104,8 @@ def parse(text: str) -> tuple[dict[tuple[str, str], Block], dict[str, str]]:
                 blocks[(current.kind, current.name)] = current
         elif current is None:
             raise ValueError(f"text before the first block: {raw[:80]!r}")
+        elif line.startswith("refs "):
+            current.refs.append(line.removeprefix("refs ").strip())
         elif current.kind == "definition":
             defs[current.name] = (defs[current.name] + " " + line).strip()
         elif line.startswith("uses "):
@@ -123,12 +146,24 @@ def check(report: Report, path: Path) -> None:
             problem = f"no printed statement in {FILENAME} ({hint})"
         elif block_pin(block, defs) != t.expected_pin:
             problem = f"its printed statement in {FILENAME} does not hash to its pin ({hint})"
+        elif block.refs != t.refs:
+            problem = f"its `refs` in {FILENAME} are not the ones Coq finds ({hint})"
         else:
             problem = ""
         if block is not None and t.actual_pin != t.expected_pin:
             t.error += _changes(block, defs, t.printed_type, t.uses, report)
         if problem:
             t.error = f"{t.error}; {problem}" if t.error else problem
+    committed = parse_refs(path.read_text())
+    stale = sorted(
+        d
+        for d in report.definitions
+        if d in committed and committed[d] != report.definition_refs.get(d, [])
+    )
+    if stale:
+        report.errors.append(
+            f"{FILENAME}: the `refs` of {', '.join(stale[:5])} are not the ones Coq finds ({hint})"
+        )
     for a in report.assumptions.values():
         entry = policy.PROJECT_ASSUMPTIONS.get(a.qualified)
         if entry is None:
