@@ -13,8 +13,8 @@ from lejepa_id import RunConfig, train
 from lejepa_id.encoders.stacked import build_encoder
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import build_objective
+from lejepa_id.runtime import generator
 from lejepa_id.training.engine import CHUNK, DrawStream, Engine, GraphedEngine, Schedule, run_loop
-from lejepa_id.training.runtime import generator
 from lejepa_id.training.trainer import STEP_VAR, step_engine
 
 CPU = torch.device("cpu")

@@ -19,7 +19,6 @@ from lejepa_id.encoders import stacked as encoders
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics import registry as metric_registry
 from lejepa_id.objectives import Objective, register_objective
-from lejepa_id.objectives import registry as objectives
 from lejepa_id.testing import StackingError, check_stacking
 from lejepa_id.worlds import transitions
 
@@ -31,7 +30,10 @@ TINY = dict(steps=30, batch=64, hidden=16, eval_size=400, eval_every=15, eval_ev
 @pytest.fixture
 def isolated(monkeypatch):
     """Every registry and the plugin cache as copies, restored after the test."""
-    monkeypatch.setattr(objectives, "_OBJECTIVES", dict(objectives._OBJECTIVES))
+    from lejepa_id.config import components
+
+    objectives_now = dict(components._REGISTERED["objective"])
+    monkeypatch.setitem(components._REGISTERED, "objective", objectives_now)
     monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))
     monkeypatch.setattr(encoders, "_ENCODERS", dict(encoders._ENCODERS))
     monkeypatch.setattr(encoders, "_COSTS", dict(encoders._COSTS))

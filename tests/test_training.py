@@ -9,7 +9,7 @@ import torch
 
 from lejepa_id import RunConfig, World, load_encoder, train
 from lejepa_id.records.io import load_tensors, read_json
-from lejepa_id.training.runtime import lr_factor
+from lejepa_id.training.engine import lr_factor
 
 TINY = dict(
     steps=40,

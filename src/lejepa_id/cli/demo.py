@@ -12,7 +12,7 @@ import torch  # noqa: E402
 
 from lejepa_id.records.io import atomic_save_figure  # noqa: E402
 from lejepa_id.records.layout import ensure_writable  # noqa: E402
-from lejepa_id.training.runtime import resolve_device  # noqa: E402
+from lejepa_id.runtime import resolve_device  # noqa: E402
 from lejepa_id.training.trainer import RunResult, train  # noqa: E402
 
 DEMO_STEPS = 3000

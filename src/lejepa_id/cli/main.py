@@ -17,6 +17,7 @@ from typing import Any
 from lejepa_id import __version__
 from lejepa_id.cli.args import (
     OneLineParser,
+    add_device_argument,
     add_run_arguments,
     add_threads_argument,
     apply_threads_argument,
@@ -36,7 +37,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from lejepa_id.records.layout import check_run_dirs, ensure_writable, run_dir
     from lejepa_id.records.loggers import check_loggers
     from lejepa_id.records.result import RESULT_FILE
-    from lejepa_id.training.runtime import resolve_device
+    from lejepa_id.runtime import resolve_device
     from lejepa_id.training.trainer import train_and_save
 
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
@@ -133,9 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", default="lejepa", help="lejepa, whiten or infonce")
     p.add_argument("--lam", type=float, default=None, help="regularizer weight lambda")
     p.add_argument("--out", default="runs/demo", help="output directory (default runs/demo)")
-    p.add_argument(
-        "--device", choices=["auto", "cpu", "cuda"], default=None, help="device (default cpu)"
-    )
+    add_device_argument(p, None, "device (default cpu)")
     add_threads_argument(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(func=cmd_demo)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lejepa_id.cli.args import add_threads_argument, apply_threads_argument
+from lejepa_id.cli.args import add_device_argument, add_threads_argument, apply_threads_argument
 from lejepa_id.errors import UsageError
 
 if TYPE_CHECKING:  # imported where used: the command line starts without the renderer
@@ -51,11 +51,8 @@ RENDER_N = {"eval": 10_000, "ou": 100_000, "traj": 100_000, "trajmatch": 100_000
 
 
 def _add_device(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--device",
-        choices=["auto", "cpu", "cuda"],
-        default="auto",
-        help="where to run the encoder (auto: cuda when available; default %(default)s)",
+    add_device_argument(
+        p, "auto", "where to run the encoder (auto: cuda when available; default %(default)s)"
     )
 
 
@@ -304,7 +301,7 @@ def train_setup(args: argparse.Namespace) -> tuple[dict, list, list]:
     """(training settings, lambdas, seeds) from --config and the train options, with the
     thread setting shared with every other command (``--threads``, LEJEPA_ID_THREADS)."""
     from lejepa_id.reacher.training import TrainConfig
-    from lejepa_id.training.runtime import resolve_device
+    from lejepa_id.runtime import resolve_device
 
     conf = _train_defaults(args.config)
     lams = args.lams or conf.pop("lambs", [1e-3, 5e-3, 1e-2, 5e-2])

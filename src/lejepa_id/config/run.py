@@ -28,7 +28,7 @@ from lejepa_id.config.components import ComponentKey
 from lejepa_id.config.memory import check_memory
 from lejepa_id.encoders.stacked import encoder_names
 from lejepa_id.errors import UsageError
-from lejepa_id.objectives import build_objective, objective_class, objective_names
+from lejepa_id.runtime.devices import check_device, is_cuda
 from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES, transition_names
 from lejepa_id.worlds.cuda_worlds import RECORDED, has_recorded_world
 from lejepa_id.worlds.transitions import transition_class
@@ -205,7 +205,7 @@ class RunConfig:
         for key, value in values.items():
             if key in CORE_FIELDS:
                 _check_type(key, value)
-        _check_choice("mode", self.mode, objective_names())
+        _check_choice("mode", self.mode, components.names("objective"))
         _check_choice("transition", self.transition, transition_names())
         for key, value in {**values, **self.params}.items():
             if key not in CORE_FIELDS:
@@ -214,8 +214,7 @@ class RunConfig:
         _check_choice("coupling_draw", self.coupling_draw, COUPLING_DRAWS)
         _check_choice("law", self.law, LAW_NAMES)
         _check_choice("encoder", self.encoder, encoder_names())
-        if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
-            raise UsageError(f"device={self.device!r} is not one of auto, cpu, cuda")
+        check_device(self.device)
         limits.check_finite(values, _float_keys(values))
         self._validate_rho()
         self._validate_transition()
@@ -269,18 +268,18 @@ class RunConfig:
     def _validate_objectives(self) -> None:
         # Each objective checks its own keys, also those given for other objectives of a
         # sweep's shared defaults (--set sigma=-1 is wrong for every run).
-        build_objective(self.mode, **self.objective_params)
+        components.build("objective", self.mode, **self.objective_params)
         for key, value in self.params.items():
             owner = self._key_of(key)
             if owner.kind == "objective" and owner.namespace != self.mode:
                 try:
-                    build_objective(owner.namespace, **{owner.name: value})
+                    components.build("objective", owner.namespace, **{owner.name: value})
                 except UsageError as exc:
                     # Name the key as it was given: "barlow.lam=0.0 ...", not "lam=0.0 ...".
                     raise UsageError(
                         f"{owner.namespace}.{exc}" if "." in key else str(exc)
                     ) from None
-        objective_class(self.mode).validate_config(self)
+        components.component("objective", self.mode).validate_config(self)
 
     def _validate_named_mixing(self) -> None:
         if self.mixing in TWO_D_MIXINGS and self.dim != 2:
@@ -296,9 +295,7 @@ class RunConfig:
             )
 
     def _validate_recorded_world(self) -> None:
-        on_cuda = self.device.startswith("cuda") or (
-            self.device == "auto" and torch.cuda.is_available()
-        )
+        on_cuda = is_cuda(self.device) or (self.device == "auto" and torch.cuda.is_available())
         seed = self.resolved_mixing_seed
         if not on_cuda and not has_recorded_world(self.dim, self.layers, seed):
             raise UsageError(

@@ -2,7 +2,7 @@
 
 One run = one (training dataset, lambda, seed), trained by the shared step of
 :mod:`lejepa_id.training.engine` (a stack of one member) with the shared device, schedule and seed
-helpers of :mod:`lejepa_id.training.runtime`. Frames stay uint8 until they reach the device, where
+helpers of :mod:`lejepa_id.runtime`. Frames stay uint8 until they reach the device, where
 they are scaled and normalized with the training set's per-channel mean and std: a batch
 of 256 pairs moves 6 MB at 64 x 64 instead of 25 MB of float32. The grid of runs is
 :mod:`lejepa_id.reacher.grid`.
@@ -29,10 +29,10 @@ from lejepa_id.reacher.datasets import FrameData, check_same_size
 from lejepa_id.reacher.evaluation import encoder_scores
 from lejepa_id.records.io import save_tensors
 from lejepa_id.records.result import RunResult
+from lejepa_id.runtime import check_device, derive_seed, generator, resolve_device
 from lejepa_id.training.engine import DrawStream, Engine, Schedule, run_loop
-from lejepa_id.training.runtime import check_device, derive_seed, generator, resolve_device
 
-# Purposes of the seeds derived from a run's seed with lejepa_id.training.runtime.generator; fixed
+# Purposes of the seeds derived from a run's seed with lejepa_id.runtime.generator; fixed
 # forever for reproducibility, and the synthetic engine's numbers for the same roles:
 # batch order 1 (the synthetic data stream), initialization 2, SIGReg directions 4 (with
 # init index 0, as the synthetic engine's first initialization).

@@ -18,7 +18,7 @@ import torch
 
 from lejepa_id.records.io import atomic_write_json, file_sha256, jsonable, save_tensors
 from lejepa_id.records.validate import RUN_FILES, metrics_schema
-from lejepa_id.training.runtime import software_versions
+from lejepa_id.runtime import software_versions
 
 RESULT_FILE = "result.json"
 

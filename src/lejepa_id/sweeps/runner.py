@@ -25,6 +25,7 @@ from lejepa_id.records.layout import check_path_length, check_run_dirs, ensure_w
 from lejepa_id.records.loggers import check_loggers
 from lejepa_id.records.result import RESULT_FILE
 from lejepa_id.resources import resolve_config
+from lejepa_id.runtime import resolve_device
 from lejepa_id.sweeps.executors import (
     InlineExecutor,
     PoolExecutor,
@@ -51,7 +52,6 @@ from lejepa_id.sweeps.state import (
     sweep_lock,
     write_manifest,
 )
-from lejepa_id.training.runtime import resolve_device
 
 
 @dataclass

@@ -12,6 +12,7 @@ which plugs it into the one outer loop, :func:`run_loop`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -19,7 +20,6 @@ from typing import Any, Protocol
 import torch
 
 from lejepa_id.objectives import Objective
-from lejepa_id.training.runtime import lr_factor
 
 CHUNK = 16
 """Steps of data and objective randomness drawn at once; fixed so that a run's streams
@@ -33,10 +33,23 @@ class DataSource(Protocol):
     def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]: ...
 
 
+def lr_factor(step: int, steps: int, hold: int | None = None) -> float:
+    """Constant for the first ``hold`` steps (default: half of them), then cosine to 0.
+
+    The default is the synthetic runs' schedule (docs/model.md, section 6); ``hold = 0`` is a
+    plain cosine over the whole run, the Reacher runs' schedule (section 8).
+    """
+    start = steps // 2 if hold is None else hold
+    step = min(step, steps)
+    if step < start:
+        return 1.0
+    return 0.5 * (1.0 + math.cos(math.pi * (step - start) / max(steps - start, 1)))
+
+
 @dataclass(frozen=True)
 class Schedule:
     """Peak learning rate ``lr`` held for ``hold`` steps (None: half the run), then
-    cosine-decayed to 0 at ``steps`` (see :func:`lejepa_id.training.runtime.lr_factor`)."""
+    cosine-decayed to 0 at ``steps`` (see :func:`lr_factor`)."""
 
     lr: float
     steps: int

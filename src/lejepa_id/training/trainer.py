@@ -35,6 +35,7 @@ from lejepa_id.records.io import atomic_write_bytes
 from lejepa_id.records.layout import run_dir
 from lejepa_id.records.loggers import Logger, LoggerHub, Member, make_loggers
 from lejepa_id.records.result import RunResult, append_curve_row
+from lejepa_id.runtime import derive_seed, generator, resolve_device
 from lejepa_id.training.engine import (
     CHUNK,
     DrawStream,
@@ -43,7 +44,6 @@ from lejepa_id.training.engine import (
     Schedule,
     run_loop,
 )
-from lejepa_id.training.runtime import derive_seed, generator, resolve_device
 from lejepa_id.training.threads import encoder_work, resolve_threads, torch_threads
 from lejepa_id.worlds import World, action_pairs
 from lejepa_id.worlds.build import check_world_matches, recorded_mixing, world_for

@@ -21,8 +21,8 @@ import numpy as np
 import torch
 
 from lejepa_id.errors import UsageError
+from lejepa_id.runtime import derive_seed
 from lejepa_id.theory import lqr as lqr
-from lejepa_id.training.runtime import derive_seed
 from lejepa_id.worlds.laws import LatentLaw
 from lejepa_id.worlds.transitions import Transition, register_transition
 
