@@ -43,7 +43,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
     # Only the chosen run is validated: --set dim=4 must not fail on another run's mixing.
     exp = load_experiment(args.config, sets, only=args.run)
-    (spec,) = dataclasses.replace(exp, axes={**exp.axes, "seeds": [args.seed]}).expand()
+    spec = _one_spec(exp, args.run, args.seed)
     resolve_device(spec.config.device)  # a missing GPU is refused before the folder exists
     check_loggers(args.loggers)  # so is a tracker whose package is not installed
     out = ensure_writable(args.out)
@@ -53,6 +53,32 @@ def cmd_run(args: argparse.Namespace) -> int:
     _print_metrics(result.status, result.diverged_step, result.metrics)
     print(f"wrote {path}")
     return 0
+
+
+def _one_spec(exp: Any, run: str, seed: int) -> Any:
+    """The one run ``run`` with ``seed``; an experiment that sweeps another axis (grid's
+    lambs x rhos, scaling's dims) must have each pinned to one value with --set."""
+    swept = {k: v for k, v in exp.axes.items() if k != "seeds" and len(v) > 1}
+    if swept:
+        key, values = next(iter(swept.items()))
+        names = ", ".join(f"{k} ({len(v)} values)" for k, v in swept.items())
+        raise UsageError(
+            f"--run {run!r} of {exp.name} sweeps {names}; `run` trains one run: pin each "
+            f"axis to one value, e.g. {_pin_example(key, values[0])}, or train "
+            "them all with `lejepa-id sweep`"
+        )
+    (spec,) = dataclasses.replace(exp, axes={**exp.axes, "seeds": [seed]}).expand()
+    return spec
+
+
+def _pin_example(key: str, value: Any) -> str:
+    """A --set that pins sweep axis ``key`` to ``value``, spelled as the file spells it."""
+    import json
+
+    if key == "rho_grid":  # a mapping of the first correlation and the others
+        first, rest = value
+        return f"--set 'rho_grid={{first: [{first}], rest: [{rest}]}}'"
+    return f"--set '{key}=[{json.dumps(value)}]'"
 
 
 def _print_metrics(status: str, diverged_step: int | None, metrics: dict[str, float]) -> None:

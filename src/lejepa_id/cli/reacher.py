@@ -258,43 +258,14 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def _train_defaults(config: Path | None) -> dict:
-    """The training defaults and grid of a Reacher experiment YAML (``defaults``,
-    ``lambs``, ``seeds``: configs/reacher_grid.yaml's format), checked."""
-    from lejepa_id.reacher.training import TRAIN_TYPES
+    """The training defaults and grid of a Reacher YAML (``defaults``, ``lambs``,
+    ``seeds``: configs/reacher_grid.yaml's format), read by the one Reacher reader."""
+    from lejepa_id.reacher.experiment import read_reacher_file
 
     if config is None:
         return {}
-    import yaml
-
-    if not config.is_file():
-        raise UsageError(f"--config {config} does not exist")
-    try:
-        tree = yaml.safe_load(config.read_text())
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise UsageError(f"--config {config} is not valid YAML: {exc}".splitlines()[0]) from None
-    tree = {} if tree is None else tree
-    if not isinstance(tree, dict):
-        raise UsageError(f"--config {config} must be a mapping with a 'defaults' mapping")
-    if "train" in tree:
-        raise UsageError(
-            f"--config {config}: the 'train' section is now 'defaults' (the settings) plus "
-            "top-level 'lambs' and 'seeds', as in configs/reacher_grid.yaml; rename it"
-        )
-    section = tree.get("defaults") or {}
-    if not isinstance(section, dict):
-        raise UsageError(f"--config {config}: 'defaults' must be a mapping of training settings")
-    section = dict(section)
-    unknown = sorted(str(k) for k in set(section) - set(TRAIN_TYPES))
-    if unknown:
-        raise UsageError(
-            f"{config}: unknown training key(s) {', '.join(unknown)}; "
-            f"allowed: {', '.join(sorted(TRAIN_TYPES))}"
-        )
-    for key in ("lambs", "seeds"):
-        if key in tree:
-            value = tree[key]
-            section[key] = value if isinstance(value, list) else [value]
-    return section
+    file = read_reacher_file(config)
+    return {**file.defaults, **file.axes}
 
 
 def train_setup(args: argparse.Namespace) -> tuple[dict, list, list]:
@@ -462,9 +433,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
-SWEEP_KEYS = ("rhos", "deltas", "traj_kinds")
-
-
 def register_sweep(sub) -> None:
     """Add the ``sweep`` sub-command."""
 
@@ -496,19 +464,10 @@ def register_sweep(sub) -> None:
 
 
 def _sweep_section(config: Path | None) -> dict:
-    if config is None:
-        return {}
-    import yaml
+    """The ``sweep`` section of a Reacher YAML, read by the one Reacher reader."""
+    from lejepa_id.reacher.experiment import read_reacher_file
 
-    if not config.is_file():
-        raise UsageError(f"--config {config} does not exist")
-    section = (yaml.safe_load(config.read_text()) or {}).get("sweep", {}) or {}
-    unknown = sorted(set(section) - set(SWEEP_KEYS))
-    if unknown:
-        raise UsageError(
-            f"{config}: unknown sweep key(s) {', '.join(unknown)}; allowed: {', '.join(SWEEP_KEYS)}"
-        )
-    return section
+    return {} if config is None else read_reacher_file(config).sweep
 
 
 def sweep_specs(args: argparse.Namespace) -> list[tuple[str, RenderSpec]]:

@@ -41,6 +41,8 @@ from lejepa_id.records.result import RunResult
 
 KIND_NAME = "reacher"
 AXES = {"lambs": "lam", "seeds": "seed"}
+SWEEP_KEYS = ("rhos", "deltas", "traj_kinds")
+TRAJ_KINDS = ("traj", "trajmatch")
 TOP_KEYS = ("name", "kind", "description", "eval", "defaults", "runs", *AXES)
 TRAIN_KEYS = tuple(f.name for f in fields(TrainConfig))
 
@@ -206,10 +208,84 @@ class ReacherExperiment:
         return specs
 
 
+@dataclass(frozen=True)
+class ReacherFile:
+    """The parts of a Reacher YAML that ``reacher train`` and ``reacher sweep`` read
+    (configs/reacher.yaml, configs/reacher_grid.yaml): each checked for its shape."""
+
+    tree: dict[str, Any]
+    defaults: dict[str, Any]
+    """Training settings (TrainConfig keys)."""
+    axes: dict[str, list[Any]]
+    """``lambs`` and ``seeds`` when the file sets them, each a list."""
+    sweep: dict[str, list[Any]]
+    """The ``sweep`` section (rhos, deltas, traj_kinds), each a list."""
+
+
+def read_reacher_file(path: str | Path, data_in_defaults: bool = False) -> ReacherFile:
+    """The one reader of a Reacher YAML: its top-level mapping (:func:`read_tree` refuses
+    a missing file, bad YAML or a list), the training ``defaults`` (known keys only),
+    ``lambs`` and ``seeds``, and the ``sweep`` section; a one-line UsageError names the
+    file and what is wrong. ``data_in_defaults``: an experiment file's defaults may also
+    name the training dataset (``data``) that its runs share."""
+    path = Path(path)
+    tree = read_tree(path)
+    where = path.name
+    if "train" in tree:
+        raise UsageError(
+            f"{where}: the 'train' section is now 'defaults' (the settings) plus top-level "
+            "'lambs' and 'seeds', as in configs/reacher_grid.yaml; rename it"
+        )
+    defaults = tree.get("defaults") or {}
+    if not isinstance(defaults, dict):
+        raise UsageError(f"{where}: 'defaults' must be a mapping of training settings")
+    allowed = (*TRAIN_KEYS, "data") if data_in_defaults else TRAIN_KEYS
+    unknown = sorted(str(k) for k in set(defaults) - set(allowed))
+    if unknown:
+        raise UsageError(
+            f"{where}: unknown key {unknown[0]!r} in defaults; allowed: {', '.join(allowed)}"
+        )
+    axes = {k: _as_list(tree[k]) for k in AXES if k in tree}
+    sweep = tree.get("sweep") or {}
+    if not isinstance(sweep, dict):
+        raise UsageError(
+            f"{where}: 'sweep' must be a mapping of {', '.join(SWEEP_KEYS)}, got {sweep!r}"
+        )
+    unknown = sorted(str(k) for k in set(sweep) - set(SWEEP_KEYS))
+    if unknown:
+        raise UsageError(
+            f"{where}: unknown sweep key(s) {', '.join(unknown)}; allowed: {', '.join(SWEEP_KEYS)}"
+        )
+    checked = {k: _sweep_values(where, k, _as_list(v)) for k, v in sweep.items()}
+    return ReacherFile(tree, dict(defaults), axes, checked)
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def _sweep_values(where: str, key: str, values: list[Any]) -> list[Any]:
+    for v in values:
+        number = isinstance(v, int | float) and not isinstance(v, bool)
+        ok = {
+            "rhos": number,
+            "deltas": number and float(v).is_integer(),
+            "traj_kinds": v in TRAJ_KINDS,
+        }[key]
+        if not ok:
+            want = {
+                "rhos": "a list of numbers",
+                "deltas": "a list of integers",
+                "traj_kinds": f"a list of {', '.join(TRAJ_KINDS)}",
+            }[key]
+            raise UsageError(f"{where}: sweep.{key}={values!r} must be {want}")
+    return values
+
+
 def load_reacher_experiment(path: str | Path, sets: list[str] | None = None) -> ReacherExperiment:
     """Read, override (``--set key=value``) and validate a Reacher grid config."""
     path = Path(path)
-    tree = read_tree(path)
+    tree = dict(read_reacher_file(path, data_in_defaults=True).tree)
     overrides: dict[str, Any] = {}
     for key, value in parse_set(sets or []).items():
         _apply_set(tree, overrides, key, value)
