@@ -19,7 +19,7 @@ from lejepa_id.metrics.action import action_scores, policy_cost
 from lejepa_id.objectives import build_objective, random_directions, sigreg
 from lejepa_id.objectives.lejepa_action import StackedPredictor
 from lejepa_id.theory import lqr as lqr
-from lejepa_id.training.trainer import load_encoder
+from lejepa_id.training.saving import load_encoder
 from lejepa_id.worlds import LatentLaw, LinearAction, World, action_pairs
 
 CONFIG = str(Path(__file__).parents[1] / "configs" / "action.yaml")

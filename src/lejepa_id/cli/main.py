@@ -38,7 +38,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from lejepa_id.records.loggers import check_loggers
     from lejepa_id.records.result import RESULT_FILE
     from lejepa_id.runtime import resolve_device
-    from lejepa_id.training.trainer import train_and_save
+    from lejepa_id.training.saving import train_and_save
 
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
     # Only the chosen run is validated: --set dim=4 must not fail on another run's mixing.

@@ -30,7 +30,8 @@ from lejepa_id.reacher.evaluation import encoder_scores
 from lejepa_id.records.io import save_tensors
 from lejepa_id.records.result import RunResult
 from lejepa_id.runtime import check_device, derive_seed, generator, resolve_device
-from lejepa_id.training.engine import DrawStream, Engine, Schedule, run_loop
+from lejepa_id.training.engine import Engine, Schedule, run_loop
+from lejepa_id.training.streams import ChunkCursor, DrawStream
 
 # Purposes of the seeds derived from a run's seed with lejepa_id.runtime.generator; fixed
 # forever for reproducibility, and the synthetic engine's numbers for the same roles:
@@ -197,14 +198,15 @@ class PairBatches:
         self.frames, self.batch, self.normalize, self.order = frames, batch, normalize, order
         self.n = frames.shape[0]
         self.per_epoch = self.n // batch
-        self.perm = torch.empty(0, dtype=torch.long)
-        self.pos = self.per_epoch
+        # One chunk is one epoch: a permutation walked a batch at a time.
+        self.cursor = ChunkCursor(self.per_epoch, self._permutation)
+
+    def _permutation(self) -> torch.Tensor:
+        return torch.randperm(self.n, generator=self.order)
 
     def next(self) -> torch.Tensor:
-        if self.pos == self.per_epoch:
-            self.perm, self.pos = torch.randperm(self.n, generator=self.order), 0
-        idx = self.perm[self.pos * self.batch : (self.pos + 1) * self.batch]
-        self.pos += 1
+        perm, pos = self.cursor.take()
+        idx = perm[pos * self.batch : (pos + 1) * self.batch]
         if isinstance(self.frames, torch.Tensor):
             views = self.frames[idx.to(self.frames.device)].transpose(0, 1)
         else:

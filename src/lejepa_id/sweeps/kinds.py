@@ -22,7 +22,8 @@ import yaml
 from lejepa_id.config.experiments import load_experiment
 from lejepa_id.encoders.stacked import encoder_cost
 from lejepa_id.errors import UsageError
-from lejepa_id.training.trainer import group_key, train_and_save
+from lejepa_id.training.saving import train_and_save
+from lejepa_id.training.stacking import stack_key
 
 
 class ExperimentKind(Protocol):
@@ -63,7 +64,7 @@ class ExperimentKind(Protocol):
 
 class SyntheticKind:
     """Runs of :class:`~lejepa_id.config.run.RunConfig`: stacked by
-    :func:`~lejepa_id.training.trainer.group_key`, costed by their encoder."""
+    :func:`~lejepa_id.training.stacking.stack_key`, costed by their encoder."""
 
     name = "synthetic"
     progress_unit = "steps"
@@ -72,7 +73,7 @@ class SyntheticKind:
         return load_experiment(path, sets)
 
     def stack_key(self, spec: Any) -> tuple:
-        return group_key(spec.config)
+        return stack_key(spec.config)
 
     def members(self, spec: Any) -> int:
         return spec.config.effective_inits

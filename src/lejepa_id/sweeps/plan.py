@@ -1,6 +1,6 @@
 """Planning a sweep: expand an experiment into runs and pack compatible runs into groups.
 
-Runs whose configs agree on :func:`lejepa_id.training.trainer.group_key` can share one stacked
+Runs whose configs agree on :func:`lejepa_id.training.stacking.stack_key` can share one stacked
 model and one AdamW (``training.train`` of a list), which reproduces each run's solo
 trajectory. Packing them is the main speed-up on a GPU, where a small model is bound by
 kernel-launch latency and R stacked runs cost little more than one. On a CPU the gain is
