@@ -6,7 +6,8 @@ from functools import cache
 from pathlib import Path
 
 from lejepa_id.config.experiments import load_experiment
-from lejepa_id.sweeps.plan import member_bytes, member_cap, plan_groups
+from lejepa_id.sweeps.capacity import member_bytes, member_cap
+from lejepa_id.sweeps.plan import plan_groups
 from lejepa_id.training.stacking import stack_key
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"

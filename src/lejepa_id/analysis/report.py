@@ -37,7 +37,7 @@ from lejepa_id.analysis.plotting import (
 from lejepa_id.analysis.scaling import scaling_table
 from lejepa_id.analysis.stats import fmt_sig
 from lejepa_id.analysis.synthetic_claims import PROVIDERS
-from lejepa_id.analysis.table import collect
+from lejepa_id.analysis.table import collect, of_kind
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics.registry import metric_infos
 from lejepa_id.records.io import atomic_write_bytes
@@ -515,7 +515,8 @@ def write_report(directory: str | Path, out: str | Path | None = None, command: 
     figures_dir = path.parent / "figures"
     made = make_figures(directory, figures_dir, formats=("png", "pdf"))
     frame = collect(directory).frame
-    claims, notes = collect_claims(directory, finished(frame), PROVIDERS)
+    # The synthetic claims judge the synthetic runs (another kind's rows are its own).
+    claims, notes = collect_claims(directory, finished(of_kind(frame, "synthetic")), PROVIDERS)
     budget = read_budget(directory)
     annotate(claims, budget)
     report = Report(

@@ -7,7 +7,6 @@ the offending key or value and what is allowed, exit status 2, and nothing writt
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import signal
 import sys
 import threading
@@ -33,32 +32,41 @@ from lejepa_id.plugins import load_entry_points
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from lejepa_id.config.experiments import load_experiment
-    from lejepa_id.records.layout import check_run_dirs, ensure_writable, run_dir
+    from lejepa_id.records.layout import check_run_dirs, ensure_writable
     from lejepa_id.records.loggers import check_loggers
     from lejepa_id.records.result import RESULT_FILE
+    from lejepa_id.resources import resolve_config
     from lejepa_id.runtime import resolve_device
-    from lejepa_id.training.saving import train_and_save
+    from lejepa_id.sweeps.kinds import file_kind, get_kind
 
+    # Any experiment kind: the file's ``kind:`` names it, and `run` knows it through
+    # its registration only (sweeps/kinds.py).
+    config = resolve_config(args.config)
+    kind = get_kind(file_kind(config))
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
+    sets.append(f"seeds=[{args.seed}]")
     # Only the chosen run is validated: --set dim=4 must not fail on another run's mixing.
-    exp = load_experiment(args.config, sets, only=args.run)
-    spec = _one_spec(exp, args.run, args.seed)
+    exp = kind.load(config, sets, only=args.run)
+    spec = _one_spec(exp, args.run)
     resolve_device(spec.config.device)  # a missing GPU is refused before the folder exists
+    if args.loggers and not kind.feeds_loggers:
+        raise UsageError(f"--logger {args.loggers[0]}: {kind.name} runs feed no trackers")
     check_loggers(args.loggers)  # so is a tracker whose package is not installed
     out = ensure_writable(args.out)
-    check_run_dirs(out / spec.experiment, [spec.run_id])
-    (result,) = train_and_save([spec], out, progress=not args.no_progress, loggers=args.loggers)
-    path = run_dir(out, spec.experiment, spec.run_id) / RESULT_FILE
+    root = out / spec.experiment
+    check_run_dirs(root, [spec.run_id])
+    extra = {"loggers": tuple(args.loggers)} if args.loggers else {}
+    (result,) = kind.train_and_save([spec], root, progress=not args.no_progress, **extra)
+    path = root / spec.run_id / RESULT_FILE
     _print_metrics(result.status, result.diverged_step, result.metrics)
     print(f"wrote {path}")
     return 0
 
 
-def _one_spec(exp: Any, run: str, seed: int) -> Any:
-    """The one run ``run`` with ``seed``; an experiment that sweeps another axis (grid's
-    lambs x rhos, scaling's dims) must have each pinned to one value with --set."""
-    swept = {k: v for k, v in exp.axes.items() if k != "seeds" and len(v) > 1}
+def _one_spec(exp: Any, run: str) -> Any:
+    """The one run ``run`` (its seed already set); an experiment that sweeps another axis
+    (grid's lambs x rhos, scaling's dims) must have each pinned to one value with --set."""
+    swept = {k: v for k, v in getattr(exp, "axes", {}).items() if k != "seeds" and len(v) > 1}
     if swept:
         key, values = next(iter(swept.items()))
         names = ", ".join(f"{k} ({len(v)} values)" for k, v in swept.items())
@@ -67,8 +75,10 @@ def _one_spec(exp: Any, run: str, seed: int) -> Any:
             f"axis to one value, e.g. {_pin_example(key, values[0])}, or train "
             "them all with `lejepa-id sweep`"
         )
-    (spec,) = dataclasses.replace(exp, axes={**exp.axes, "seeds": [seed]}).expand()
-    return spec
+    specs = [s for s in exp.expand() if s.run == run]
+    if len(specs) != 1:
+        raise UsageError(f"--run {run!r} of {exp.name} names {len(specs)} runs, not one")
+    return specs[0]
 
 
 def _pin_example(key: str, value: Any) -> str:

@@ -35,11 +35,11 @@ from lejepa_id.config.limits import check_name
 from lejepa_id.errors import UsageError
 from lejepa_id.reacher.datasets import FrameData
 from lejepa_id.reacher.evaluation import pixel_baseline
-from lejepa_id.reacher.training import TrainConfig, fit_indices, train_run
+from lejepa_id.reacher.training import EXPERIMENT_KIND, TrainConfig, fit_indices, train_run
 from lejepa_id.records.io import atomic_write_json
 from lejepa_id.records.result import RunResult
 
-KIND_NAME = "reacher"
+KIND_NAME = EXPERIMENT_KIND
 AXES = {"lambs": "lam", "seeds": "seed"}
 SWEEP_KEYS = ("rhos", "deltas", "traj_kinds")
 TRAJ_KINDS = ("traj", "trajmatch")
@@ -86,15 +86,30 @@ class ReacherKind:
 
     name = KIND_NAME
     progress_unit = "epochs"
+    stacks = False
+    feeds_loggers = False
 
-    def load(self, path: str | Path, sets: list[str] | None) -> ReacherExperiment:
-        return load_reacher_experiment(path, sets)
+    def load(
+        self, path: str | Path, sets: list[str] | None, only: str | None = None
+    ) -> ReacherExperiment:
+        return load_reacher_experiment(path, sets, only)
 
     def stack_key(self, spec: ReacherSpec) -> tuple:
         return ("alone", spec.run_id)
 
     def members(self, spec: ReacherSpec) -> int:
         return 1
+
+    def member_cap(
+        self, spec: ReacherSpec, device_type: str, jobs: int, device_memory: int | None
+    ) -> int:
+        return 1
+
+    def config_problem(self, config: dict[str, Any]) -> str | None:
+        """A Reacher record's config names its grid point (lam, seed); its other keys have
+        changed over versions, and old records must still read."""
+        missing = [k for k in AXES.values() if k not in config]
+        return f"config lacks {missing[0]!r}" if missing else None
 
     def cost(self, spec: ReacherSpec) -> float:
         # Relative to the synthetic runs' cost: an epoch of 100,000 pixel pairs weighs about
@@ -128,6 +143,7 @@ class ReacherKind:
         progress: bool = True,
         on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
         keep: Collection[str] = (),
+        loggers: Sequence[str] = (),
     ) -> list[RunResult | None]:
         """Train each run alone (the sweep executors' entry point); also writes its
         dataset's pixel baseline once."""
@@ -282,8 +298,11 @@ def _sweep_values(where: str, key: str, values: list[Any]) -> list[Any]:
     return values
 
 
-def load_reacher_experiment(path: str | Path, sets: list[str] | None = None) -> ReacherExperiment:
-    """Read, override (``--set key=value``) and validate a Reacher grid config."""
+def load_reacher_experiment(
+    path: str | Path, sets: list[str] | None = None, only: str | None = None
+) -> ReacherExperiment:
+    """Read, override (``--set key=value``) and validate a Reacher grid config; ``only``
+    keeps that one run (a dataset label)."""
     path = Path(path)
     tree = dict(read_reacher_file(path, data_in_defaults=True).tree)
     overrides: dict[str, Any] = {}
@@ -295,6 +314,10 @@ def load_reacher_experiment(path: str | Path, sets: list[str] | None = None) -> 
     runs, gallery = tree.get("runs"), tree.get("eval")
     if not isinstance(runs, dict) or not runs:
         raise UsageError(f"{path.name}: 'runs' must map dataset labels to {{data: PATH}}")
+    if only is not None:
+        if only not in runs:
+            raise UsageError(f"--run {only!r} is not in {path.name}; allowed: {', '.join(runs)}")
+        runs = {only: runs[only]}
     for label, keys in runs.items():
         if not isinstance(keys, dict):
             raise UsageError(f"runs.{label} must be a mapping like {{data: PATH}}, got {keys!r}")

@@ -33,6 +33,8 @@ from lejepa_id.runtime import check_device, derive_seed, generator, resolve_devi
 from lejepa_id.training.engine import Engine, Schedule, run_loop
 from lejepa_id.training.streams import ChunkCursor, DrawStream
 
+# The experiment kind of a Reacher run's record (its registration: reacher/experiment.py).
+EXPERIMENT_KIND = "reacher"
 # Purposes of the seeds derived from a run's seed with lejepa_id.runtime.generator; fixed
 # forever for reproducibility, and the synthetic engine's numbers for the same roles:
 # batch order 1 (the synthetic data stream), initialization 2, SIGReg directions 4 (with
@@ -370,6 +372,7 @@ def _record(
     last epoch's mean losses and the per-epoch history as columns."""
     res = RunResult(
         config=cfg,
+        experiment_kind=EXPERIMENT_KIND,
         status="finished" if diverged is None else "diverged",
         diverged_step=diverged,
         losses={k: history[-1][k] for k in ("loss", *_TERMS)},

@@ -42,6 +42,9 @@ class RunResult:
     """
 
     config: Any
+    experiment_kind: str = "synthetic"
+    """The experiment kind that trained the run (:mod:`lejepa_id.sweeps.kinds`): readers
+    such as the record check and the tables know a run's kind by this key."""
     status: str = "finished"
     diverged_step: int | None = None
     metrics: dict[str, float] = field(default_factory=dict)
@@ -68,7 +71,10 @@ class RunResult:
         return curves_frame(self.curves)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"config": self.config.to_dict()}
+        out: dict[str, Any] = {
+            "experiment_kind": self.experiment_kind,
+            "config": self.config.to_dict(),
+        }
         if self.mixing:
             out["config"]["mixing"] = self.mixing
         for key in (
