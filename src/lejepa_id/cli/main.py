@@ -55,8 +55,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     out = ensure_writable(args.out)
     root = out / spec.experiment
     check_run_dirs(root, [spec.run_id])
-    extra = {"loggers": tuple(args.loggers)} if args.loggers else {}
-    (result,) = kind.train_and_save([spec], root, progress=not args.no_progress, **extra)
+    progress = not args.no_progress
+    if args.loggers:
+        (result,) = kind.train_and_save([spec], root, progress, loggers=tuple(args.loggers))
+    else:  # only a kind that feeds trackers is handed them
+        (result,) = kind.train_and_save([spec], root, progress)
     path = root / spec.run_id / RESULT_FILE
     _print_metrics(result.status, result.diverged_step, result.metrics)
     print(f"wrote {path}")
