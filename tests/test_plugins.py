@@ -37,6 +37,7 @@ def isolated(monkeypatch):
     monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))
     monkeypatch.setattr(encoders, "_ENCODERS", dict(encoders._ENCODERS))
     monkeypatch.setattr(encoders, "_COSTS", dict(encoders._COSTS))
+    monkeypatch.setattr(encoders, "_SHAPES", dict(encoders._SHAPES))
     monkeypatch.setattr(metric_registry, "_METRICS", dict(metric_registry._METRICS))
     monkeypatch.setattr(plugins, "_LOADED", {})
     yield

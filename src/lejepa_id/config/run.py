@@ -26,7 +26,7 @@ from lejepa_id.config import components
 from lejepa_id.config import limits as limits
 from lejepa_id.config.components import ComponentKey
 from lejepa_id.config.memory import check_memory
-from lejepa_id.encoders.stacked import encoder_names
+from lejepa_id.encoders.stacked import encoder_names, shape_problem
 from lejepa_id.errors import UsageError
 from lejepa_id.runtime.devices import check_device, is_cuda
 from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES, transition_names
@@ -185,6 +185,12 @@ class RunConfig:
         return {k: self._resolved(v) for k, v in own.items()}
 
     @property
+    def objective_class(self) -> Any:
+        """The selected objective's registered class: what it declares of itself (its
+        views, whether it takes actions) is read from it, never from its name."""
+        return components.component("objective", self.mode)
+
+    @property
     def code_size(self) -> int:
         """m: the code dimension (``code_dim``, or n when unset)."""
         return self.dim if self.code_dim is None else self.code_dim
@@ -232,8 +238,6 @@ class RunConfig:
         self._validate_sizes()
         if not custom_world:
             self._validate_named_mixing()
-        if self.encoder == "matched" and self.dim % 2:
-            raise UsageError(f"dim={self.dim!r} must be even for the matched encoder")
         limits.check_eval_size(self.eval_size, self.dim)
         check_memory(self)
         return self
@@ -311,10 +315,10 @@ class RunConfig:
                 raise UsageError(
                     f"{key}={value!r} must lie in [{low}, {limits.INT_RANGES['dim'][1]:,}]"
                 )
-        if self.encoder == "matched" and not self.obs_size == self.code_size == self.dim:
-            raise UsageError(
-                f"code_dim={self.code_dim!r}: the matched encoder needs code_dim = dim = {self.dim}"
-            )
+        # The encoder's own shape rule (a user's world may change D: the trainer asks again).
+        problem = shape_problem(self.encoder, self.dim, self.obs_size, self.code_size)
+        if problem is not None:
+            raise UsageError(problem)
 
     @property
     def effective_inits(self) -> int:

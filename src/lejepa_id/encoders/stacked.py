@@ -38,10 +38,15 @@ class EncoderCost:
 _ENCODERS: dict[str, Callable[..., nn.Module]] = {}
 # name -> cost(config) -> EncoderCost
 _COSTS: dict[str, Callable[[Any], EncoderCost]] = {}
+# name -> shapes(n, D, m) -> why it cannot map D observations of n latents to m codes
+_SHAPES: dict[str, Callable[[int, int, int], str | None]] = {}
+ShapeRule = Callable[[int, int, int], str | None]
 
 
 def register_encoder(
-    name: str, cost: Callable[[Any], EncoderCost] | None = None
+    name: str,
+    cost: Callable[[Any], EncoderCost] | None = None,
+    shapes: ShapeRule | None = None,
 ) -> Callable[[Callable[..., nn.Module]], Callable[..., nn.Module]]:
     """Decorator: register ``builder(obs_dim, code_dim, seeds, **options) -> nn.Module``.
 
@@ -49,12 +54,16 @@ def register_encoder(
     config's encoder keys (``hidden``, ``depth``, ``layers``), to take or ignore. ``cost``
     maps a run config to the encoder's :class:`EncoderCost`; without one, the cost is
     measured from a one-member build on the meta device (weights counted exactly, work
-    taken as the weight count, activations as four floats per weight row).
+    taken as the weight count, activations as four floats per weight row). ``shapes`` is
+    the encoder's shape rule: ``shapes(n, D, m)`` returns None when it can map D
+    observations of n latents to m codes, else one line saying why (without one, any
+    sizes go); the config and the trainer ask it, never the encoder's name.
     """
 
     def add(builder: Callable[..., nn.Module]) -> Callable[..., nn.Module]:
         _ENCODERS[name] = builder
         _COSTS[name] = cost or _measured_cost(builder)
+        _SHAPES[name] = shapes or (lambda n, D, m: None)
         return builder
 
     return add
@@ -90,6 +99,13 @@ def _matched_cost(c: Any) -> EncoderCost:
     # Each coupling layer maps half the coordinates to a scale and a shift of the other half.
     work = c.layers * (c.dim // 2) ** 2
     return EncoderCost(weights=2 * work, activations=c.dim * 4 * c.layers, work=work)
+
+
+def shape_problem(name: str, n: int, D: int, m: int) -> str | None:
+    """Why encoder ``name`` cannot map D observations of n latents to m codes (None:
+    it can; an unknown name is left to the name check)."""
+    rule = _SHAPES.get(name)
+    return None if rule is None else rule(n, D, m)
 
 
 def encoder_names() -> tuple[str, ...]:
@@ -239,7 +255,17 @@ def _mlp(obs_dim: int, code_dim: int, seeds: Sequence[int], **options: Any) -> n
     return StackedMLP(obs_dim, seeds, options.get("hidden", 256), options.get("depth", 4), code_dim)
 
 
-@register_encoder("matched", cost=_matched_cost)
+def _matched_shapes(n: int, D: int, m: int) -> str | None:
+    # The inverse of a coupling flow: it splits the n coordinates in halves and keeps
+    # the dimension, so observations, codes and latents are one size.
+    if n % 2:
+        return f"dim={n!r} must be even for the matched encoder"
+    if not D == m == n:
+        return f"the matched encoder needs observations and codes of dim={n}, got D={D}, m={m}"
+    return None
+
+
+@register_encoder("matched", cost=_matched_cost, shapes=_matched_shapes)
 def _matched(obs_dim: int, code_dim: int, seeds: Sequence[int], **options: Any) -> nn.Module:
     if not obs_dim == code_dim:
         raise UsageError(f"the matched encoder needs code_dim = obs_dim, got {code_dim}, {obs_dim}")

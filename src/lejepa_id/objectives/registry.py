@@ -31,6 +31,9 @@ class Objective:
     """How figures and reports name it (empty: its registered name)."""
     color: ClassVar[str] = ""
     """Its matplotlib colour in figures (empty: one from a fixed palette)."""
+    takes_actions: ClassVar[bool] = False
+    """Whether the loss reads the ``actions`` an action world hands over with a batch (a
+    transition that takes actions asks for an objective that does)."""
     per_run: ClassVar[tuple[str, ...]] = ()
     """Hyperparameters that may differ between runs trained in one stack: the engine
     passes them to :meth:`loss` as tensors of shape (R,) instead of the field's value."""

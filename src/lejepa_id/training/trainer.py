@@ -23,7 +23,7 @@ import torch
 from tqdm.auto import tqdm
 
 from lejepa_id.config.run import RunConfig
-from lejepa_id.encoders.stacked import build_encoder
+from lejepa_id.encoders.stacked import build_encoder, shape_problem
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics.evaluation import EvalSet, Scorer
 from lejepa_id.metrics.reference import grid_metrics
@@ -160,10 +160,9 @@ def _worlds(
     D = wlds[0].obs_dim
     cfgs = [c if c.obs_size == D else RunConfig(**{**c.to_dict(), "obs_dim": D}) for c in cfgs]
     c0 = cfgs[0]
-    if c0.encoder == "matched" and not D == c0.code_size == c0.dim:
-        raise UsageError(
-            f"the matched encoder needs observations and codes of dim={c0.dim}, got D={D}"
-        )
+    problem = shape_problem(c0.encoder, c0.dim, D, c0.code_size)
+    if problem is not None:
+        raise UsageError(problem)
     return cfgs, wlds
 
 
