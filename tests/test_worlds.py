@@ -244,3 +244,12 @@ def test_published_cuda_without_a_recorded_world_is_refused():
     assert RunConfig(**cfg, seed=4).validate()
     with pytest.raises(UsageError, match="no recorded world for dim=8, layers=4, seed=5"):
         RunConfig(**cfg, seed=5).validate()
+
+
+def test_reading_obs_dim_leaves_the_mixing_where_it_is():
+    # World.obs_dim used to move the mixing to the CPU as a side effect; it now probes
+    # on the mixing's own device (the meta device stands in for a GPU here).
+    world = World.make("linear", dim=3, obs_dim=5)
+    world.mixing.to("meta")
+    assert world.obs_dim == 5
+    assert world.mixing.matrix.device.type == "meta"
