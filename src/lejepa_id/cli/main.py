@@ -170,7 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--mixing", default="spiral", help="spiral, banana, sinusoid or coupling")
-    p.add_argument("--mode", default="lejepa", help="lejepa, whiten or infonce")
+    p.add_argument(
+        "--objective", "--mode", dest="mode", default="lejepa", help="lejepa, whiten or infonce"
+    )
     p.add_argument("--lam", type=float, default=None, help="regularizer weight lambda")
     p.add_argument("--out", default="runs/demo", help="output directory (default runs/demo)")
     add_device_argument(p, None, "device (default cpu)")

@@ -122,6 +122,7 @@ class RunConfig:
     """Component keys set explicitly, flat or qualified (read them as attributes)."""
 
     def __init__(self, **values: Any) -> None:
+        values = _objective_as_mode(values)
         given = {k: v for k, v in values.items() if k != "params"}
         params = dict(values.pop("params", None) or {})
         for f in dataclasses.fields(RunConfig):
@@ -183,6 +184,12 @@ class RunConfig:
         """The selected objective's hyperparameters, explicit or default."""
         own = components.namespaces().get(self.mode, {})
         return {k: self._resolved(v) for k, v in own.items()}
+
+    @property
+    def objective(self) -> str:
+        """The selected objective's name: ``mode``, under the name the report uses (a
+        config may give either key)."""
+        return self.mode
 
     @property
     def objective_class(self) -> Any:
@@ -339,6 +346,24 @@ class RunConfig:
 
 
 CORE_FIELDS = tuple(f.name for f in dataclasses.fields(RunConfig) if f.name != "params")
+OBJECTIVE_ALIAS = "objective"
+"""Accepted beside ``mode`` in configs, files and ``--set`` (records keep writing ``mode``,
+so old records and configs read as they always did)."""
+
+
+def _objective_as_mode(values: dict[str, Any]) -> dict[str, Any]:
+    """``objective: X`` read as ``mode: X``; both, naming two objectives, is refused."""
+    if OBJECTIVE_ALIAS not in values:
+        return values
+    values = dict(values)
+    objective = values.pop(OBJECTIVE_ALIAS)
+    if "mode" in values and values["mode"] != objective:
+        raise UsageError(
+            f"objective={objective!r} and mode={values['mode']!r} name two objectives; "
+            "give one (objective is another name for mode)"
+        )
+    values["mode"] = objective
+    return values
 
 
 def run_keys() -> tuple[str, ...]:
@@ -469,6 +494,7 @@ def make_run_config(overrides: dict[str, Any], where: str = "config") -> RunConf
     """RunConfig from a mapping of field overrides, each key and value checked."""
     if not isinstance(overrides, dict):
         raise UsageError(f"{where} must be a mapping of config keys, got {overrides!r}")
+    overrides = _objective_as_mode(overrides)
     values = {}
     keys = run_keys()
     for key, value in overrides.items():

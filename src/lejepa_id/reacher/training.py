@@ -1,10 +1,11 @@
 """Training the cnn encoder on Reacher frame pairs with the LeJEPA objective.
 
 One run = one (training dataset, lambda, seed), trained by the shared step of
-:mod:`lejepa_id.training.engine` (a stack of one member) with the shared device, schedule and seed
-helpers of :mod:`lejepa_id.runtime` (the schedule is the engine's). Frames stay uint8 until they reach the device, where
-they are scaled and normalized with the training set's per-channel mean and std: a batch
-of 256 pairs moves 6 MB at 64 x 64 instead of 25 MB of float32. The grid of runs is
+:mod:`lejepa_id.training.engine` (a stack of one member, with its schedule) and the
+shared device and seed helpers of :mod:`lejepa_id.runtime`. Frames stay uint8 until they
+reach the device, where they are scaled and normalized with the training set's
+per-channel mean and std: a batch of 256 pairs moves 6 MB at 64 x 64 instead of 25 MB of
+float32. The grid of runs is
 :mod:`lejepa_id.reacher.experiment` (an experiment kind of ``lejepa-id sweep``).
 """
 
