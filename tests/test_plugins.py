@@ -69,8 +69,18 @@ def test_plugin_components_train_through_the_python_api(isolated):
     record = result.to_dict()["config"]
     assert record["mode"] == "barlow" and record["lam"] == 5e-3 and record["hops"] == 3
     assert result.status == "finished" and set(result.losses) >= {"invariance", "redundancy"}
-    # The transition's own key reaches the world: Theorem 3's rho is rho^hops.
-    assert result.metrics["r2_hz"] == result.metrics["r2_hz"]  # finite, not NaN
+    # The transition's own key reaches the world: Theorem 3's rho is rho^hops, in the
+    # world the config builds and in the bound the run reports.
+    from lejepa_id.worlds.build import world_for
+
+    r = cfg.rho**3
+    world = world_for(cfg)
+    assert world.transition.hops == 3 and world.bound_rho() == pytest.approx(r, rel=1e-12)
+    m = result.metrics
+    assert m["D_bound"] == pytest.approx(m["delta"] / (2 * r * (1 - r)), rel=1e-9)
+    assert m["approx_bound"] == pytest.approx(
+        m["D_bound"] + (m["epsilon"] + m["D_bound"]) ** 2, rel=1e-9
+    )
     with pytest.raises(UsageError, match="hops=0 must be >= 1"):
         make_run_config({"transition": "hops", "hops": 0})
     with pytest.raises(UsageError, match="hops=2 is a key of transition hops only, not ou"):
