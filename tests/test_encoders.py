@@ -6,7 +6,8 @@ import pytest
 import torch
 from torch import nn
 
-from lejepa_id.encoders.stacked import CNNEncoder, StackedMatched, StackedMLP, build_encoder
+from lejepa_id.encoders.cnn import CNNEncoder
+from lejepa_id.encoders.stacked import StackedMatched, StackedMLP, build_encoder
 from lejepa_id.errors import UsageError
 from lejepa_id.worlds import Coupling
 

@@ -130,7 +130,7 @@ def test_device_errors_are_the_shared_ones():
 
 
 def test_the_initialization_draws_from_the_derived_init_seed():
-    from lejepa_id.encoders.stacked import CNNEncoder
+    from lejepa_id.encoders.cnn import CNNEncoder
 
     model, _ = rt._model(_cfg(seed=3), torch.device("cpu"))
     want = CNNEncoder(code_dim=2, seed=derive_seed(3, 2)).state_dict()

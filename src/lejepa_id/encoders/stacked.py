@@ -113,7 +113,8 @@ def encoder_names() -> tuple[str, ...]:
     return tuple(_ENCODERS)
 
 
-def _seeded(seed: int) -> torch.Generator:
+def seeded_generator(seed: int) -> torch.Generator:
+    """A CPU generator for one member's initialization."""
     # Derived seeds are 63-bit, so 1_000_003 * seed + i can overflow a C long long.
     return torch.Generator().manual_seed(int(seed) % 2**63)
 
@@ -141,6 +142,8 @@ class StackedMLP(nn.Module):
     """Linear(D, H), GELU, (depth - 1) x (Linear(H, H), GELU), Linear(H, m), per run.
 
     ``seeds`` gives one initialization seed per stacked run; ``out_dim`` is m (default D).
+
+    Shape: (R, ..., D) -> (R, ..., m), R = len(seeds)
     """
 
     def __init__(
@@ -152,7 +155,7 @@ class StackedMLP(nn.Module):
         out_dim: int | None = None,
     ) -> None:
         super().__init__()
-        gens = [_seeded(s) for s in seeds]
+        gens = [seeded_generator(s) for s in seeds]
         widths = [dim] + [hidden] * depth + [dim if out_dim is None else out_dim]
         self.layers = nn.ModuleList(
             StackedLinear(a, b, gens) for a, b in zip(widths[:-1], widths[1:])
@@ -172,9 +175,11 @@ class StackedMLP(nn.Module):
 class StackedMatched(nn.Module):
     """The coupling mixing's exact functional inverse with learnable matrices, per run.
 
-    Layers run in reverse order, subtracting tanh(. W_i). Each W_i starts N(0, 1/(N/2))
+    Layers run in reverse order, subtracting tanh(. W_i). Each W_i starts N(0, 1/(n/2))
     entrywise from its own seed (derived from the run's seed and i). Loading the
     mixing's own weights (:meth:`load_mixing_weights`) makes it invert g exactly.
+
+    Shape: (R, ..., n) -> (R, ..., n), R = len(seeds) (D = m = n)
     """
 
     def __init__(self, dim: int, seeds: Sequence[int], layers: int = 4) -> None:
@@ -185,7 +190,8 @@ class StackedMatched(nn.Module):
         runs = []
         for s in seeds:
             mats = [
-                torch.randn(half, half, generator=_seeded(1_000_003 * int(s) + i)) / math.sqrt(half)
+                torch.randn(half, half, generator=seeded_generator(1_000_003 * int(s) + i))
+                / math.sqrt(half)
                 for i in range(layers)
             ]
             runs.append(torch.stack(mats))
@@ -208,46 +214,6 @@ class StackedMatched(nn.Module):
             else:
                 a = a - torch.tanh(torch.bmm(b, w))
         return torch.cat([a, b], dim=-1).reshape(shape)
-
-
-class CNNEncoder(nn.Module):
-    """Pixels (3 x 64 x 64) -> code_dim codes.
-
-    Four Conv(k=4, s=2, p=1) layers with 32, 64, 128, 256 channels, each followed by
-    BatchNorm and GELU; 4 x 4 average pool; Linear(256, 256), BatchNorm1d, GELU;
-    Linear(256, code_dim).
-
-    Shape:
-        (B, 3, 64, 64) -> (B, code_dim)
-    """
-
-    def __init__(self, code_dim: int = 2, in_channels: int = 3, seed: int = 0) -> None:
-        super().__init__()
-        blocks: list[nn.Module] = []
-        channels = [in_channels, 32, 64, 128, 256]
-        for c_in, c_out in zip(channels[:-1], channels[1:]):
-            blocks += [nn.Conv2d(c_in, c_out, 4, 2, 1), nn.BatchNorm2d(c_out), nn.GELU()]
-        self.features = nn.Sequential(*blocks, nn.AdaptiveAvgPool2d(1), nn.Flatten())
-        self.head = nn.Sequential(
-            nn.Linear(256, 256), nn.BatchNorm1d(256), nn.GELU(), nn.Linear(256, code_dim)
-        )
-        self._reset(seed)
-
-    @torch.no_grad()
-    def _reset(self, seed: int) -> None:
-        # Re-draw every parameter from the run's own generator, with torch's default
-        # schemes, so the initialization depends on the seed alone.
-        gen = _seeded(seed)
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d | nn.Linear):
-                fan_in = m.weight[0].numel()
-                bound = 1.0 / math.sqrt(fan_in)
-                m.weight.copy_((torch.rand(m.weight.shape, generator=gen) * 2 - 1) * bound)
-                if m.bias is not None:
-                    m.bias.copy_((torch.rand(m.bias.shape, generator=gen) * 2 - 1) * bound)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.features(x))
 
 
 @register_encoder("mlp", cost=_mlp_cost)

@@ -23,7 +23,7 @@ import torch
 from tqdm import tqdm
 
 from lejepa_id.config.limits import yaml_number
-from lejepa_id.encoders.stacked import CNNEncoder
+from lejepa_id.encoders.cnn import CNNEncoder
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import build_objective
 from lejepa_id.reacher.datasets import FrameData, check_same_size

@@ -22,7 +22,10 @@ from lejepa_id.training.trainer import OBJECTIVE_PREFIX, train
 
 
 def load_encoder(config: RunConfig, weights: dict[str, torch.Tensor]) -> torch.nn.Module:
-    """Rebuild a trained single-run encoder from its config and saved weights."""
+    """Rebuild a trained single-run encoder from its config and saved weights.
+
+    Shape: the module maps (1, B, D) observations to (1, B, m) codes (a stack of one run).
+    """
     enc = build_encoder(
         config.encoder,
         config.obs_size,
