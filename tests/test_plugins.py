@@ -88,6 +88,14 @@ def test_plugin_components_train_through_the_python_api(isolated):
     # The encoder's cost is measured from its weights when it gives none.
     cost = encoders.encoder_cost(cfg)
     assert cost.weights == 2 * 16 + 16 + 16 * 2
+    # Its own key (width) is a config key in its namespace, read by its builder, recorded,
+    # and refused for another encoder.
+    narrow = make_run_config({"encoder": "tanh1", "width": 8})
+    assert narrow.width == 8 and narrow.to_dict()["width"] == 8
+    assert encoders.encoder_cost(narrow).weights == 2 * 8 + 8 + 8 * 2
+    assert make_run_config({"encoder": "tanh1", "tanh1.width": 4}).encoder_options["width"] == 4
+    with pytest.raises(UsageError, match="width=8 is a key of encoder tanh1 only, not mlp"):
+        make_run_config({"width": 8})
 
 
 def test_a_missing_or_broken_plugin_is_one_line(isolated, tmp_path):

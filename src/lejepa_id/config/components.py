@@ -23,6 +23,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from lejepa_id.encoders.stacked import encoder_keys, encoder_names
 from lejepa_id.errors import UsageError
 from lejepa_id.worlds.transitions import transition_class, transition_names
 
@@ -79,7 +80,7 @@ class ComponentKey:
     """One key of one component: ``namespace.name``, its types and its default."""
 
     namespace: str
-    kind: str  # "objective" or "transition"
+    kind: str  # "objective", "transition" or "encoder"
     name: str
     types: tuple[type, ...]
     default: Any
@@ -104,9 +105,14 @@ def _table(registered: tuple[tuple[str, str, int], ...]) -> dict[str, dict[str, 
     out: dict[str, dict[str, ComponentKey]] = {}
     for kind, name, _ in registered:
         # An objective holds its keys as its own fields, a transition in its keys class.
-        holder = component(kind, name) if kind == "objective" else transition_class(name).keys
+        if kind == "objective":
+            holder = component(kind, name)
+        elif kind == "encoder":
+            holder = encoder_keys(name)
+        else:
+            holder = transition_class(name).keys
         if name in out:
-            raise TypeError(f"an objective and a transition are both named {name!r}")
+            raise TypeError(f"two components (objective, transition, encoder) are named {name!r}")
         if holder is None:  # a transition without keys of its own
             out[name] = {}
             continue
@@ -123,6 +129,7 @@ def namespaces() -> dict[str, dict[str, ComponentKey]]:
     registered = tuple(
         [("objective", n, id(component("objective", n))) for n in names("objective")]
         + [("transition", n, id(transition_class(n))) for n in transition_names()]
+        + [("encoder", n, id(encoder_keys(n))) for n in encoder_names()]
     )
     return _table(registered)
 

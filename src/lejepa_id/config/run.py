@@ -165,10 +165,11 @@ class RunConfig:
         return self.params.get(key.name, key.default)
 
     def component_keys(self) -> dict[str, ComponentKey]:
-        """The keys of the selected objective and transition (unknown names give none)."""
+        """The keys of the selected encoder, transition and objective (unknown names give
+        none; a flat name two of them share is the later one's)."""
         table = components.namespaces()
         out: dict[str, ComponentKey] = {}
-        for namespace in (self.transition, self.mode):
+        for namespace in (self.encoder, self.transition, self.mode):
             out.update(table.get(namespace, {}) if isinstance(namespace, str) else {})
         return out
 
@@ -178,6 +179,18 @@ class RunConfig:
         out = {f: getattr(self, f) for f in CORE_FIELDS}
         out.update({k: self._resolved(v) for k, v in self.component_keys().items()})
         return out
+
+    @property
+    def encoder_options(self) -> dict[str, Any]:
+        """What the selected encoder's builder receives: the core encoder keys (hidden,
+        depth, layers) and the encoder's own keys, explicit or default."""
+        own = components.namespaces().get(self.encoder, {})
+        return {
+            "hidden": self.hidden,
+            "depth": self.depth,
+            "layers": self.layers,
+            **{k: self._resolved(v) for k, v in own.items()},
+        }
 
     @property
     def objective_params(self) -> dict[str, Any]:
@@ -268,11 +281,12 @@ class RunConfig:
         own = self.component_keys()
         for key in self.params:
             owner = components.lookup(key) or own.get(key)
-            if owner is None and components.owners(key)[0].kind == "transition":
+            kind = components.owners(key)[0].kind if components.owners(key) else ""
+            if owner is None and kind in ("transition", "encoder"):
                 where = ", ".join(k.namespace for k in components.owners(key))
+                selected = self.transition if kind == "transition" else self.encoder
                 raise UsageError(
-                    f"{key}={self.params[key]!r} is a key of transition {where} only, "
-                    f"not {self.transition}"
+                    f"{key}={self.params[key]!r} is a key of {kind} {where} only, not {selected}"
                 )
         transition_class(self.transition).validate_config(self)
 
@@ -437,7 +451,8 @@ def _coerce_owner(key: str, overrides: dict[str, Any]) -> ComponentKey | None:
     if qualified is not None:
         return qualified
     table = components.namespaces()
-    for selected in (overrides.get("mode", "lejepa"), overrides.get("transition", "ou")):
+    selection = ("mode", "lejepa"), ("transition", "ou"), ("encoder", "mlp")
+    for selected in (overrides.get(key, default) for key, default in selection):
         if isinstance(selected, str) and key in table.get(selected, {}):
             return table[selected][key]
     return components.owners(key)[0]

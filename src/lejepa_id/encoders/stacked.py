@@ -41,12 +41,15 @@ _COSTS: dict[str, Callable[[Any], EncoderCost]] = {}
 # name -> shapes(n, D, m) -> why it cannot map D observations of n latents to m codes
 _SHAPES: dict[str, Callable[[int, int, int], str | None]] = {}
 ShapeRule = Callable[[int, int, int], str | None]
+# name -> the dataclass whose defaulted fields are the encoder's own config keys (or None)
+_KEYS: dict[str, type | None] = {}
 
 
 def register_encoder(
     name: str,
     cost: Callable[[Any], EncoderCost] | None = None,
     shapes: ShapeRule | None = None,
+    keys: type | None = None,
 ) -> Callable[[Callable[..., nn.Module]], Callable[..., nn.Module]]:
     """Decorator: register ``builder(obs_dim, code_dim, seeds, **options) -> nn.Module``.
 
@@ -57,13 +60,16 @@ def register_encoder(
     taken as the weight count, activations as four floats per weight row). ``shapes`` is
     the encoder's shape rule: ``shapes(n, D, m)`` returns None when it can map D
     observations of n latents to m codes, else one line saying why (without one, any
-    sizes go); the config and the trainer ask it, never the encoder's name.
+    sizes go); the config and the trainer ask it, never the encoder's name. ``keys`` is a
+    dataclass whose defaulted fields are the encoder's own config keys, in its namespace
+    (``tanh1.width``), as a transition's are; the builder receives them in ``options``.
     """
 
     def add(builder: Callable[..., nn.Module]) -> Callable[..., nn.Module]:
         _ENCODERS[name] = builder
         _COSTS[name] = cost or _measured_cost(builder)
         _SHAPES[name] = shapes or (lambda n, D, m: None)
+        _KEYS[name] = keys
         return builder
 
     return add
@@ -72,9 +78,7 @@ def register_encoder(
 def _measured_cost(builder: Callable[..., nn.Module]) -> Callable[[Any], EncoderCost]:
     def cost(c: Any) -> EncoderCost:
         with torch.device("meta"):
-            module = builder(
-                c.obs_size, c.code_size, [0], hidden=c.hidden, depth=c.depth, layers=c.layers
-            )
+            module = builder(c.obs_size, c.code_size, [0], **c.encoder_options)
         weights = sum(p.numel() for p in module.parameters())
         rows = sum(p.shape[-1] for p in module.parameters() if p.dim() >= 2)
         return EncoderCost(weights=weights, activations=4 * rows, work=weights)
@@ -106,6 +110,11 @@ def shape_problem(name: str, n: int, D: int, m: int) -> str | None:
     it can; an unknown name is left to the name check)."""
     rule = _SHAPES.get(name)
     return None if rule is None else rule(n, D, m)
+
+
+def encoder_keys(name: str) -> type | None:
+    """The dataclass of encoder ``name``'s own config keys (None: it adds none)."""
+    return _KEYS.get(name)
 
 
 def encoder_names() -> tuple[str, ...]:

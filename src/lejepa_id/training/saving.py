@@ -31,9 +31,7 @@ def load_encoder(config: RunConfig, weights: dict[str, torch.Tensor]) -> torch.n
         config.obs_size,
         [0],
         config.code_size,
-        hidden=config.hidden,
-        depth=config.depth,
-        layers=config.layers,
+        **config.encoder_options,
     )
     if not isinstance(weights, dict) or not all(
         isinstance(v, torch.Tensor) for v in weights.values()

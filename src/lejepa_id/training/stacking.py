@@ -56,7 +56,9 @@ def stack_key(config: RunConfig) -> tuple[Any, ...]:
     objective's hyperparameters, except its ``per_run`` ones (such as lam)."""
     params = tuple(getattr(config, k) for k in shared_params(config.mode))
     shaped = tuple(getattr(config, k) for k in transition_class(config.transition).stack_keys)
-    return tuple(getattr(config, k) for k in STACK_KEYS) + shaped + params
+    # The encoder's own keys shape the stacked module: every member must share them.
+    encoder = tuple(sorted(config.encoder_options.items()))
+    return tuple(getattr(config, k) for k in STACK_KEYS) + shaped + params + encoder
 
 
 def check_stack(configs: Sequence[RunConfig]) -> None:
@@ -64,6 +66,6 @@ def check_stack(configs: Sequence[RunConfig]) -> None:
     first = configs[0]
     for c in configs[1:]:
         if stack_key(c) != stack_key(first):
-            keys = (*STACK_KEYS, *shared_params(first.mode))
+            keys = (*STACK_KEYS, *shared_params(first.mode), *first.encoder_options)
             diff = [k for k in keys if getattr(c, k) != getattr(first, k)]
             raise UsageError(f"runs of one group must share {', '.join(diff)}")

@@ -196,9 +196,7 @@ class _Trainer:
             self.worlds[0].obs_dim,
             init_seeds,
             c0.code_size,
-            hidden=c0.hidden,
-            depth=c0.depth,
-            layers=c0.layers,
+            **c0.encoder_options,
         ).to(self.device)
         self.objective = build_objective(c0.mode, **c0.objective_params)
         self.module = self.objective.module(c0, len(self.members))
