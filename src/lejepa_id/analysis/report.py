@@ -14,6 +14,7 @@ import json
 import math
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,17 +39,27 @@ from lejepa_id.analysis.scaling import scaling_table
 from lejepa_id.analysis.stats import fmt_sig
 from lejepa_id.analysis.synthetic_claims import PROVIDERS
 from lejepa_id.analysis.table import collect, of_kind
+from lejepa_id.config import components
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics.registry import metric_infos
 from lejepa_id.records.io import atomic_write_bytes
 from lejepa_id.records.layout import ensure_writable
 from lejepa_id.sweeps.state import read_manifest
 
+
+def _objective_has(key: str) -> Callable[[Any], bool]:
+    """Whether a row's objective has hyperparameter ``key``: what the objective declares
+    (lejepa_action's lam, a plugin's), never a list of objective names."""
+    return lambda r: (
+        isinstance(r["mode"], str) and key in components.namespaces().get(r["mode"], {})
+    )
+
+
 # Hyperparameters and the runs they apply to (blank elsewhere).
 APPLIES = {
-    "alpha": lambda r: r["law"] == "gennorm",
-    "lam": lambda r: r["mode"] in ("lejepa", "whiten"),
-    "sigma": lambda r: r["mode"] == "infonce",
+    "alpha": lambda r: r["law"] == "gennorm",  # the law's shape, read by gennorm only
+    "lam": _objective_has("lam"),
+    "sigma": _objective_has("sigma"),
 }
 SETTING = ["experiment", "run", "mode", "law", "alpha", "dim", "lam", "rho", "sigma"]
 # Reacher figure folders with the figures shown from each (None: all): the lambda x
