@@ -44,9 +44,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = resolve_config(args.config)
     kind = get_kind(file_kind(config))
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
-    sets.append(f"seeds=[{args.seed}]")
     # Only the chosen run is validated: --set dim=4 must not fail on another run's mixing.
-    exp = kind.load(config, sets, only=args.run)
+    # The file with the user's --set first (a bad one, such as seeds=1,2, is refused as
+    # written), then with --seed as its one seed (it wins over a seeds axis).
+    kind.load(config, sets, only=args.run)
+    exp = kind.load(config, [*sets, f"seeds=[{args.seed}]"], only=args.run)
     spec = _one_spec(exp, args.run)
     resolve_device(spec.config.device)  # a missing GPU is refused before the folder exists
     if args.loggers and not kind.feeds_loggers:
