@@ -39,7 +39,8 @@ from bench_train import cases  # run from benchmarks/, or with it on sys.path
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from lejepa_id.training import trainer as trainer_module
-from lejepa_id.training.engine import CHUNK, GraphedEngine
+from lejepa_id.training.engine import STEP_VAR, GraphedEngine
+from lejepa_id.training.streams import CHUNK
 from lejepa_id.worlds.build import world_for
 
 LAUNCH_CALLS = ("cudaLaunchKernel", "cuLaunchKernel", "cudaGraphLaunch", "cudaMemcpyAsync")
@@ -73,7 +74,7 @@ def build(case: str, members: int, device: str, path: str) -> Any:
     """The training state of a stack of ``members`` runs of ``case`` with step ``path``."""
     base = dataclasses.replace(cases(10_000)[case], device=device)
     cfgs = [dataclasses.replace(base, seed=s) for s in range(members)]
-    os.environ[trainer_module.STEP_VAR] = path
+    os.environ[STEP_VAR] = path
     try:
         # The trainer's own state, as train() builds it (a benchmark may use the private
         # class: it measures exactly what a run executes).
@@ -81,7 +82,7 @@ def build(case: str, members: int, device: str, path: str) -> Any:
             cfgs, [world_for(c) for c in cfgs], [""] * members, False, None
         )
     finally:
-        del os.environ[trainer_module.STEP_VAR]
+        del os.environ[STEP_VAR]
 
 
 def count_ops(engine: Any, start: int, steps: int) -> Counter[str]:

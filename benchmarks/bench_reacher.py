@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from lejepa_id.reacher.datasets import RenderSpec, load_dataset, render_dataset
     from lejepa_id.reacher.training import TrainConfig, train_run
-    from lejepa_id.training.runtime import resolve_device
+    from lejepa_id.runtime import resolve_device
 
     device = resolve_device(args.device)
     summary: dict = {

@@ -20,7 +20,7 @@ from pathlib import Path
 import torch
 
 from lejepa_id.config.experiments import load_experiment
-from lejepa_id.training.runtime import resolve_device
+from lejepa_id.runtime import resolve_device
 from lejepa_id.training.trainer import train
 
 

@@ -64,8 +64,8 @@ from lejepa_id.encoders.stacked import build_encoder  # noqa: E402
 from lejepa_id.metrics.evaluation import EvalSet, Scorer  # noqa: E402
 from lejepa_id.objectives import build_objective  # noqa: E402
 from lejepa_id.records.io import load_tensors  # noqa: E402
+from lejepa_id.runtime.seeds import generator  # noqa: E402
 from lejepa_id.training.engine import Engine, Schedule  # noqa: E402
-from lejepa_id.training.runtime import generator  # noqa: E402
 from lejepa_id.worlds.build import world_for  # noqa: E402
 
 PUBLISHED_NAME = "published_lejepa_id"

@@ -386,7 +386,8 @@ def api(category: str, name: str, call: Callable[[], object]) -> None:
 
 
 def api_cases() -> None:
-    from lejepa_id.training.trainer import load_encoder, train
+    from lejepa_id.training.saving import load_encoder
+    from lejepa_id.training.trainer import train
     from lejepa_id.worlds.world import World
 
     mixings = {

@@ -19,7 +19,7 @@ from lejepa_id.metrics.action import action_scores, policy_cost
 from lejepa_id.objectives import build_objective, random_directions, sigreg
 from lejepa_id.objectives.lejepa_action import StackedPredictor
 from lejepa_id.theory import lqr as lqr
-from lejepa_id.training.trainer import load_encoder
+from lejepa_id.training.saving import load_encoder
 from lejepa_id.worlds import LatentLaw, LinearAction, World, action_pairs
 
 CONFIG = str(Path(__file__).parents[1] / "configs" / "action.yaml")
@@ -239,3 +239,26 @@ def test_cli_refuses_an_action_dimension_mismatch_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "action_dim=3" in err
     assert not any(tmp_path.iterdir())
+
+
+def test_the_action_world_asks_for_an_objective_that_takes_actions(monkeypatch):
+    # A plugin subclass of lejepa_action, under its own name, is accepted: the transition
+    # reads what the objective declares (takes_actions), not its name.
+    from dataclasses import dataclass
+
+    from lejepa_id.config import components
+    from lejepa_id.objectives import register_objective
+    from lejepa_id.objectives.lejepa_action import LeJEPAAction
+
+    table = dict(components._REGISTERED["objective"])
+    monkeypatch.setitem(components._REGISTERED, "objective", table)
+
+    @register_objective("my_action")
+    @dataclass(frozen=True)
+    class MyAction(LeJEPAAction):
+        pass
+
+    cfg = make_run_config({**ACTION, "mode": "my_action"})
+    assert cfg.objective_class is MyAction and cfg.objective_params["lam"] == MyAction.lam
+    with pytest.raises(UsageError, match="this objective takes none"):
+        make_run_config({**ACTION, "mode": "whiten"})

@@ -18,12 +18,8 @@ import torch
 
 from lejepa_id import RunConfig, train
 from lejepa_id.errors import UsageError
-from lejepa_id.training.trainer import (
-    CHECKPOINT_DIR,
-    CHECKPOINT_VAR,
-    STEP_VAR,
-    checkpoint_interval,
-)
+from lejepa_id.training.checkpoints import CHECKPOINT_DIR, CHECKPOINT_VAR, checkpoint_interval
+from lejepa_id.training.engine import STEP_VAR
 
 ROOT = Path(__file__).parents[1]
 TINY = dict(steps=96, eval_size=300, hidden=32, num_directions=16, device="cpu", eval_every=40)

@@ -103,6 +103,39 @@ def test_bad_input_one_line_exit_2_nothing_written(tmp_path, capsys, args, messa
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    "config, run, axes, pin",
+    [
+        (
+            "grid",
+            "spiral_lejepa",
+            "lambs (9 values), rhos (7 values)",
+            ["lambs=[0.01]", "rhos=[0.9]"],
+        ),
+        ("gennorm", "spiral_lejepa", "alphas (9 values)", ["alphas=[1.5]"]),
+        ("anisotropic", "spiral", "rho_grid (15 values)", ["rho_grid={first: [0.5], rest: [0.7]}"]),
+        ("scaling", "lejepa", "dims (10 values)", ["dims=[4]"]),
+    ],
+)
+def test_run_of_a_swept_config_names_its_axes_and_trains_once_they_are_pinned(
+    tmp_path, capsys, config, run, axes, pin
+):
+    # grid, gennorm, anisotropic and scaling sweep more than seeds: `run` used to end in
+    # "too many values to unpack"; now it says which axes to pin, and trains when pinned.
+    out = tmp_path / "out"
+    argv = ["run", config, "--run", run, "--seed", "0", "--out", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"sweeps {axes};" in err and "Traceback" not in err
+    assert not out.exists()
+    sets = [x for p in pin for x in ("--set", p)]
+    assert (
+        main([*argv, *sets, *FAST, "--set", "eval_every=15", "--set", "eval_every_early=15"]) == 0
+    )
+    (result,) = out.rglob("result.json")
+    assert json.loads(result.read_text())["status"] == "finished"
+
+
 def test_unwritable_output_directory(tmp_path, capsys):
     if os.geteuid() == 0:
         target = "/proc/lejepa-id-cannot-write-here"

@@ -272,3 +272,24 @@ def test_rho_list_and_rho_grid_give_anisotropic_runs(tmp_path):
 def test_bad_anisotropic_and_size_settings_are_refused(overrides, message):
     with pytest.raises(UsageError, match=message.replace("(", r"\(").replace("[", r"\[")):
         make_run_config(overrides)
+
+
+def test_objective_is_accepted_beside_mode(tmp_path):
+    # The report says "objective"; configs may too. Records keep writing mode, so old
+    # records and configs read as before.
+    from lejepa_id.config.experiments import load_experiment
+
+    assert make_run_config({"objective": "whiten"}).mode == "whiten"
+    assert RunConfig(objective="infonce").objective == "infonce"
+    assert make_run_config({"objective": "whiten", "mode": "whiten"}).to_dict()["mode"] == "whiten"
+    with pytest.raises(UsageError, match="objective='whiten' and mode='infonce' name two"):
+        make_run_config({"objective": "whiten", "mode": "infonce"})
+    # A run's `objective` replaces the defaults' `mode`, and --set objective=... all runs'.
+    path = tmp_path / "e.yaml"
+    path.write_text(
+        "defaults: {mode: lejepa, steps: 10}\nruns:\n  a: {objective: whiten}\n  b: {}\n"
+    )
+    exp = load_experiment(path)
+    assert (exp.run_config("a").mode, exp.run_config("b").mode) == ("whiten", "lejepa")
+    exp = load_experiment("2d", ["objective=whiten", "seeds=[1]"])
+    assert {s.config.mode for s in exp.expand()} == {"whiten"}

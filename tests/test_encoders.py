@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 from torch import nn
 
-from lejepa_id.encoders.stacked import CNNEncoder, StackedMatched, StackedMLP, build_encoder
+from lejepa_id.encoders.cnn import CNNEncoder
+from lejepa_id.encoders.stacked import StackedMatched, StackedMLP, build_encoder
+from lejepa_id.errors import UsageError
 from lejepa_id.worlds import Coupling
 
 
@@ -57,3 +60,28 @@ def test_build_encoder_rejects_unknown_names():
 
     with pytest.raises(ValueError, match="encoder='resnet'"):
         build_encoder("resnet", 2, [0])
+
+
+def test_an_encoder_declares_its_own_shape_rule(monkeypatch):
+    # The config and the trainer ask an encoder's shape rule, never its name.
+    from lejepa_id.config.run import make_run_config
+    from lejepa_id.encoders import stacked
+
+    for table in ("_ENCODERS", "_COSTS", "_SHAPES"):
+        monkeypatch.setattr(stacked, table, dict(getattr(stacked, table)))
+
+    def square(n: int, D: int, m: int) -> str | None:
+        return None if m == D else f"the square encoder needs m = D, got D={D}, m={m}"
+
+    @stacked.register_encoder("square", shapes=square)
+    def _square(obs_dim, code_dim, seeds, **options):
+        return stacked.StackedMLP(obs_dim, seeds, 8, 1, code_dim)
+
+    assert make_run_config({"encoder": "square"}).encoder == "square"
+    with pytest.raises(UsageError, match=r"^the square encoder needs m = D, got D=2, m=3$"):
+        make_run_config({"encoder": "square", "code_dim": 3})
+    assert stacked.shape_problem("mlp", 2, 5, 1) is None  # the mlp maps any sizes
+    assert stacked.shape_problem("matched", 3, 3, 3) == "dim=3 must be even for the matched encoder"
+    assert stacked.shape_problem("matched", 4, 4, 2) == (
+        "the matched encoder needs observations and codes of dim=4, got D=4, m=2"
+    )

@@ -13,9 +13,16 @@ from lejepa_id import RunConfig, train
 from lejepa_id.encoders.stacked import build_encoder
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import build_objective
-from lejepa_id.training.engine import CHUNK, DrawStream, Engine, GraphedEngine, Schedule, run_loop
-from lejepa_id.training.runtime import generator
-from lejepa_id.training.trainer import STEP_VAR, step_engine
+from lejepa_id.runtime import generator
+from lejepa_id.training.engine import (
+    STEP_VAR,
+    Engine,
+    GraphedEngine,
+    Schedule,
+    run_loop,
+    step_engine,
+)
+from lejepa_id.training.streams import CHUNK, DrawStream
 
 CPU = torch.device("cpu")
 R, V, B, D = 2, 2, 32, 3

@@ -12,7 +12,7 @@ import torch
 from lejepa_id import RunConfig, train
 from lejepa_id.config.run import make_run_config
 from lejepa_id.errors import UsageError
-from lejepa_id.objectives import objective, registry
+from lejepa_id.objectives import objective
 from lejepa_id.worlds import LatentLaw, World, transitions
 
 TINY = dict(
@@ -23,9 +23,11 @@ TINY = dict(
 @pytest.fixture
 def toys(monkeypatch):
     """Register the toys into copies of the registries, restored after the test."""
+    from lejepa_id.config import components
     from lejepa_id.metrics import registry as metric_registry
 
-    monkeypatch.setattr(registry, "_OBJECTIVES", dict(registry._OBJECTIVES))
+    objectives_now = dict(components._REGISTERED["objective"])
+    monkeypatch.setitem(components._REGISTERED, "objective", objectives_now)
     monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))
     monkeypatch.setattr(metric_registry, "_METRICS", dict(metric_registry._METRICS))
     names = [f"toys.{name}" for name in ("toy_objective", "toy_transition", "toy_metric")]

@@ -135,10 +135,21 @@ def test_bound_is_zero_for_a_perfect_whitened_linear_code(gen):
     assert D.item() == 0.0 and bound.item() == 0.0
 
 
-def test_theorem3_bound_formula():
-    D, bound = theorem3_bound(0.1, 0.09, 0.9)
-    assert D.item() == pytest.approx(0.09 / (2 * 0.9 * 0.1))
-    assert bound.item() == pytest.approx(D.item() + (0.1 + D.item()) ** 2)
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "rho", "D_want", "bound_want"),
+    [
+        # Worked by hand from Theorem 3 (docs/model.md): D = delta / (2 rho (1 - rho)),
+        # bound = D + (epsilon + D)^2.
+        (0.1, 0.09, 0.9, 0.5, 0.86),  # D = 0.09 / 0.18; 0.5 + 0.6^2
+        (0.5, 0.25, 0.5, 0.5, 1.5),  # D = 0.25 / 0.5; 0.5 + 1^2
+        (0.0, 0.0, 0.95, 0.0, 0.0),  # a perfect encoder: no slack at all
+        (0.2, 0.0, 0.3, 0.0, 0.04),  # aligned but not white: epsilon^2 alone
+    ],
+)
+def test_theorem3_bound_known_values(epsilon, delta, rho, D_want, bound_want):
+    D, bound = theorem3_bound(epsilon, delta, rho)
+    assert D.item() == pytest.approx(D_want, rel=1e-12, abs=1e-15)
+    assert bound.item() == pytest.approx(bound_want, rel=1e-12, abs=1e-15)
 
 
 def test_metrics_broadcast_over_stacked_runs(gen):

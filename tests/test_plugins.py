@@ -19,7 +19,6 @@ from lejepa_id.encoders import stacked as encoders
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics import registry as metric_registry
 from lejepa_id.objectives import Objective, register_objective
-from lejepa_id.objectives import registry as objectives
 from lejepa_id.testing import StackingError, check_stacking
 from lejepa_id.worlds import transitions
 
@@ -31,10 +30,14 @@ TINY = dict(steps=30, batch=64, hidden=16, eval_size=400, eval_every=15, eval_ev
 @pytest.fixture
 def isolated(monkeypatch):
     """Every registry and the plugin cache as copies, restored after the test."""
-    monkeypatch.setattr(objectives, "_OBJECTIVES", dict(objectives._OBJECTIVES))
+    from lejepa_id.config import components
+
+    objectives_now = dict(components._REGISTERED["objective"])
+    monkeypatch.setitem(components._REGISTERED, "objective", objectives_now)
     monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))
     monkeypatch.setattr(encoders, "_ENCODERS", dict(encoders._ENCODERS))
     monkeypatch.setattr(encoders, "_COSTS", dict(encoders._COSTS))
+    monkeypatch.setattr(encoders, "_SHAPES", dict(encoders._SHAPES))
     monkeypatch.setattr(metric_registry, "_METRICS", dict(metric_registry._METRICS))
     monkeypatch.setattr(plugins, "_LOADED", {})
     yield
@@ -66,8 +69,18 @@ def test_plugin_components_train_through_the_python_api(isolated):
     record = result.to_dict()["config"]
     assert record["mode"] == "barlow" and record["lam"] == 5e-3 and record["hops"] == 3
     assert result.status == "finished" and set(result.losses) >= {"invariance", "redundancy"}
-    # The transition's own key reaches the world: Theorem 3's rho is rho^hops.
-    assert result.metrics["r2_hz"] == result.metrics["r2_hz"]  # finite, not NaN
+    # The transition's own key reaches the world: Theorem 3's rho is rho^hops, in the
+    # world the config builds and in the bound the run reports.
+    from lejepa_id.worlds.build import world_for
+
+    r = cfg.rho**3
+    world = world_for(cfg)
+    assert world.transition.hops == 3 and world.bound_rho() == pytest.approx(r, rel=1e-12)
+    m = result.metrics
+    assert m["D_bound"] == pytest.approx(m["delta"] / (2 * r * (1 - r)), rel=1e-9)
+    assert m["approx_bound"] == pytest.approx(
+        m["D_bound"] + (m["epsilon"] + m["D_bound"]) ** 2, rel=1e-9
+    )
     with pytest.raises(UsageError, match="hops=0 must be >= 1"):
         make_run_config({"transition": "hops", "hops": 0})
     with pytest.raises(UsageError, match="hops=2 is a key of transition hops only, not ou"):
@@ -75,6 +88,14 @@ def test_plugin_components_train_through_the_python_api(isolated):
     # The encoder's cost is measured from its weights when it gives none.
     cost = encoders.encoder_cost(cfg)
     assert cost.weights == 2 * 16 + 16 + 16 * 2
+    # Its own key (width) is a config key in its namespace, read by its builder, recorded,
+    # and refused for another encoder.
+    narrow = make_run_config({"encoder": "tanh1", "width": 8})
+    assert narrow.width == 8 and narrow.to_dict()["width"] == 8
+    assert encoders.encoder_cost(narrow).weights == 2 * 8 + 8 + 8 * 2
+    assert make_run_config({"encoder": "tanh1", "tanh1.width": 4}).encoder_options["width"] == 4
+    with pytest.raises(UsageError, match="width=8 is a key of encoder tanh1 only, not mlp"):
+        make_run_config({"width": 8})
 
 
 def test_a_missing_or_broken_plugin_is_one_line(isolated, tmp_path):

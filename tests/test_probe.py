@@ -8,7 +8,8 @@ import torch
 
 from lejepa_id.config.run import RunConfig
 from lejepa_id.errors import UsageError
-from lejepa_id.training.trainer import load_encoder, train
+from lejepa_id.training.saving import load_encoder
+from lejepa_id.training.trainer import train
 from lejepa_id.worlds.world import World
 
 TINY = dict(steps=4, eval_size=300, device="cpu", hidden=16, num_directions=16, eval_every=4)

@@ -16,7 +16,9 @@ bound_the_spin()
 
 from lejepa_id.config.experiments import load_experiment  # noqa: E402
 from lejepa_id.config.run import RunConfig  # noqa: E402
-from lejepa_id.training.trainer import RunResult, load_encoder, train  # noqa: E402
+from lejepa_id.records.result import RunResult  # noqa: E402
+from lejepa_id.training.saving import load_encoder  # noqa: E402
+from lejepa_id.training.trainer import train  # noqa: E402
 from lejepa_id.worlds import World  # noqa: E402
 
 __all__ = ["RunConfig", "RunResult", "World", "load_encoder", "load_experiment", "train"]

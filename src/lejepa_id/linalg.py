@@ -21,8 +21,10 @@ def pinv_sym(a: torch.Tensor) -> torch.Tensor:
 
 
 def as_float64(a: ArrayLike | float) -> torch.Tensor:
-    """A tensor copy (or view) of ``a`` in float64."""
-    return torch.as_tensor(a).to(torch.float64)
+    """A tensor copy (or view) of ``a`` in float64. A Python number or list is read in
+    float64 directly (through torch's default float32 it would lose its last digits:
+    0.2 would become 0.20000000298)."""
+    return torch.as_tensor(a, dtype=torch.float64)
 
 
 def centered_cov(a: torch.Tensor, b: torch.Tensor, ddof: int = 0) -> torch.Tensor:

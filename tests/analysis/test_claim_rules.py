@@ -28,13 +28,13 @@ from lejepa_id.analysis.claims import (
     versions,
 )
 from lejepa_id.analysis.claims import fabricate as fab
+from lejepa_id.analysis.claims import plan_fabricate as reacher_fab
 from lejepa_id.analysis.claims.published_2d import REFERENCE
 from lejepa_id.analysis.claims.registry import remove_claim
 from lejepa_id.analysis.report import table_frame, write_report
 from lejepa_id.analysis.table import write_table
 from lejepa_id.cli.main import main
 from lejepa_id.config.run import RunConfig
-from lejepa_id.reacher import fabricate as reacher_fab
 
 BUILTIN = [cid for cid in claim_ids() if not cid.startswith("test_")]
 

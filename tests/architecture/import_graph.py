@@ -14,16 +14,16 @@ PACKAGE = "lejepa_id"
 SRC = Path(__file__).resolve().parents[2] / "src" / PACKAGE
 
 
-def module_name(path: Path) -> str:
-    rel = path.relative_to(SRC.parent).with_suffix("")
+def module_name(path: Path, src: Path = SRC) -> str:
+    rel = path.relative_to(src.parent).with_suffix("")
     parts = list(rel.parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def modules() -> dict[str, Path]:
-    return {module_name(p): p for p in SRC.rglob("*.py")}
+def modules(src: Path = SRC) -> dict[str, Path]:
+    return {module_name(p, src): p for p in src.rglob("*.py")}
 
 
 def _ancestors(name: str) -> list[str]:
@@ -77,10 +77,11 @@ def _all_imports(tree: ast.Module, here: str, is_pkg: bool) -> list[str]:
     return _module_level_imports(wrapper, here, is_pkg)
 
 
-def graph(everywhere: bool = False) -> dict[str, set[str]]:
+def graph(everywhere: bool = False, src: Path = SRC) -> dict[str, set[str]]:
     """The import graph; ``everywhere`` also counts imports inside functions and
-    ``TYPE_CHECKING`` blocks (a cycle there is a design cycle, even if it runs)."""
-    mods = modules()
+    ``TYPE_CHECKING`` blocks (a cycle there is a design cycle, even if it runs). ``src``:
+    the package folder to read (a test reads a planted copy)."""
+    mods = modules(src)
     collect = _all_imports if everywhere else _module_level_imports
     edges: dict[str, set[str]] = {}
     for name, path in mods.items():
@@ -95,6 +96,36 @@ def graph(everywhere: bool = False) -> dict[str, set[str]]:
                     out.add(t)
         edges[name] = out
     return edges
+
+
+def package_of(module: str) -> str:
+    """The top-level subpackage (or module) of the package that ``module`` belongs to:
+    ``lejepa_id.worlds.world`` -> ``worlds``; the package itself is ``lejepa_id``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def package_edges(edges: dict[str, set[str]]) -> dict[tuple[str, str], list[str]]:
+    """Package -> package edges of a module graph, each with the module imports behind it."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for a, targets in edges.items():
+        for b in sorted(targets):
+            pa, pb = package_of(a), package_of(b)
+            if pa != pb:
+                out.setdefault((pa, pb), []).append(f"{a} -> {b}")
+    return out
+
+
+def violations(
+    edges: dict[str, set[str]], allowed: dict[str, set[str]]
+) -> dict[tuple[str, str], list[str]]:
+    """The package edges of ``edges`` that ``allowed`` (package -> packages it may import)
+    does not permit, each with the imports behind it."""
+    return {
+        (pa, pb): why
+        for (pa, pb), why in package_edges(edges).items()
+        if pb not in allowed.get(pa, set())
+    }
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:

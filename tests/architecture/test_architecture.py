@@ -66,3 +66,14 @@ def test_the_layout_page_names_every_module_and_no_other():
         f"stale: {sorted(named - actual)}"
     )
     assert SRC.is_dir()
+
+
+def test_the_objectives_are_known_to_the_config_whatever_is_imported_first():
+    # The config never imports an objective; the package's facade loads them, so a run
+    # config validates with only lejepa_id.config.run imported.
+    code = (
+        "from lejepa_id.config.run import RunConfig; "
+        "c = RunConfig(mode='whiten', lam=0.25).validate(); "
+        "assert c.objective_params['lam'] == 0.25, c.objective_params"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

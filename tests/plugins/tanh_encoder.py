@@ -1,8 +1,10 @@
-"""A user's encoder in one file: one tanh layer and a linear read-out, stacked over runs."""
+"""A user's encoder in one file: one tanh layer and a linear read-out, stacked over runs,
+with a config key of its own (``width``, in its namespace: ``tanh1.width``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import torch
 from torch import nn
@@ -31,6 +33,12 @@ class StackedTanh(nn.Module):
         return h.reshape(*x.shape[:-1], h.shape[-1])
 
 
-@register_encoder("tanh1")
+@dataclass(frozen=True)
+class Tanh1Keys:
+    width: int = 16
+    """Units of the tanh layer."""
+
+
+@register_encoder("tanh1", keys=Tanh1Keys)
 def tanh1(obs_dim: int, code_dim: int, seeds: Sequence[int], **options) -> nn.Module:
-    return StackedTanh(obs_dim, code_dim, seeds, options.get("hidden", 256))
+    return StackedTanh(obs_dim, code_dim, seeds, options["width"])

@@ -426,3 +426,32 @@ def test_plan_names_runs_relative_and_figures_read_codes_from_runs(
     shutil.copy(trained / "plan.json", (empty.mkdir(), empty / "plan.json")[1])
     assert main([*argv, "--runs", str(empty), "--out", str(tmp_path / "c")]) == 2
     assert "not under --runs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("- 1\n- 2\n", "must hold a mapping"),
+        ("sweep: [1, 2]\n", "'sweep' must be a mapping of rhos, deltas, traj_kinds"),
+        ("sweep: {rhos: [fast]}\n", "sweep.rhos=['fast'] must be a list of numbers"),
+        ("sweep: {deltas: [1.5]}\n", "sweep.deltas=[1.5] must be a list of integers"),
+        ("sweep: {traj_kinds: [ou]}\n", "sweep.traj_kinds=['ou'] must be a list of traj"),
+        ("defaults: [1]\n", "'defaults' must be a mapping of training settings"),
+    ],
+)
+@pytest.mark.parametrize("command", ["sweep", "train"])
+def test_a_malformed_config_is_one_line_exit_2(tmp_path, capsys, text, message, command):
+    # A YAML list or `sweep: [1, 2]` used to end in AttributeError / TypeError; both
+    # commands read the file with the one Reacher reader, which checks every section.
+    config = tmp_path / "bad.yaml"
+    config.write_text(text)
+    out = tmp_path / "runs"
+    where = ["--eval", str(tmp_path / "eval"), "--out", str(out), "--config", str(config)]
+    if command == "sweep":
+        argv = ["reacher", "sweep", *where, "--data-root", str(tmp_path / "data")]
+    else:
+        argv = ["reacher", "train", *where, "--data", str(tmp_path / "ou")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+    assert not out.exists()

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from lejepa_id.analysis import plan_statistics as st
 from lejepa_id.analysis.claims import read_claims_file
-from lejepa_id.reacher import statistics as st
+from lejepa_id.analysis.plan_summary import summarize
 from lejepa_id.reacher.claims import reacher_claims, tab_reacher, write_claims
-from lejepa_id.reacher.plan_summary import summarize
 
 
 def test_tost_matches_the_two_one_sided_t_tests():

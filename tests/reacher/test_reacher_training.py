@@ -16,7 +16,7 @@ from lejepa_id.errors import UsageError
 from lejepa_id.reacher.datasets import FrameData
 from lejepa_id.records.io import load_tensors, read_json
 from lejepa_id.records.result import RESULT_FILE, RunResult
-from lejepa_id.training.runtime import check_device, derive_seed, resolve_device
+from lejepa_id.runtime import check_device, derive_seed, resolve_device
 
 SIZE = 16
 
@@ -115,7 +115,11 @@ def test_device_errors_are_the_shared_ones():
         check_device("tpu")
     with pytest.raises(UsageError) as reacher:
         _cfg(device="tpu").validate()
-    assert str(reacher.value) == str(shared.value) == "device='tpu' is not one of auto, cpu, cuda"
+    assert (
+        str(reacher.value)
+        == str(shared.value)
+        == ("device='tpu' is not one of auto, cpu, cuda, cuda:N")
+    )
     if not torch.cuda.is_available():
         with pytest.raises(UsageError) as shared:
             resolve_device("cuda")
@@ -126,7 +130,7 @@ def test_device_errors_are_the_shared_ones():
 
 
 def test_the_initialization_draws_from_the_derived_init_seed():
-    from lejepa_id.encoders.stacked import CNNEncoder
+    from lejepa_id.encoders.cnn import CNNEncoder
 
     model, _ = rt._model(_cfg(seed=3), torch.device("cpu"))
     want = CNNEncoder(code_dim=2, seed=derive_seed(3, 2)).state_dict()

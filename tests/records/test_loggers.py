@@ -234,5 +234,5 @@ def test_sweep_logs_each_run_and_refuses_loggers_for_reacher(tmp_path, capsys):
         )
         == 2
     )
-    assert "--logger csv logs synthetic runs" in capsys.readouterr().err
+    assert "--logger csv: reacher runs feed no trackers" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()

@@ -13,9 +13,9 @@ from test_sweep_executor import TINY as EXECUTOR_TINY
 
 from lejepa_id.cli.main import main
 from lejepa_id.config.experiments import load_experiment
+from lejepa_id.records.result import RunResult
 from lejepa_id.sweeps.plan import resume_groups
 from lejepa_id.sweeps.runner import ExecutorOptions, run_sweep
-from lejepa_id.training.trainer import RunResult
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TINY = [*EXECUTOR_TINY, "runs=[spiral_lejepa]", "seeds=[1, 2, 3]"]
@@ -150,12 +150,12 @@ def test_resume_groups_replays_a_recorded_group_whole() -> None:
 
 
 def test_failed_runs_make_the_sweep_exit_1_and_are_named(tmp_path: Path, capsys, monkeypatch):
-    from lejepa_id.training import trainer
+    from lejepa_id.training import saving
 
     def broken(*args, **kwargs):
         raise RuntimeError("simulated crash")
 
-    monkeypatch.setattr(trainer, "train", broken)
+    monkeypatch.setattr(saving, "train", broken)
     sets = [x for s in TINY for x in ("--set", s)]
     out = tmp_path / "out"
     rc = main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), "--jobs", "1", *sets])

@@ -6,8 +6,9 @@ from functools import cache
 from pathlib import Path
 
 from lejepa_id.config.experiments import load_experiment
-from lejepa_id.sweeps.plan import member_bytes, member_cap, plan_groups
-from lejepa_id.training.trainer import group_key
+from lejepa_id.sweeps.capacity import member_bytes, member_cap
+from lejepa_id.sweeps.plan import plan_groups
+from lejepa_id.training.stacking import stack_key
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -34,13 +35,13 @@ def test_axes_narrow_a_sweep() -> None:
     assert {s.config.dim for s in specs} == {2, 4}
 
 
-def test_groups_share_group_keys_and_respect_caps() -> None:
+def test_groups_share_stack_keys_and_respect_caps() -> None:
     specs = _expand("gennorm")
     groups = plan_groups(specs, "cuda", jobs=4, device_memory=140 * 2**30)
     assert sum(len(g.specs) for g in groups) == len(specs)
     assert len({s.run_id for g in groups for s in g.specs}) == len(specs)
     for g in groups:
-        assert len({group_key(s.config) for s in g.specs}) == 1
+        assert len({stack_key(s.config) for s in g.specs}) == 1
     # 6 compatible classes (mlp and matched x 3 objectives), each batched.
     assert len(groups) <= 12
     cpu = plan_groups(specs, "cpu", jobs=1)

@@ -15,6 +15,7 @@ import json
 import math
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,18 +40,28 @@ from lejepa_id.analysis.plotting import (
 )
 from lejepa_id.analysis.scaling import scaling_table
 from lejepa_id.analysis.stats import fmt_sig
-from lejepa_id.analysis.table import collect
+from lejepa_id.analysis.table import collect, of_kind
+from lejepa_id.config import components
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics.registry import metric_infos
 from lejepa_id.records.io import atomic_write_bytes
 from lejepa_id.records.layout import ensure_writable
 from lejepa_id.sweeps.state import read_manifest
 
+
+def _objective_has(key: str) -> Callable[[Any], bool]:
+    """Whether a row's objective has hyperparameter ``key``: what the objective declares
+    (lejepa_action's lam, a plugin's), never a list of objective names."""
+    return lambda r: (
+        isinstance(r["mode"], str) and key in components.namespaces().get(r["mode"], {})
+    )
+
+
 # Hyperparameters and the runs they apply to (blank elsewhere).
 APPLIES = {
-    "alpha": lambda r: r["law"] == "gennorm",
-    "lam": lambda r: r["mode"] in ("lejepa", "whiten"),
-    "sigma": lambda r: r["mode"] == "infonce",
+    "alpha": lambda r: r["law"] == "gennorm",  # the law's shape, read by gennorm only
+    "lam": _objective_has("lam"),
+    "sigma": _objective_has("sigma"),
 }
 SETTING = ["experiment", "run", "mode", "law", "alpha", "dim", "lam", "rho", "sigma"]
 # Reacher figure folders with the figures shown from each (None: all): the lambda x
@@ -590,7 +601,8 @@ def write_report(
     else:
         made = make_figures(directory, figures_dir, formats=("png", "pdf"))
         frame = collect(directory).frame
-    claims, notes = collect_claims(directory, frame)
+    # The synthetic claims judge the synthetic runs (another kind's rows are its own).
+    claims, notes = collect_claims(directory, of_kind(frame, "synthetic"))
     budget = read_budget(directory)
     annotate(claims, budget)
     report = Report(

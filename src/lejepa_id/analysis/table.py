@@ -31,7 +31,7 @@ from lejepa_id.config.run import run_keys
 from lejepa_id.metrics.registry import metric_infos
 from lejepa_id.records.io import atomic_write_group
 from lejepa_id.records.layout import ensure_writable
-from lejepa_id.records.validate import record_problem
+from lejepa_id.records.validate import experiment_kind, record_problem
 
 # Final metrics on the fixed 2D grid (N = 2 runs only; NaN for the others).
 
@@ -40,6 +40,7 @@ EXCLUDED_DIRS = ("reacher", "figures", ".submitit")
 CONFIG_COLUMNS = list(run_keys())
 LEADING = [
     "experiment",
+    "experiment_kind",
     "run",
     "run_id",
     "status",
@@ -122,16 +123,18 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
         if problem is not None:
             return problem
     status = data["status"]
-    # A run that belongs to a labelled group inside its experiment (a Reacher dataset
-    # label; an error record's run id names it) lies one level deeper:
-    # <experiment>/<label>/<run>/.
-    nested = isinstance(data.get("label"), str) or "/" in str(data.get("run_id", ""))
+    # A run whose id has two parts (a Reacher run's <label>/<run>: its record's name, an
+    # error record's run id) lies one level deeper: <experiment>/<label>/<run>/. Records
+    # written before names held the id say so by their dataset's label.
+    run_name = data.get("run_id") or data.get("name")
+    nested = "/" in str(run_name or "") or isinstance(data.get("label"), str)
     exp_dir = path.parents[2] if nested else path.parent.parent
     manifest = manifests.setdefault(exp_dir, _manifest(exp_dir))
     label = path.parent.parent.name
     run_id = f"{label}/{path.parent.name}" if nested else path.parent.name
     row: dict[str, Any] = {
         "experiment": manifest.get("experiment", exp_dir.name),
+        "experiment_kind": experiment_kind(data),
         "run": label if nested else _run_name(run_id, manifest),
         "run_id": run_id,
         "status": status,
@@ -183,6 +186,14 @@ def _number(value: Any) -> float:
         return float(value)
     except (TypeError, ValueError):
         return float("nan")
+
+
+def of_kind(frame: pd.DataFrame, kind: str) -> pd.DataFrame:
+    """The rows of runs of one experiment kind (records without ``experiment_kind`` were
+    given theirs when read: see :func:`lejepa_id.records.validate.experiment_kind`)."""
+    if frame.empty or "experiment_kind" not in frame.columns:
+        return frame
+    return frame[frame["experiment_kind"] == kind]
 
 
 def collect(directory: str | Path) -> Table:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
 THREADS_HELP = (
     "CPU threads for torch: a number, or auto (default) to choose by model size: one "
@@ -29,16 +28,35 @@ def apply_threads_argument(args: argparse.Namespace) -> None:
     os.environ[ENV_VAR] = "auto" if n is None else str(n)
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (``PROG: error: ...``), exit status 2.
+def device_name(text: str) -> str:
+    """``--device``'s type: the one device rule of :mod:`lejepa_id.runtime.devices`."""
+    from lejepa_id.errors import UsageError
+    from lejepa_id.runtime.devices import check_device
 
-    argparse's default prints the usage first; every bad input of this command line
-    ends with exactly one line instead, and ``--help`` still shows the usage.
-    """
+    try:
+        return check_device(text)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-        sys.exit(2)
+
+class DeviceChoices(list):
+    """The names shell completion offers for ``--device`` (auto, cpu, cuda); any name
+    :func:`device_name` accepts (cuda:1 too) is a member."""
+
+    def __init__(self) -> None:
+        super().__init__(["auto", "cpu", "cuda"])
+
+    def __contains__(self, name: object) -> bool:
+        from lejepa_id.runtime.devices import is_cuda
+
+        return name in ("auto", "cpu") or (isinstance(name, str) and is_cuda(name))
+
+
+def add_device_argument(p: argparse.ArgumentParser, default: str | None, help: str) -> None:
+    """--device NAME: auto, cpu, cuda or cuda:N, checked by the shared rule."""
+    p.add_argument(
+        "--device", type=device_name, choices=DeviceChoices(), default=default, help=help
+    )
 
 
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
@@ -54,12 +72,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         "key (seeds, runs, ...) replaces it, a dotted path (runs.NAME.lam) "
         "sets one leaf; sweep axes too, e.g. --set 'dims=[2,4]'. Repeatable.",
     )
-    p.add_argument(
-        "--device",
-        choices=["auto", "cpu", "cuda"],
-        default=None,
-        help="device to train on (default: the config's, normally auto)",
-    )
+    add_device_argument(p, None, "device to train on (default: the config's, normally auto)")
     add_threads_argument(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument(

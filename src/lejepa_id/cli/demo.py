@@ -12,8 +12,9 @@ import torch  # noqa: E402
 
 from lejepa_id.records.io import atomic_save_figure  # noqa: E402
 from lejepa_id.records.layout import ensure_writable  # noqa: E402
-from lejepa_id.training.runtime import resolve_device  # noqa: E402
-from lejepa_id.training.trainer import RunResult, train  # noqa: E402
+from lejepa_id.records.result import RunResult  # noqa: E402
+from lejepa_id.runtime import resolve_device  # noqa: E402
+from lejepa_id.training.trainer import train  # noqa: E402
 
 DEMO_STEPS = 3000
 """Short schedule: R^2(h -> z) >= 0.98 on the spiral in about a minute on 2 CPU cores."""

@@ -7,7 +7,6 @@ the offending key or value and what is allowed, exit status 2, and nothing writt
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import signal
 import sys
 import threading
@@ -16,7 +15,7 @@ from typing import Any
 
 from lejepa_id import __version__
 from lejepa_id.cli.args import (
-    OneLineParser,
+    add_device_argument,
     add_run_arguments,
     add_threads_argument,
     apply_threads_argument,
@@ -26,32 +25,74 @@ from lejepa_id.cli.config import register as register_config
 from lejepa_id.cli.paper import register as register_paper
 from lejepa_id.cli.reacher import register as register_reacher
 from lejepa_id.cli.sweep import register as register_sweeps
-from lejepa_id.errors import Terminated, UsageError
+from lejepa_id.errors import OneLineParser, Terminated, UsageError
 from lejepa_id.plugins import load_all as load_plugins
 from lejepa_id.plugins import load_entry_points
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from lejepa_id.config.experiments import load_experiment
-    from lejepa_id.records.layout import check_run_dirs, ensure_writable, run_dir
+    from lejepa_id.records.layout import check_run_dirs, ensure_writable
     from lejepa_id.records.loggers import check_loggers
     from lejepa_id.records.result import RESULT_FILE
-    from lejepa_id.training.runtime import resolve_device
-    from lejepa_id.training.trainer import train_and_save
+    from lejepa_id.resources import resolve_config
+    from lejepa_id.runtime import resolve_device
+    from lejepa_id.sweeps.kinds import file_kind, get_kind
 
+    # Any experiment kind: the file's ``kind:`` names it, and `run` knows it through
+    # its registration only (sweeps/kinds.py).
+    config = resolve_config(args.config)
+    kind = get_kind(file_kind(config))
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
     # Only the chosen run is validated: --set dim=4 must not fail on another run's mixing.
-    exp = load_experiment(args.config, sets, only=args.run)
-    (spec,) = dataclasses.replace(exp, axes={**exp.axes, "seeds": [args.seed]}).expand()
+    # The file with the user's --set first (a bad one, such as seeds=1,2, is refused as
+    # written), then with --seed as its one seed (it wins over a seeds axis).
+    kind.load(config, sets, only=args.run)
+    exp = kind.load(config, [*sets, f"seeds=[{args.seed}]"], only=args.run)
+    spec = _one_spec(exp, args.run)
     resolve_device(spec.config.device)  # a missing GPU is refused before the folder exists
+    if args.loggers and not kind.feeds_loggers:
+        raise UsageError(f"--logger {args.loggers[0]}: {kind.name} runs feed no trackers")
     check_loggers(args.loggers)  # so is a tracker whose package is not installed
     out = ensure_writable(args.out)
-    check_run_dirs(out / spec.experiment, [spec.run_id])
-    (result,) = train_and_save([spec], out, progress=not args.no_progress, loggers=args.loggers)
-    path = run_dir(out, spec.experiment, spec.run_id) / RESULT_FILE
+    root = out / spec.experiment
+    check_run_dirs(root, [spec.run_id])
+    progress = not args.no_progress
+    if args.loggers:
+        (result,) = kind.train_and_save([spec], root, progress, loggers=tuple(args.loggers))
+    else:  # only a kind that feeds trackers is handed them
+        (result,) = kind.train_and_save([spec], root, progress)
+    path = root / spec.run_id / RESULT_FILE
     _print_metrics(result.status, result.diverged_step, result.metrics)
     print(f"wrote {path}")
     return 0
+
+
+def _one_spec(exp: Any, run: str) -> Any:
+    """The one run ``run`` (its seed already set); an experiment that sweeps another axis
+    (grid's lambs x rhos, scaling's dims) must have each pinned to one value with --set."""
+    swept = {k: v for k, v in getattr(exp, "axes", {}).items() if k != "seeds" and len(v) > 1}
+    if swept:
+        key, values = next(iter(swept.items()))
+        names = ", ".join(f"{k} ({len(v)} values)" for k, v in swept.items())
+        raise UsageError(
+            f"--run {run!r} of {exp.name} sweeps {names}; `run` trains one run: pin each "
+            f"axis to one value, e.g. {_pin_example(key, values[0])}, or train "
+            "them all with `lejepa-id sweep`"
+        )
+    specs = [s for s in exp.expand() if s.run == run]
+    if len(specs) != 1:
+        raise UsageError(f"--run {run!r} of {exp.name} names {len(specs)} runs, not one")
+    return specs[0]
+
+
+def _pin_example(key: str, value: Any) -> str:
+    """A --set that pins sweep axis ``key`` to ``value``, spelled as the file spells it."""
+    import json
+
+    if key == "rho_grid":  # a mapping of the first correlation and the others
+        first, rest = value
+        return f"--set 'rho_grid={{first: [{first}], rest: [{rest}]}}'"
+    return f"--set '{key}=[{json.dumps(value)}]'"
 
 
 def _print_metrics(status: str, diverged_step: int | None, metrics: dict[str, float]) -> None:
@@ -130,12 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     p.add_argument("--mixing", default="spiral", help="spiral, banana, sinusoid or coupling")
-    p.add_argument("--mode", default="lejepa", help="lejepa, whiten or infonce")
+    p.add_argument(
+        "--objective", "--mode", dest="mode", default="lejepa", help="lejepa, whiten or infonce"
+    )
     p.add_argument("--lam", type=float, default=None, help="regularizer weight lambda")
     p.add_argument("--out", default="runs/demo", help="output directory (default runs/demo)")
-    p.add_argument(
-        "--device", choices=["auto", "cpu", "cuda"], default=None, help="device (default cpu)"
-    )
+    add_device_argument(p, None, "device (default cpu)")
     add_threads_argument(p)
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(func=cmd_demo)

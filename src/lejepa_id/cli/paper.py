@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from lejepa_id.cli.args import add_device_argument
 from lejepa_id.errors import UsageError
 from lejepa_id.sweeps.paper import (
     BEYOND,
@@ -65,9 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "full: the paper's sizes (docs/paper.md lists every reduction)",
     )
     p.add_argument("--out", default=None, help="results folder (default: paper-<budget>)")
-    p.add_argument(
-        "--device", choices=["auto", "cpu", "cuda"], default=None, help="device (default auto)"
-    )
+    add_device_argument(p, None, "device (default auto)")
     p.add_argument("--jobs", type=int, default=None, help="concurrent groups (default: as `sweep`)")
     p.add_argument(
         "--only",
@@ -105,7 +104,7 @@ def cmd_paper(args: argparse.Namespace) -> int:
         raise UsageError(f"the experiment configs {str(configs)!r} are missing (a source tree)")
     _check_executor(args)
     if args.device is not None:
-        from lejepa_id.training.runtime import resolve_device
+        from lejepa_id.runtime.devices import resolve_device
 
         resolve_device(args.device)  # cuda without a GPU: refused before any run
     if args.jobs is None:
@@ -341,8 +340,8 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
     line by line as each experiment's probe ends."""
     import torch
 
+    from lejepa_id.runtime import resolve_device
     from lejepa_id.sweeps.runner import default_jobs
-    from lejepa_id.training.runtime import resolve_device
 
     device = resolve_device(args.device or "auto")
     jobs = args.jobs or default_jobs(device.type)
@@ -426,7 +425,8 @@ def reacher_todo(sizes: ReacherSizes, out: Path) -> tuple[int, int, int]:
 def _reacher_row(
     sizes: ReacherSizes, device_type: str, jobs: int, cores: int, out: Path
 ) -> tuple[str, float, str]:
-    from lejepa_id.sweeps.pace import makespan, probe_reacher
+    from lejepa_id.reacher.pace import probe_reacher
+    from lejepa_id.sweeps.pace import makespan
 
     todo, total, frames = reacher_todo(sizes, out)
     per_epoch = max(sizes.pairs // sizes.batch, 1)

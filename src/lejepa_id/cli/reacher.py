@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lejepa_id.cli.args import add_threads_argument, apply_threads_argument
+from lejepa_id.cli.args import add_device_argument, add_threads_argument, apply_threads_argument
 from lejepa_id.errors import UsageError
 
 if TYPE_CHECKING:  # imported where used: the command line starts without the renderer
@@ -51,11 +51,8 @@ RENDER_N = {"eval": 10_000, "ou": 100_000, "traj": 100_000, "trajmatch": 100_000
 
 
 def _add_device(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--device",
-        choices=["auto", "cpu", "cuda"],
-        default="auto",
-        help="where to run the encoder (auto: cuda when available; default %(default)s)",
+    add_device_argument(
+        p, "auto", "where to run the encoder (auto: cuda when available; default %(default)s)"
     )
 
 
@@ -261,50 +258,21 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def _train_defaults(config: Path | None) -> dict:
-    """The training defaults and grid of a Reacher experiment YAML (``defaults``,
-    ``lambs``, ``seeds``: configs/reacher_grid.yaml's format), checked."""
-    from lejepa_id.reacher.training import TRAIN_TYPES
+    """The training defaults and grid of a Reacher YAML (``defaults``, ``lambs``,
+    ``seeds``: configs/reacher_grid.yaml's format), read by the one Reacher reader."""
+    from lejepa_id.reacher.experiment import read_reacher_file
 
     if config is None:
         return {}
-    import yaml
-
-    if not config.is_file():
-        raise UsageError(f"--config {config} does not exist")
-    try:
-        tree = yaml.safe_load(config.read_text())
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise UsageError(f"--config {config} is not valid YAML: {exc}".splitlines()[0]) from None
-    tree = {} if tree is None else tree
-    if not isinstance(tree, dict):
-        raise UsageError(f"--config {config} must be a mapping with a 'defaults' mapping")
-    if "train" in tree:
-        raise UsageError(
-            f"--config {config}: the 'train' section is now 'defaults' (the settings) plus "
-            "top-level 'lambs' and 'seeds', as in configs/reacher_grid.yaml; rename it"
-        )
-    section = tree.get("defaults") or {}
-    if not isinstance(section, dict):
-        raise UsageError(f"--config {config}: 'defaults' must be a mapping of training settings")
-    section = dict(section)
-    unknown = sorted(str(k) for k in set(section) - set(TRAIN_TYPES))
-    if unknown:
-        raise UsageError(
-            f"{config}: unknown training key(s) {', '.join(unknown)}; "
-            f"allowed: {', '.join(sorted(TRAIN_TYPES))}"
-        )
-    for key in ("lambs", "seeds"):
-        if key in tree:
-            value = tree[key]
-            section[key] = value if isinstance(value, list) else [value]
-    return section
+    file = read_reacher_file(config)
+    return {**file.defaults, **file.axes}
 
 
 def train_setup(args: argparse.Namespace) -> tuple[dict, list, list]:
     """(training settings, lambdas, seeds) from --config and the train options, with the
     thread setting shared with every other command (``--threads``, LEJEPA_ID_THREADS)."""
     from lejepa_id.reacher.training import TrainConfig
-    from lejepa_id.training.runtime import resolve_device
+    from lejepa_id.runtime import resolve_device
 
     conf = _train_defaults(args.config)
     lams = args.lams or conf.pop("lambs", [1e-3, 5e-3, 1e-2, 5e-2])
@@ -482,7 +450,7 @@ def _non_finite(tree: object, where: str = "") -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     """Standalone entry (``python -m lejepa_id.cli.reacher``), mirroring ``lejepa-id``."""
-    from lejepa_id.cli.args import OneLineParser
+    from lejepa_id.errors import OneLineParser
 
     parser = OneLineParser(prog="lejepa-id")
     register(parser.add_subparsers(dest="command", required=True))
@@ -492,9 +460,6 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-
-
-SWEEP_KEYS = ("rhos", "deltas", "traj_kinds")
 
 
 def register_sweep(sub) -> None:
@@ -528,19 +493,10 @@ def register_sweep(sub) -> None:
 
 
 def _sweep_section(config: Path | None) -> dict:
-    if config is None:
-        return {}
-    import yaml
+    """The ``sweep`` section of a Reacher YAML, read by the one Reacher reader."""
+    from lejepa_id.reacher.experiment import read_reacher_file
 
-    if not config.is_file():
-        raise UsageError(f"--config {config} does not exist")
-    section = (yaml.safe_load(config.read_text()) or {}).get("sweep", {}) or {}
-    unknown = sorted(set(section) - set(SWEEP_KEYS))
-    if unknown:
-        raise UsageError(
-            f"{config}: unknown sweep key(s) {', '.join(unknown)}; allowed: {', '.join(SWEEP_KEYS)}"
-        )
-    return section
+    return {} if config is None else read_reacher_file(config).sweep
 
 
 def sweep_specs(args: argparse.Namespace) -> list[tuple[str, RenderSpec]]:

@@ -8,6 +8,11 @@ defaults (``lejepa.lam`` is 1e-3, ``whiten.lam`` is 0.5). In a file or ``RunConf
 flat key (``lam``) means that key of whichever selected component owns it; a qualified
 key (``whiten.lam``) sets it for that component only, which lets the shared defaults of a
 sweep give each objective its own value.
+
+The package graph runs one way (docs/layout.md): objectives sit above the config and
+register themselves here (:func:`register`), so the config knows them through this
+registry only and never imports an objective. Transitions and encoders sit below the
+config, in worlds/ and encoders/, and are read from their own registries.
 """
 
 from __future__ import annotations
@@ -16,10 +21,58 @@ import dataclasses
 import functools
 import typing
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from lejepa_id.objectives.registry import objective_class, objective_names
+from lejepa_id.encoders.stacked import encoder_keys, encoder_names
+from lejepa_id.errors import UsageError
 from lejepa_id.worlds.transitions import transition_class, transition_names
+
+
+class Selectable(Protocol):
+    """What the config needs of a component registered here (an objective class): its
+    name, its keys as the defaulted fields of a dataclass, a check of a whole run config,
+    and the validated instance its keys build."""
+
+    name: str
+
+    @classmethod
+    def validate_config(cls, config: Any) -> None: ...
+
+    def validate(self) -> Any: ...
+
+
+# kind -> the run config key that selects one of them
+SELECTED_BY = {"objective": "mode"}
+_REGISTERED: dict[str, dict[str, type]] = {kind: {} for kind in SELECTED_BY}
+
+
+def register(kind: str, name: str, cls: type) -> None:
+    """Make component ``cls`` selectable as ``<SELECTED_BY[kind]>: name``; its dataclass
+    fields with defaults become config keys in the namespace ``name``."""
+    if kind not in _REGISTERED:
+        raise ValueError(f"kind={kind!r} is not one of {', '.join(_REGISTERED)}")
+    _REGISTERED[kind][name] = cls
+
+
+def names(kind: str) -> tuple[str, ...]:
+    """The registered names of a kind, in registration order."""
+    return tuple(_REGISTERED[kind])
+
+
+def component(kind: str, name: str) -> Any:
+    """The registered class (an unknown name is a one-line UsageError naming the key)."""
+    table = _REGISTERED[kind]
+    if name not in table:
+        raise UsageError(f"{SELECTED_BY[kind]}={name!r} is not one of {', '.join(table)}")
+    return table[name]
+
+
+def build(kind: str, name: str, **values: Any) -> Any:
+    """The validated component ``name`` with the given keys (others at their defaults);
+    keys it does not have are ignored, so one flat run config serves all."""
+    cls = component(kind, name)
+    own = {f.name for f in dataclasses.fields(cls)}
+    return cls(**{k: v for k, v in values.items() if k in own}).validate()
 
 
 @dataclass(frozen=True)
@@ -27,7 +80,7 @@ class ComponentKey:
     """One key of one component: ``namespace.name``, its types and its default."""
 
     namespace: str
-    kind: str  # "objective" or "transition"
+    kind: str  # "objective", "transition" or "encoder"
     name: str
     types: tuple[type, ...]
     default: Any
@@ -52,9 +105,14 @@ def _table(registered: tuple[tuple[str, str, int], ...]) -> dict[str, dict[str, 
     out: dict[str, dict[str, ComponentKey]] = {}
     for kind, name, _ in registered:
         # An objective holds its keys as its own fields, a transition in its keys class.
-        holder = objective_class(name) if kind == "objective" else transition_class(name).keys
+        if kind == "objective":
+            holder = component(kind, name)
+        elif kind == "encoder":
+            holder = encoder_keys(name)
+        else:
+            holder = transition_class(name).keys
         if name in out:
-            raise TypeError(f"an objective and a transition are both named {name!r}")
+            raise TypeError(f"two components (objective, transition, encoder) are named {name!r}")
         if holder is None:  # a transition without keys of its own
             out[name] = {}
             continue
@@ -69,8 +127,9 @@ def _table(registered: tuple[tuple[str, str, int], ...]) -> dict[str, dict[str, 
 def namespaces() -> dict[str, dict[str, ComponentKey]]:
     """Component name -> its keys, over every registered objective and transition."""
     registered = tuple(
-        [("objective", n, id(objective_class(n))) for n in objective_names()]
+        [("objective", n, id(component("objective", n))) for n in names("objective")]
         + [("transition", n, id(transition_class(n))) for n in transition_names()]
+        + [("encoder", n, id(encoder_keys(n))) for n in encoder_names()]
     )
     return _table(registered)
 

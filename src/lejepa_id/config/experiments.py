@@ -19,9 +19,11 @@ import yaml
 
 from lejepa_id.config import limits as limits
 from lejepa_id.config.run import (
+    OBJECTIVE_ALIAS,
     RunConfig,
     _coerce,
     _coerce_number,
+    _objective_as_mode,
     make_run_config,
     run_keys,
 )
@@ -103,7 +105,11 @@ class Experiment:
             raise UsageError(
                 f"run {run!r} is not in experiment {self.name}; allowed: {', '.join(self.runs)}"
             )
-        merged = {**self.defaults, **self.runs[run], **axis_values, **self.overrides}
+        merged: dict[str, Any] = {}
+        for layer in (self.defaults, self.runs[run], axis_values, self.overrides):
+            # Each layer may name the objective as ``objective`` or ``mode``; a later
+            # layer's replaces an earlier one's under either name.
+            merged.update(_objective_as_mode(layer))
         return make_run_config(merged, where=f"runs.{run}")
 
     def _grid_rho(self, run: str, fields: dict[str, Any], pair: list[float]) -> list[float]:
@@ -195,7 +201,7 @@ def _apply_set(tree: dict[str, Any], key: str, value: Any) -> None:
         tree["runs"] = {name: known[name] for name in value}
     elif key in EXPERIMENT_KEYS:
         tree[key] = value
-    elif key in run_keys():
+    elif key in run_keys() or key == OBJECTIVE_ALIAS:
         axis = next((a for a, field in AXES.items() if field == key and a != "rho_grid"), None)
         if axis is not None and isinstance(value, str | list) and "," in str(value):
             # lam=1e-3,1e-2 means a sweep over lam: that is the axis lambs.

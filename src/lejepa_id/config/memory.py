@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from lejepa_id.config import components
 from lejepa_id.config.limits import MAX_RUN_BYTES
 from lejepa_id.encoders.stacked import encoder_cost
 from lejepa_id.errors import UsageError
-from lejepa_id.objectives import build_objective
 
 
 def estimated_bytes(c: Any) -> int:
@@ -22,7 +22,7 @@ def estimated_bytes(c: Any) -> int:
     data = 16 * vb * d * 2
     cost = encoder_cost(c)
     params, acts = cost.weights, vb * cost.activations
-    sigreg = 2 * build_objective(c.mode, **c.objective_params).memory_floats(c)
+    sigreg = 2 * components.build("objective", c.mode, **c.objective_params).memory_floats(c)
     evaluation = c.eval_size * (n + d + m)
     mixing = c.layers * (n // 2) ** 2 * 2 if c.mixing == "coupling" else 0
     elements = data + k * (4 * params + acts + sigreg + evaluation) + mixing

@@ -26,9 +26,9 @@ from lejepa_id.config import components
 from lejepa_id.config import limits as limits
 from lejepa_id.config.components import ComponentKey
 from lejepa_id.config.memory import check_memory
-from lejepa_id.encoders.stacked import encoder_names
+from lejepa_id.encoders.stacked import encoder_names, shape_problem
 from lejepa_id.errors import UsageError
-from lejepa_id.objectives import build_objective, objective_class, objective_names
+from lejepa_id.runtime.devices import check_device, is_cuda
 from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES, transition_names
 from lejepa_id.worlds.cuda_worlds import RECORDED, has_recorded_world
 from lejepa_id.worlds.transitions import transition_class
@@ -122,6 +122,7 @@ class RunConfig:
     """Component keys set explicitly, flat or qualified (read them as attributes)."""
 
     def __init__(self, **values: Any) -> None:
+        values = _objective_as_mode(values)
         given = {k: v for k, v in values.items() if k != "params"}
         params = dict(values.pop("params", None) or {})
         for f in dataclasses.fields(RunConfig):
@@ -164,10 +165,11 @@ class RunConfig:
         return self.params.get(key.name, key.default)
 
     def component_keys(self) -> dict[str, ComponentKey]:
-        """The keys of the selected objective and transition (unknown names give none)."""
+        """The keys of the selected encoder, transition and objective (unknown names give
+        none; a flat name two of them share is the later one's)."""
         table = components.namespaces()
         out: dict[str, ComponentKey] = {}
-        for namespace in (self.transition, self.mode):
+        for namespace in (self.encoder, self.transition, self.mode):
             out.update(table.get(namespace, {}) if isinstance(namespace, str) else {})
         return out
 
@@ -179,10 +181,34 @@ class RunConfig:
         return out
 
     @property
+    def encoder_options(self) -> dict[str, Any]:
+        """What the selected encoder's builder receives: the core encoder keys (hidden,
+        depth, layers) and the encoder's own keys, explicit or default."""
+        own = components.namespaces().get(self.encoder, {})
+        return {
+            "hidden": self.hidden,
+            "depth": self.depth,
+            "layers": self.layers,
+            **{k: self._resolved(v) for k, v in own.items()},
+        }
+
+    @property
     def objective_params(self) -> dict[str, Any]:
         """The selected objective's hyperparameters, explicit or default."""
         own = components.namespaces().get(self.mode, {})
         return {k: self._resolved(v) for k, v in own.items()}
+
+    @property
+    def objective(self) -> str:
+        """The selected objective's name: ``mode``, under the name the report uses (a
+        config may give either key)."""
+        return self.mode
+
+    @property
+    def objective_class(self) -> Any:
+        """The selected objective's registered class: what it declares of itself (its
+        views, whether it takes actions) is read from it, never from its name."""
+        return components.component("objective", self.mode)
 
     @property
     def code_size(self) -> int:
@@ -205,7 +231,7 @@ class RunConfig:
         for key, value in values.items():
             if key in CORE_FIELDS:
                 _check_type(key, value)
-        _check_choice("mode", self.mode, objective_names())
+        _check_choice("mode", self.mode, components.names("objective"))
         _check_choice("transition", self.transition, transition_names())
         for key, value in {**values, **self.params}.items():
             if key not in CORE_FIELDS:
@@ -214,8 +240,7 @@ class RunConfig:
         _check_choice("coupling_draw", self.coupling_draw, COUPLING_DRAWS)
         _check_choice("law", self.law, LAW_NAMES)
         _check_choice("encoder", self.encoder, encoder_names())
-        if self.device not in ("auto", "cpu", "cuda") and not self.device.startswith("cuda:"):
-            raise UsageError(f"device={self.device!r} is not one of auto, cpu, cuda")
+        check_device(self.device)
         limits.check_finite(values, _float_keys(values))
         self._validate_rho()
         self._validate_transition()
@@ -233,8 +258,6 @@ class RunConfig:
         self._validate_sizes()
         if not custom_world:
             self._validate_named_mixing()
-        if self.encoder == "matched" and self.dim % 2:
-            raise UsageError(f"dim={self.dim!r} must be even for the matched encoder")
         limits.check_eval_size(self.eval_size, self.dim)
         check_memory(self)
         return self
@@ -258,29 +281,30 @@ class RunConfig:
         own = self.component_keys()
         for key in self.params:
             owner = components.lookup(key) or own.get(key)
-            if owner is None and components.owners(key)[0].kind == "transition":
+            kind = components.owners(key)[0].kind if components.owners(key) else ""
+            if owner is None and kind in ("transition", "encoder"):
                 where = ", ".join(k.namespace for k in components.owners(key))
+                selected = self.transition if kind == "transition" else self.encoder
                 raise UsageError(
-                    f"{key}={self.params[key]!r} is a key of transition {where} only, "
-                    f"not {self.transition}"
+                    f"{key}={self.params[key]!r} is a key of {kind} {where} only, not {selected}"
                 )
         transition_class(self.transition).validate_config(self)
 
     def _validate_objectives(self) -> None:
         # Each objective checks its own keys, also those given for other objectives of a
         # sweep's shared defaults (--set sigma=-1 is wrong for every run).
-        build_objective(self.mode, **self.objective_params)
+        components.build("objective", self.mode, **self.objective_params)
         for key, value in self.params.items():
             owner = self._key_of(key)
             if owner.kind == "objective" and owner.namespace != self.mode:
                 try:
-                    build_objective(owner.namespace, **{owner.name: value})
+                    components.build("objective", owner.namespace, **{owner.name: value})
                 except UsageError as exc:
                     # Name the key as it was given: "barlow.lam=0.0 ...", not "lam=0.0 ...".
                     raise UsageError(
                         f"{owner.namespace}.{exc}" if "." in key else str(exc)
                     ) from None
-        objective_class(self.mode).validate_config(self)
+        components.component("objective", self.mode).validate_config(self)
 
     def _validate_named_mixing(self) -> None:
         if self.mixing in TWO_D_MIXINGS and self.dim != 2:
@@ -296,9 +320,7 @@ class RunConfig:
             )
 
     def _validate_recorded_world(self) -> None:
-        on_cuda = self.device.startswith("cuda") or (
-            self.device == "auto" and torch.cuda.is_available()
-        )
+        on_cuda = is_cuda(self.device) or (self.device == "auto" and torch.cuda.is_available())
         seed = self.resolved_mixing_seed
         if not on_cuda and not has_recorded_world(self.dim, self.layers, seed):
             raise UsageError(
@@ -314,10 +336,10 @@ class RunConfig:
                 raise UsageError(
                     f"{key}={value!r} must lie in [{low}, {limits.INT_RANGES['dim'][1]:,}]"
                 )
-        if self.encoder == "matched" and not self.obs_size == self.code_size == self.dim:
-            raise UsageError(
-                f"code_dim={self.code_dim!r}: the matched encoder needs code_dim = dim = {self.dim}"
-            )
+        # The encoder's own shape rule (a user's world may change D: the trainer asks again).
+        problem = shape_problem(self.encoder, self.dim, self.obs_size, self.code_size)
+        if problem is not None:
+            raise UsageError(problem)
 
     @property
     def effective_inits(self) -> int:
@@ -338,6 +360,24 @@ class RunConfig:
 
 
 CORE_FIELDS = tuple(f.name for f in dataclasses.fields(RunConfig) if f.name != "params")
+OBJECTIVE_ALIAS = "objective"
+"""Accepted beside ``mode`` in configs, files and ``--set`` (records keep writing ``mode``,
+so old records and configs read as they always did)."""
+
+
+def _objective_as_mode(values: dict[str, Any]) -> dict[str, Any]:
+    """``objective: X`` read as ``mode: X``; both, naming two objectives, is refused."""
+    if OBJECTIVE_ALIAS not in values:
+        return values
+    values = dict(values)
+    objective = values.pop(OBJECTIVE_ALIAS)
+    if "mode" in values and values["mode"] != objective:
+        raise UsageError(
+            f"objective={objective!r} and mode={values['mode']!r} name two objectives; "
+            "give one (objective is another name for mode)"
+        )
+    values["mode"] = objective
+    return values
 
 
 def run_keys() -> tuple[str, ...]:
@@ -411,7 +451,8 @@ def _coerce_owner(key: str, overrides: dict[str, Any]) -> ComponentKey | None:
     if qualified is not None:
         return qualified
     table = components.namespaces()
-    for selected in (overrides.get("mode", "lejepa"), overrides.get("transition", "ou")):
+    selection = ("mode", "lejepa"), ("transition", "ou"), ("encoder", "mlp")
+    for selected in (overrides.get(key, default) for key, default in selection):
         if isinstance(selected, str) and key in table.get(selected, {}):
             return table[selected][key]
     return components.owners(key)[0]
@@ -468,6 +509,7 @@ def make_run_config(overrides: dict[str, Any], where: str = "config") -> RunConf
     """RunConfig from a mapping of field overrides, each key and value checked."""
     if not isinstance(overrides, dict):
         raise UsageError(f"{where} must be a mapping of config keys, got {overrides!r}")
+    overrides = _objective_as_mode(overrides)
     values = {}
     keys = run_keys()
     for key, value in overrides.items():

@@ -1,8 +1,8 @@
 """Encoders f: observations -> codes, stacked over runs (one module per family would
 follow the same registry: :func:`register_encoder`)."""
 
+from lejepa_id.encoders.cnn import CNNEncoder
 from lejepa_id.encoders.stacked import (
-    CNNEncoder,
     EncoderCost,
     build_encoder,
     encoder_cost,

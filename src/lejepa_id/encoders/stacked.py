@@ -38,10 +38,18 @@ class EncoderCost:
 _ENCODERS: dict[str, Callable[..., nn.Module]] = {}
 # name -> cost(config) -> EncoderCost
 _COSTS: dict[str, Callable[[Any], EncoderCost]] = {}
+# name -> shapes(n, D, m) -> why it cannot map D observations of n latents to m codes
+_SHAPES: dict[str, Callable[[int, int, int], str | None]] = {}
+ShapeRule = Callable[[int, int, int], str | None]
+# name -> the dataclass whose defaulted fields are the encoder's own config keys (or None)
+_KEYS: dict[str, type | None] = {}
 
 
 def register_encoder(
-    name: str, cost: Callable[[Any], EncoderCost] | None = None
+    name: str,
+    cost: Callable[[Any], EncoderCost] | None = None,
+    shapes: ShapeRule | None = None,
+    keys: type | None = None,
 ) -> Callable[[Callable[..., nn.Module]], Callable[..., nn.Module]]:
     """Decorator: register ``builder(obs_dim, code_dim, seeds, **options) -> nn.Module``.
 
@@ -49,12 +57,19 @@ def register_encoder(
     config's encoder keys (``hidden``, ``depth``, ``layers``), to take or ignore. ``cost``
     maps a run config to the encoder's :class:`EncoderCost`; without one, the cost is
     measured from a one-member build on the meta device (weights counted exactly, work
-    taken as the weight count, activations as four floats per weight row).
+    taken as the weight count, activations as four floats per weight row). ``shapes`` is
+    the encoder's shape rule: ``shapes(n, D, m)`` returns None when it can map D
+    observations of n latents to m codes, else one line saying why (without one, any
+    sizes go); the config and the trainer ask it, never the encoder's name. ``keys`` is a
+    dataclass whose defaulted fields are the encoder's own config keys, in its namespace
+    (``tanh1.width``), as a transition's are; the builder receives them in ``options``.
     """
 
     def add(builder: Callable[..., nn.Module]) -> Callable[..., nn.Module]:
         _ENCODERS[name] = builder
         _COSTS[name] = cost or _measured_cost(builder)
+        _SHAPES[name] = shapes or (lambda n, D, m: None)
+        _KEYS[name] = keys
         return builder
 
     return add
@@ -63,9 +78,7 @@ def register_encoder(
 def _measured_cost(builder: Callable[..., nn.Module]) -> Callable[[Any], EncoderCost]:
     def cost(c: Any) -> EncoderCost:
         with torch.device("meta"):
-            module = builder(
-                c.obs_size, c.code_size, [0], hidden=c.hidden, depth=c.depth, layers=c.layers
-            )
+            module = builder(c.obs_size, c.code_size, [0], **c.encoder_options)
         weights = sum(p.numel() for p in module.parameters())
         rows = sum(p.shape[-1] for p in module.parameters() if p.dim() >= 2)
         return EncoderCost(weights=weights, activations=4 * rows, work=weights)
@@ -92,12 +105,25 @@ def _matched_cost(c: Any) -> EncoderCost:
     return EncoderCost(weights=2 * work, activations=c.dim * 4 * c.layers, work=work)
 
 
+def shape_problem(name: str, n: int, D: int, m: int) -> str | None:
+    """Why encoder ``name`` cannot map D observations of n latents to m codes (None:
+    it can; an unknown name is left to the name check)."""
+    rule = _SHAPES.get(name)
+    return None if rule is None else rule(n, D, m)
+
+
+def encoder_keys(name: str) -> type | None:
+    """The dataclass of encoder ``name``'s own config keys (None: it adds none)."""
+    return _KEYS.get(name)
+
+
 def encoder_names() -> tuple[str, ...]:
     """The stacked synthetic encoders (the Reacher cnn is built apart, on pixels)."""
     return tuple(_ENCODERS)
 
 
-def _seeded(seed: int) -> torch.Generator:
+def seeded_generator(seed: int) -> torch.Generator:
+    """A CPU generator for one member's initialization."""
     # Derived seeds are 63-bit, so 1_000_003 * seed + i can overflow a C long long.
     return torch.Generator().manual_seed(int(seed) % 2**63)
 
@@ -125,6 +151,8 @@ class StackedMLP(nn.Module):
     """Linear(D, H), GELU, (depth - 1) x (Linear(H, H), GELU), Linear(H, m), per run.
 
     ``seeds`` gives one initialization seed per stacked run; ``out_dim`` is m (default D).
+
+    Shape: (R, ..., D) -> (R, ..., m), R = len(seeds)
     """
 
     def __init__(
@@ -136,7 +164,7 @@ class StackedMLP(nn.Module):
         out_dim: int | None = None,
     ) -> None:
         super().__init__()
-        gens = [_seeded(s) for s in seeds]
+        gens = [seeded_generator(s) for s in seeds]
         widths = [dim] + [hidden] * depth + [dim if out_dim is None else out_dim]
         self.layers = nn.ModuleList(
             StackedLinear(a, b, gens) for a, b in zip(widths[:-1], widths[1:])
@@ -156,9 +184,11 @@ class StackedMLP(nn.Module):
 class StackedMatched(nn.Module):
     """The coupling mixing's exact functional inverse with learnable matrices, per run.
 
-    Layers run in reverse order, subtracting tanh(. W_i). Each W_i starts N(0, 1/(N/2))
+    Layers run in reverse order, subtracting tanh(. W_i). Each W_i starts N(0, 1/(n/2))
     entrywise from its own seed (derived from the run's seed and i). Loading the
     mixing's own weights (:meth:`load_mixing_weights`) makes it invert g exactly.
+
+    Shape: (R, ..., n) -> (R, ..., n), R = len(seeds) (D = m = n)
     """
 
     def __init__(self, dim: int, seeds: Sequence[int], layers: int = 4) -> None:
@@ -169,7 +199,8 @@ class StackedMatched(nn.Module):
         runs = []
         for s in seeds:
             mats = [
-                torch.randn(half, half, generator=_seeded(1_000_003 * int(s) + i)) / math.sqrt(half)
+                torch.randn(half, half, generator=seeded_generator(1_000_003 * int(s) + i))
+                / math.sqrt(half)
                 for i in range(layers)
             ]
             runs.append(torch.stack(mats))
@@ -194,52 +225,22 @@ class StackedMatched(nn.Module):
         return torch.cat([a, b], dim=-1).reshape(shape)
 
 
-class CNNEncoder(nn.Module):
-    """Pixels (3 x 64 x 64) -> code_dim codes.
-
-    Four Conv(k=4, s=2, p=1) layers with 32, 64, 128, 256 channels, each followed by
-    BatchNorm and GELU; 4 x 4 average pool; Linear(256, 256), BatchNorm1d, GELU;
-    Linear(256, code_dim).
-
-    Shape:
-        (B, 3, 64, 64) -> (B, code_dim)
-    """
-
-    def __init__(self, code_dim: int = 2, in_channels: int = 3, seed: int = 0) -> None:
-        super().__init__()
-        blocks: list[nn.Module] = []
-        channels = [in_channels, 32, 64, 128, 256]
-        for c_in, c_out in zip(channels[:-1], channels[1:]):
-            blocks += [nn.Conv2d(c_in, c_out, 4, 2, 1), nn.BatchNorm2d(c_out), nn.GELU()]
-        self.features = nn.Sequential(*blocks, nn.AdaptiveAvgPool2d(1), nn.Flatten())
-        self.head = nn.Sequential(
-            nn.Linear(256, 256), nn.BatchNorm1d(256), nn.GELU(), nn.Linear(256, code_dim)
-        )
-        self._reset(seed)
-
-    @torch.no_grad()
-    def _reset(self, seed: int) -> None:
-        # Re-draw every parameter from the run's own generator, with torch's default
-        # schemes, so the initialization depends on the seed alone.
-        gen = _seeded(seed)
-        for m in self.modules():
-            if isinstance(m, nn.Conv2d | nn.Linear):
-                fan_in = m.weight[0].numel()
-                bound = 1.0 / math.sqrt(fan_in)
-                m.weight.copy_((torch.rand(m.weight.shape, generator=gen) * 2 - 1) * bound)
-                if m.bias is not None:
-                    m.bias.copy_((torch.rand(m.bias.shape, generator=gen) * 2 - 1) * bound)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.features(x))
-
-
 @register_encoder("mlp", cost=_mlp_cost)
 def _mlp(obs_dim: int, code_dim: int, seeds: Sequence[int], **options: Any) -> nn.Module:
     return StackedMLP(obs_dim, seeds, options.get("hidden", 256), options.get("depth", 4), code_dim)
 
 
-@register_encoder("matched", cost=_matched_cost)
+def _matched_shapes(n: int, D: int, m: int) -> str | None:
+    # The inverse of a coupling flow: it splits the n coordinates in halves and keeps
+    # the dimension, so observations, codes and latents are one size.
+    if n % 2:
+        return f"dim={n!r} must be even for the matched encoder"
+    if not D == m == n:
+        return f"the matched encoder needs observations and codes of dim={n}, got D={D}, m={m}"
+    return None
+
+
+@register_encoder("matched", cost=_matched_cost, shapes=_matched_shapes)
 def _matched(obs_dim: int, code_dim: int, seeds: Sequence[int], **options: Any) -> nn.Module:
     if not obs_dim == code_dim:
         raise UsageError(f"the matched encoder needs code_dim = obs_dim, got {code_dim}, {obs_dim}")

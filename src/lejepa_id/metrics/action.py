@@ -92,7 +92,7 @@ def action_scores(
     m != n or h is not finite).
 
     Shape:
-        z: (N, n), h: (N, m), W_A: (m, m), W_B: (k, m), A: (n, n), B: (n, k)
+        z: (B, n), h: (B, m), W_A: (m, m), W_B: (k, m), A: (n, n), B: (n, k)
     """
     if h.shape[1] != z.shape[1] or not np.all(np.isfinite(h)):
         return dict.fromkeys(("predictor_err", "lqr_cost_ratio", "lqr_value_err"), float("nan"))

@@ -27,7 +27,7 @@ class EvalSet:
     """A fixed evaluation set of one world: latents, one fresh view, observations.
 
     Shape:
-        z, z_prime: (n_eval, n); x, x_prime: (n_eval, D); z_grid: (G, 2) and
+        z, z_prime: (B, n); x, x_prime: (B, D) for B evaluation latents; z_grid: (G, 2) and
         x_grid: (G, D) for n = 2, else None.
     """
 
@@ -58,7 +58,7 @@ class Scorer:
     """Scores codes of stacked runs on their evaluation sets with every registered metric.
 
     Shape:
-        z: (R, n_eval, n) latents of each run's evaluation set; rho: (R,).
+        z: (R, B, n) latents of each run's evaluation set; rho: (R,).
     """
 
     def __init__(
@@ -75,7 +75,12 @@ class Scorer:
         self, h: torch.Tensor, h_prime: torch.Tensor, final: bool = True
     ) -> dict[str, torch.Tensor]:
         """Every metric with a ``compute`` (the baseline and grid scores are apart);
-        ``final=False`` skips the ``final_only`` ones."""
+        ``final=False`` skips the ``final_only`` ones.
+
+        Shape:
+            h, h_prime: (R, B, m) codes of the B evaluation latents and of one view each
+            -> {name: (R,)}
+        """
         moments = CodeMoments(self.latents, h, h_prime, self.rho)
         return {
             name: info.compute(moments)

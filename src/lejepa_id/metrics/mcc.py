@@ -23,7 +23,7 @@ def abs_correlation(z: ArrayLike, h: ArrayLike) -> torch.Tensor:
     A constant column (zero variance) correlates with nothing: its entries are 0, not NaN.
 
     Shape:
-        z: (..., n, N), h: (..., n, m) -> (..., N, m)
+        z: (..., B, n), h: (..., B, m) -> (..., n, m) over B samples
     """
     z = torch.as_tensor(z).to(torch.float64)
     h = torch.as_tensor(h).to(torch.float64)
@@ -33,7 +33,7 @@ def abs_correlation(z: ArrayLike, h: ArrayLike) -> torch.Tensor:
         )
     zc = z - z.mean(dim=-2, keepdim=True)
     hc = h - h.mean(dim=-2, keepdim=True)
-    zs = zc.pow(2).sum(dim=-2).sqrt()  # (..., N)
+    zs = zc.pow(2).sum(dim=-2).sqrt()  # (..., n)
     hs = hc.pow(2).sum(dim=-2).sqrt()  # (..., m)
     denom = zs.unsqueeze(-1) * hs.unsqueeze(-2)
     cov = zc.transpose(-2, -1) @ hc
@@ -45,12 +45,12 @@ def mcc(z: ArrayLike, h: ArrayLike) -> torch.Tensor:
     """Mean |correlation| over the optimal one-to-one matching of latent and code coordinates.
 
     The matching (scipy's linear_sum_assignment, maximizing the summed |correlation|) pairs
-    min(N, m) coordinates; when m != N the surplus coordinates of the wider side stay
+    min(n, m) coordinates; when m != n the surplus coordinates of the wider side stay
     unmatched and do not count, so a code with extra dimensions is not penalized for them
     (R^2(z -> h) reports that).
 
     Shape:
-        z: (..., n, N), h: (..., n, m) -> (...)
+        z: (..., B, n), h: (..., B, m) -> (...) over B samples
     """
     corr = abs_correlation(z, h)
     lead = corr.shape[:-2]

@@ -18,7 +18,7 @@ class LatentMoments:
     only then (None: unknown, those metrics are NaN).
 
     Shape:
-        z: (R, n_eval, n) latents of each run's evaluation set (rows shared with h).
+        z: (R, B, n) latents of each run's evaluation set (rows shared with h).
     """
 
     def __init__(
@@ -46,7 +46,7 @@ class CodeMoments:
     ``rho`` (R,) is the correlation Theorem 3 uses per run (NaN where it does not apply).
 
     Shape:
-        h, h_prime: (R, n_eval, m) codes of the evaluation latents and of one view each.
+        h, h_prime: (R, B, m) codes of the evaluation latents and of one view each.
     """
 
     def __init__(
@@ -65,7 +65,7 @@ class CodeMoments:
 
     @cached_property
     def hz_raw(self) -> torch.Tensor:
-        """h^T z / n_eval. Shape: (R, m, n)."""
+        """h^T z / B. Shape: (R, m, n)."""
         return self.h.transpose(-2, -1) @ self.lat.z / self.samples
 
     @cached_property

@@ -66,7 +66,7 @@ def scale_free_orthogonality_error(z: ArrayLike, h: ArrayLike) -> tuple[torch.Te
 
 
 def scale_free_from_gram(gram: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Scale-free orthogonality error and scale from G = A^T A. Shape: (..., N, N) -> (...)."""
+    """Scale-free orthogonality error and scale from G = A^T A. Shape: (..., n, n) -> (...)."""
     n = gram.shape[-1]
     scale2 = torch.diagonal(gram, dim1=-2, dim2=-1).sum(-1) / n
     eye = torch.eye(n, dtype=gram.dtype, device=gram.device)
@@ -129,7 +129,11 @@ def best_partial_isometry(
 def theorem3_bound(
     epsilon: ArrayLike | float, delta: ArrayLike | float, rho: torch.Tensor | float
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Theorem 3: D = delta / (2 rho (1 - rho)) and the bound D + (epsilon + D)^2."""
+    """Theorem 3: D = delta / (2 rho (1 - rho)) and the bound D + (epsilon + D)^2.
+
+    Shape:
+        epsilon, delta, rho: (...) (broadcast; numbers too) -> D (...), bound (...)
+    """
     epsilon, delta = as_float64(epsilon), as_float64(delta)
     D = delta / (2.0 * rho * (1.0 - rho))
     return D, D + (epsilon + D).pow(2)
@@ -143,7 +147,7 @@ def bound_quantities(h: ArrayLike, h_prime: ArrayLike, rho: float) -> dict[str, 
     Covariances use the unbiased (n - 1) denominator.
 
     Shape:
-        h, h_prime: (..., n, N) -> each (...)
+        h, h_prime: (..., B, m) -> each (...), over B samples
     """
     h, h_prime = as_float64(h), as_float64(h_prime)
     cov = centered_cov(h, h, ddof=1)
@@ -176,7 +180,7 @@ def identifiability_metrics(
     (r2_xz, r2_zx) is reported beside the learned code's scores.
 
     Shape:
-        z, x, h, h_prime: (..., n, N) -> {name: (...)} (the computed metrics of
+        z, x, h, h_prime: (..., B, n | D | m) -> {name: (...)} (the computed metrics of
             :mod:`lejepa_id.metrics.registry` that the moments do not need)
     """
     z, x, h = as_float64(z), as_float64(x), as_float64(h)
@@ -206,7 +210,11 @@ def grid_latents(points: int = 100, limit: float = 3.0) -> torch.Tensor:
 
 
 def grid_metrics(z_grid: ArrayLike, h_grid: ArrayLike) -> dict[str, torch.Tensor]:
-    """R^2 (both directions) and orth_err on the 2D grid, comparable across latent laws."""
+    """R^2 (both directions) and orth_err on the 2D grid, comparable across latent laws.
+
+    Shape:
+        z_grid: (..., B, 2), h_grid: (..., B, m) -> {name: (...)}, B grid points
+    """
     return {
         "grid_r2_hz": r2(h_grid, z_grid),
         "grid_r2_zh": r2(z_grid, h_grid),

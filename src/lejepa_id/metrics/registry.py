@@ -30,7 +30,7 @@ class MetricInfo:
     """Short label for tables and figures, e.g. ``R²(h→z)``."""
     description: str
     summary: bool = False
-    """Printed by ``lejepa-id train`` after a run."""
+    """Printed by ``lejepa-id run`` after a run."""
     report: bool = False
     """A column of the report's results table."""
     compute: Callable[[Any], torch.Tensor] | None = None

@@ -63,6 +63,7 @@ class LeJEPAAction(LeJEPA):
     label = "SIGReg + action predictor"
     color = "tab:purple"
     views = 2
+    takes_actions = True
 
     @classmethod
     def validate_config(cls, config: Any) -> None:

@@ -10,16 +10,14 @@ engine never names an objective: it builds one by name and calls it with keyword
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import torch
 
+from lejepa_id.config import components
 from lejepa_id.errors import UsageError
-
-_OBJECTIVES: dict[str, type[Objective]] = {}
 
 
 @dataclass(frozen=True)
@@ -33,6 +31,9 @@ class Objective:
     """How figures and reports name it (empty: its registered name)."""
     color: ClassVar[str] = ""
     """Its matplotlib colour in figures (empty: one from a fixed palette)."""
+    takes_actions: ClassVar[bool] = False
+    """Whether the loss reads the ``actions`` an action world hands over with a batch (a
+    transition that takes actions asks for an objective that does)."""
     per_run: ClassVar[tuple[str, ...]] = ()
     """Hyperparameters that may differ between runs trained in one stack: the engine
     passes them to :meth:`loss` as tensors of shape (R,) instead of the field's value."""
@@ -107,25 +108,25 @@ def register_objective(name: str) -> Callable[[type[Objective]], type[Objective]
 
     def add(cls: type[Objective]) -> type[Objective]:
         cls.name = name
-        _OBJECTIVES[name] = cls
+        components.register("objective", name, cls)
         return cls
 
     return add
 
 
 def objective_names() -> tuple[str, ...]:
-    return tuple(_OBJECTIVES)
+    """The registered objectives, in registration order."""
+    return components.names("objective")
 
 
 def objective_class(name: str) -> type[Objective]:
-    if name not in _OBJECTIVES:
-        raise UsageError(f"mode={name!r} is not one of {', '.join(_OBJECTIVES)}")
-    return _OBJECTIVES[name]
+    """The objective class registered as ``name`` (UsageError naming ``mode`` if none)."""
+    cls: type[Objective] = components.component("objective", name)
+    return cls
 
 
 def build_objective(name: str, **params: Any) -> Objective:
     """The objective ``name`` with the given hyperparameters (others at their defaults);
     keys the objective does not have are ignored, so one flat run config serves all."""
-    cls = objective_class(name)
-    own = {f.name for f in dataclasses.fields(cls)}
-    return cls(**{k: v for k, v in params.items() if k in own}).validate()
+    objective: Objective = components.build("objective", name, **params)
+    return objective

@@ -116,7 +116,7 @@ def sigreg(
     the defining formula directly (same value to float precision).
 
     Shape:
-        H: (..., V, B, N), directions: (..., N, S) -> (...)
+        H: (..., V, B, m), directions: (..., m, S) -> (...)
     """
     batch = H.shape[:-3]
     X = H.reshape(*batch, -1, H.shape[-1])  # (..., M, N)

@@ -16,7 +16,7 @@ def alignment(H: torch.Tensor) -> torch.Tensor:
     """Mean squared deviation of each view from the mean over views.
 
     Shape:
-        H: (..., V, B, N) -> (...)
+        H: (..., V, B, m) -> (...)
     """
     centered = H - H.mean(dim=-3, keepdim=True)
     return centered.pow(2).mean(dim=(-3, -2, -1))
@@ -26,7 +26,7 @@ def whitening(H: torch.Tensor) -> torch.Tensor:
     """VICReg-style second-moment penalty: mean over entries of (Cov - I)^2.
 
     Shape:
-        H: (..., V, B, N) -> (...)
+        H: (..., V, B, m) -> (...)
     """
     batch = H.shape[:-3]
     X = H.reshape(*batch, -1, H.shape[-1])
@@ -43,7 +43,7 @@ def infonce(H: torch.Tensor, sigma: float = 1.0) -> torch.Tensor:
     both directions.
 
     Shape:
-        H: (..., 2, B, N) -> (...)
+        H: (..., 2, B, m) -> (...)
     """
     if H.shape[-3] != 2:
         raise UsageError(f"infonce needs exactly 2 views, got V={H.shape[-3]}")

@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     Exit status 0 when every main theorem checks, 1 on any failure, 2 when Coq is
     not installed.
     """
-    from lejepa_id.cli.args import OneLineParser  # bad input: one line, not the usage
+    from lejepa_id.errors import OneLineParser  # bad input: one line, not the usage
 
     parser = OneLineParser(
         prog="lejepa-id verify",

@@ -35,12 +35,14 @@ from lejepa_id.config.limits import check_name
 from lejepa_id.errors import UsageError
 from lejepa_id.reacher.datasets import FrameData
 from lejepa_id.reacher.evaluation import pixel_baseline
-from lejepa_id.reacher.training import TrainConfig, fit_indices, train_run
+from lejepa_id.reacher.training import EXPERIMENT_KIND, TrainConfig, fit_indices, train_run
 from lejepa_id.records.io import atomic_write_json
 from lejepa_id.records.result import RunResult
 
-KIND_NAME = "reacher"
+KIND_NAME = EXPERIMENT_KIND
 AXES = {"lambs": "lam", "seeds": "seed"}
+SWEEP_KEYS = ("rhos", "deltas", "traj_kinds")
+TRAJ_KINDS = ("traj", "trajmatch")
 TOP_KEYS = ("name", "kind", "description", "eval", "defaults", "runs", *AXES)
 TRAIN_KEYS = tuple(f.name for f in fields(TrainConfig))
 
@@ -84,15 +86,30 @@ class ReacherKind:
 
     name = KIND_NAME
     progress_unit = "epochs"
+    stacks = False
+    feeds_loggers = False
 
-    def load(self, path: str | Path, sets: list[str] | None) -> ReacherExperiment:
-        return load_reacher_experiment(path, sets)
+    def load(
+        self, path: str | Path, sets: list[str] | None, only: str | None = None
+    ) -> ReacherExperiment:
+        return load_reacher_experiment(path, sets, only)
 
     def stack_key(self, spec: ReacherSpec) -> tuple:
         return ("alone", spec.run_id)
 
     def members(self, spec: ReacherSpec) -> int:
         return 1
+
+    def member_cap(
+        self, spec: ReacherSpec, device_type: str, jobs: int, device_memory: int | None
+    ) -> int:
+        return 1
+
+    def config_problem(self, config: dict[str, Any]) -> str | None:
+        """A Reacher record's config names its grid point (lam, seed); its other keys have
+        changed over versions, and old records must still read."""
+        missing = [k for k in AXES.values() if k not in config]
+        return f"config lacks {missing[0]!r}" if missing else None
 
     def cost(self, spec: ReacherSpec) -> float:
         # Relative to the synthetic runs' cost: an epoch of 100,000 pixel pairs weighs about
@@ -126,6 +143,7 @@ class ReacherKind:
         progress: bool = True,
         on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
         keep: Collection[str] = (),
+        loggers: Sequence[str] = (),
     ) -> list[RunResult | None]:
         """Train each run alone (the sweep executors' entry point); also writes its
         dataset's pixel baseline once."""
@@ -206,10 +224,87 @@ class ReacherExperiment:
         return specs
 
 
-def load_reacher_experiment(path: str | Path, sets: list[str] | None = None) -> ReacherExperiment:
-    """Read, override (``--set key=value``) and validate a Reacher grid config."""
+@dataclass(frozen=True)
+class ReacherFile:
+    """The parts of a Reacher YAML that ``reacher train`` and ``reacher sweep`` read
+    (configs/reacher.yaml, configs/reacher_grid.yaml): each checked for its shape."""
+
+    tree: dict[str, Any]
+    defaults: dict[str, Any]
+    """Training settings (TrainConfig keys)."""
+    axes: dict[str, list[Any]]
+    """``lambs`` and ``seeds`` when the file sets them, each a list."""
+    sweep: dict[str, list[Any]]
+    """The ``sweep`` section (rhos, deltas, traj_kinds), each a list."""
+
+
+def read_reacher_file(path: str | Path, data_in_defaults: bool = False) -> ReacherFile:
+    """The one reader of a Reacher YAML: its top-level mapping (:func:`read_tree` refuses
+    a missing file, bad YAML or a list), the training ``defaults`` (known keys only),
+    ``lambs`` and ``seeds``, and the ``sweep`` section; a one-line UsageError names the
+    file and what is wrong. ``data_in_defaults``: an experiment file's defaults may also
+    name the training dataset (``data``) that its runs share."""
     path = Path(path)
     tree = read_tree(path)
+    where = path.name
+    if "train" in tree:
+        raise UsageError(
+            f"{where}: the 'train' section is now 'defaults' (the settings) plus top-level "
+            "'lambs' and 'seeds', as in configs/reacher_grid.yaml; rename it"
+        )
+    defaults = tree.get("defaults") or {}
+    if not isinstance(defaults, dict):
+        raise UsageError(f"{where}: 'defaults' must be a mapping of training settings")
+    allowed = (*TRAIN_KEYS, "data") if data_in_defaults else TRAIN_KEYS
+    unknown = sorted(str(k) for k in set(defaults) - set(allowed))
+    if unknown:
+        raise UsageError(
+            f"{where}: unknown key {unknown[0]!r} in defaults; allowed: {', '.join(allowed)}"
+        )
+    axes = {k: _as_list(tree[k]) for k in AXES if k in tree}
+    sweep = tree.get("sweep") or {}
+    if not isinstance(sweep, dict):
+        raise UsageError(
+            f"{where}: 'sweep' must be a mapping of {', '.join(SWEEP_KEYS)}, got {sweep!r}"
+        )
+    unknown = sorted(str(k) for k in set(sweep) - set(SWEEP_KEYS))
+    if unknown:
+        raise UsageError(
+            f"{where}: unknown sweep key(s) {', '.join(unknown)}; allowed: {', '.join(SWEEP_KEYS)}"
+        )
+    checked = {k: _sweep_values(where, k, _as_list(v)) for k, v in sweep.items()}
+    return ReacherFile(tree, dict(defaults), axes, checked)
+
+
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def _sweep_values(where: str, key: str, values: list[Any]) -> list[Any]:
+    for v in values:
+        number = isinstance(v, int | float) and not isinstance(v, bool)
+        ok = {
+            "rhos": number,
+            "deltas": number and float(v).is_integer(),
+            "traj_kinds": v in TRAJ_KINDS,
+        }[key]
+        if not ok:
+            want = {
+                "rhos": "a list of numbers",
+                "deltas": "a list of integers",
+                "traj_kinds": f"a list of {', '.join(TRAJ_KINDS)}",
+            }[key]
+            raise UsageError(f"{where}: sweep.{key}={values!r} must be {want}")
+    return values
+
+
+def load_reacher_experiment(
+    path: str | Path, sets: list[str] | None = None, only: str | None = None
+) -> ReacherExperiment:
+    """Read, override (``--set key=value``) and validate a Reacher grid config; ``only``
+    keeps that one run (a dataset label)."""
+    path = Path(path)
+    tree = dict(read_reacher_file(path, data_in_defaults=True).tree)
     overrides: dict[str, Any] = {}
     for key, value in parse_set(sets or []).items():
         _apply_set(tree, overrides, key, value)
@@ -219,6 +314,10 @@ def load_reacher_experiment(path: str | Path, sets: list[str] | None = None) -> 
     runs, gallery = tree.get("runs"), tree.get("eval")
     if not isinstance(runs, dict) or not runs:
         raise UsageError(f"{path.name}: 'runs' must map dataset labels to {{data: PATH}}")
+    if only is not None:
+        if only not in runs:
+            raise UsageError(f"--run {only!r} is not in {path.name}; allowed: {', '.join(runs)}")
+        runs = {only: runs[only]}
     for label, keys in runs.items():
         if not isinstance(keys, dict):
             raise UsageError(f"runs.{label} must be a mapping like {{data: PATH}}, got {keys!r}")

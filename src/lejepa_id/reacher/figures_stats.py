@@ -17,10 +17,10 @@ import numpy as np  # noqa: E402
 from matplotlib.typing import RcKeyType  # noqa: E402
 from scipy import stats  # noqa: E402
 
+from lejepa_id.analysis.plan_summary import KIND_ORDER  # noqa: E402
 from lejepa_id.analysis.plotting import plural  # noqa: E402
 from lejepa_id.reacher.controller import angle_coverage, wrap_angle  # noqa: E402
 from lejepa_id.reacher.datasets import load_angles  # noqa: E402
-from lejepa_id.reacher.plan_summary import KIND_ORDER  # noqa: E402
 from lejepa_id.records.io import read_json  # noqa: E402
 from lejepa_id.records.result import RESULT_FILE  # noqa: E402
 

@@ -29,9 +29,9 @@ import numpy as np
 import torch
 from safetensors import SafetensorError
 
+from lejepa_id.analysis import plan_statistics as st
 from lejepa_id.errors import UsageError
 from lejepa_id.linalg import affine_fit
-from lejepa_id.reacher import statistics as st
 from lejepa_id.records.io import load_tensors, read_json_mapping
 from lejepa_id.records.result import RESULT_FILE
 from lejepa_id.theory import lqr
@@ -373,12 +373,12 @@ def evaluate_planning(runs_dir: str | Path, z_gallery: np.ndarray, cfg: PlanConf
     Per run (pairs are the replicates): Wilcoxon signed-rank of log(J / J_oracle) against
     0 ("vs oracle") and against the same k-NN read-out applied to the true angles ("vs
     reference", which removes the read-out's own error), with a bootstrap interval. Across
-    seeds (runs are the replicates; see :mod:`lejepa_id.reacher.statistics`): per kind
+    seeds (runs are the replicates; see :mod:`lejepa_id.analysis.plan_statistics`): per kind
     and per (kind, lambda), TOST equivalence with margin ``equiv_margin`` and a t-test on
     the runs' mean log ratios, with two-level bootstrap intervals; between kinds, Welch t,
     Mann-Whitney and a two-sample TOST on the runs' mean log ratios.
     """
-    from lejepa_id.reacher.plan_summary import summarize
+    from lejepa_id.analysis.plan_summary import summarize
 
     cfg.validate()
     z = torch.from_numpy(z_gallery).double()

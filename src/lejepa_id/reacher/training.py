@@ -1,11 +1,12 @@
 """Training the cnn encoder on Reacher frame pairs with the LeJEPA objective.
 
 One run = one (training dataset, lambda, seed), trained by the shared step of
-:mod:`lejepa_id.training.engine` (a stack of one member) with the shared device, schedule and seed
-helpers of :mod:`lejepa_id.training.runtime`. Frames stay uint8 until they reach the device, where
-they are scaled and normalized with the training set's per-channel mean and std: a batch
-of 256 pairs moves 6 MB at 64 x 64 instead of 25 MB of float32. The grid of runs is
-:mod:`lejepa_id.reacher.grid`.
+:mod:`lejepa_id.training.engine` (a stack of one member, with its schedule) and the
+shared device and seed helpers of :mod:`lejepa_id.runtime`. Frames stay uint8 until they
+reach the device, where they are scaled and normalized with the training set's
+per-channel mean and std: a batch of 256 pairs moves 6 MB at 64 x 64 instead of 25 MB of
+float32. The grid of runs is
+:mod:`lejepa_id.reacher.experiment` (an experiment kind of ``lejepa-id sweep``).
 """
 
 from __future__ import annotations
@@ -22,17 +23,20 @@ import torch
 from tqdm import tqdm
 
 from lejepa_id.config.limits import yaml_number
-from lejepa_id.encoders.stacked import CNNEncoder
+from lejepa_id.encoders.cnn import CNNEncoder
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import build_objective
 from lejepa_id.reacher.datasets import FrameData, check_same_size
 from lejepa_id.reacher.evaluation import encoder_scores
 from lejepa_id.records.io import save_tensors
 from lejepa_id.records.result import RunResult
-from lejepa_id.training.engine import DrawStream, Engine, Schedule, run_loop
-from lejepa_id.training.runtime import check_device, derive_seed, generator, resolve_device
+from lejepa_id.runtime import check_device, derive_seed, generator, resolve_device
+from lejepa_id.training.engine import Engine, Schedule, run_loop
+from lejepa_id.training.streams import ChunkCursor, DrawStream
 
-# Purposes of the seeds derived from a run's seed with lejepa_id.training.runtime.generator; fixed
+# The experiment kind of a Reacher run's record (its registration: reacher/experiment.py).
+EXPERIMENT_KIND = "reacher"
+# Purposes of the seeds derived from a run's seed with lejepa_id.runtime.generator; fixed
 # forever for reproducibility, and the synthetic engine's numbers for the same roles:
 # batch order 1 (the synthetic data stream), initialization 2, SIGReg directions 4 (with
 # init index 0, as the synthetic engine's first initialization).
@@ -197,14 +201,15 @@ class PairBatches:
         self.frames, self.batch, self.normalize, self.order = frames, batch, normalize, order
         self.n = frames.shape[0]
         self.per_epoch = self.n // batch
-        self.perm = torch.empty(0, dtype=torch.long)
-        self.pos = self.per_epoch
+        # One chunk is one epoch: a permutation walked a batch at a time.
+        self.cursor = ChunkCursor(self.per_epoch, self._permutation)
+
+    def _permutation(self) -> torch.Tensor:
+        return torch.randperm(self.n, generator=self.order)
 
     def next(self) -> torch.Tensor:
-        if self.pos == self.per_epoch:
-            self.perm, self.pos = torch.randperm(self.n, generator=self.order), 0
-        idx = self.perm[self.pos * self.batch : (self.pos + 1) * self.batch]
-        self.pos += 1
+        perm, pos = self.cursor.take()
+        idx = perm[pos * self.batch : (pos + 1) * self.batch]
         if isinstance(self.frames, torch.Tensor):
             views = self.frames[idx.to(self.frames.device)].transpose(0, 1)
         else:
@@ -368,6 +373,7 @@ def _record(
     last epoch's mean losses and the per-epoch history as columns."""
     res = RunResult(
         config=cfg,
+        experiment_kind=EXPERIMENT_KIND,
         status="finished" if diverged is None else "diverged",
         diverged_step=diverged,
         losses={k: history[-1][k] for k in ("loss", *_TERMS)},

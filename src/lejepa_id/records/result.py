@@ -18,7 +18,7 @@ import torch
 
 from lejepa_id.records.io import atomic_write_json, file_sha256, jsonable, save_tensors
 from lejepa_id.records.validate import RUN_FILES, metrics_schema
-from lejepa_id.training.runtime import software_versions
+from lejepa_id.runtime import software_versions
 
 RESULT_FILE = "result.json"
 
@@ -42,6 +42,9 @@ class RunResult:
     """
 
     config: Any
+    experiment_kind: str = "synthetic"
+    """The experiment kind that trained the run (:mod:`lejepa_id.sweeps.kinds`): readers
+    such as the record check and the tables know a run's kind by this key."""
     status: str = "finished"
     diverged_step: int | None = None
     metrics: dict[str, float] = field(default_factory=dict)
@@ -68,7 +71,10 @@ class RunResult:
         return curves_frame(self.curves)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"config": self.config.to_dict()}
+        out: dict[str, Any] = {
+            "experiment_kind": self.experiment_kind,
+            "config": self.config.to_dict(),
+        }
         if self.mixing:
             out["config"]["mixing"] = self.mixing
         for key in (

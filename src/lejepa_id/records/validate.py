@@ -24,6 +24,7 @@ config is well typed: their files cannot be verified, only their presence.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,28 @@ NON_FINITE = {"inf": "inf", "-inf": "-inf"}
 # What every synthetic record's config has had since the first release; figures group
 # and label runs by them, so a record without one could be neither drawn nor counted.
 REQUIRED_CONFIG = ("mode", "mixing", "dim", "seed")
+SYNTHETIC = "synthetic"
+
+# experiment kind -> the check of its records' config (None: sound; else one line).
+# The synthetic runs' check is built in (their RunConfig sits below the records); another
+# kind adds its own when it is registered (lejepa_id.sweeps.kinds.register_kind).
+_CONFIG_CHECKS: dict[str, Callable[[dict[str, Any]], str | None]] = {}
+
+
+def register_config_check(kind: str, check: Callable[[dict[str, Any]], str | None]) -> None:
+    """Check the config of every record of experiment kind ``kind`` with ``check``."""
+    _CONFIG_CHECKS[kind] = check
+
+
+def experiment_kind(data: dict[str, Any]) -> str:
+    """The experiment kind a record was written by: its ``experiment_kind``; a record
+    written before that key existed is a Reacher run's when it names its dataset's
+    ``label`` and ``kind`` (only those carried them), else a synthetic run's."""
+    kind = data.get("experiment_kind")
+    if isinstance(kind, str):
+        return kind
+    legacy_reacher = isinstance(data.get("label"), str) and isinstance(data.get("kind"), str)
+    return "reacher" if legacy_reacher else SYNTHETIC
 
 
 def metric_kind(value: Any) -> str | None:
@@ -82,10 +105,17 @@ def record_problem(data: Any, folder: Path | None = None, resume: bool = False) 
 
 
 def config_problem(config: dict[str, Any], data: dict[str, Any]) -> str | None:
-    """A synthetic run's config keys must have the types RunConfig gives them (a
-    Reacher run's config is a TrainConfig, checked only for being non-empty)."""
-    if isinstance(data.get("label"), str) and isinstance(data.get("kind"), str):
-        return None
+    """The record's config checked by its experiment kind's check (a kind without one:
+    only for being a non-empty mapping, done before)."""
+    kind = experiment_kind(data)
+    if kind == SYNTHETIC:
+        return synthetic_config_problem(config)
+    check = _CONFIG_CHECKS.get(kind)
+    return None if check is None else check(config)
+
+
+def synthetic_config_problem(config: dict[str, Any]) -> str | None:
+    """A synthetic run's config keys must have the types RunConfig gives them."""
     from lejepa_id.config.run import check_value_types
     from lejepa_id.errors import UsageError
 

@@ -3,9 +3,11 @@
 ``lejepa-id paper --dry-run`` trains a few steps of representative groups of each
 experiment (synthetic: the planned groups of least and most work per step; Reacher: one
 cnn step on frames of the budget's size, one rendered frame, one encoded frame) and
-times them. Those paces are measurements; the wall times computed from them are
-projections (fixed costs, evaluations and steps extrapolated from a few seconds, the
-groups scheduled on ``jobs`` workers without contention), and are printed as such.
+times them (the Reacher probe lives with the Reacher code, in
+:mod:`lejepa_id.reacher.pace`, since the sweeps sit below it). Those paces are
+measurements; the wall times computed from them are projections (fixed costs,
+evaluations and steps extrapolated from a few seconds, the groups scheduled on ``jobs``
+workers without contention), and are printed as such.
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
 
 from lejepa_id.config.experiments import RunSpec
 from lejepa_id.config.run import RunConfig
@@ -48,7 +48,8 @@ def group_work(specs: Sequence[RunSpec]) -> float:
     return sum(spec_cost(s) / s.config.steps for s in specs)
 
 
-def _timed(fn: Callable[[], object]) -> float:
+def timed(fn: Callable[[], object]) -> float:
+    """Wall seconds of one call of ``fn``."""
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
@@ -77,7 +78,7 @@ def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
 
     def run(steps: int, eval_every: int = NEVER, cheap: bool = True) -> float:
         cfgs = _probe_configs(specs, steps, eval_every, cheap)
-        return _timed(lambda: train(cfgs, progress=False))
+        return timed(lambda: train(cfgs, progress=False))
 
     t0 = time.perf_counter()
     s1 = 2
@@ -153,68 +154,3 @@ def makespan(seconds: Sequence[float], jobs: int) -> float:
         i = loads.index(min(loads))
         loads[i] += s
     return max(loads) if loads else 0.0
-
-
-# --- Reacher ---------------------------------------------------------------------------
-
-
-@dataclass
-class ReacherPace:
-    """Measured: frames rendered per second (one process), seconds per training step of
-    ``batch`` pairs, seconds to encode one frame."""
-
-    frames_per_s: float
-    step_s: float
-    encode_s: float
-    probe_s: float
-    what: str
-
-
-def probe_reacher(
-    size: int, look: str, target: str, batch: int, device: str, render: bool = True
-) -> ReacherPace:
-    """Render frames for about a second, then time cnn training steps (best of two
-    timings) and encoding on random frames of the budget's size (the pace does not
-    depend on what they show)."""
-    import torch
-
-    from lejepa_id.reacher.training import (
-        FrameNormalizer,
-        PairBatches,
-        TrainConfig,
-        _engine,
-        _model,
-        encode,
-    )
-    from lejepa_id.training.engine import run_loop
-    from lejepa_id.training.runtime import generator, resolve_device
-
-    t_start = time.perf_counter()
-    fps = float("nan")
-    if render:
-        from lejepa_id.reacher.render import ReacherRenderer
-
-        renderer = ReacherRenderer(size, look, target)
-        rng = np.random.default_rng(0)
-        n, t0 = 0, time.perf_counter()
-        while time.perf_counter() - t0 < 1.0 or n < 10:
-            renderer.render(rng.normal(size=2))
-            n += 1
-        fps = n / (time.perf_counter() - t0)
-        renderer.close()
-    dev = resolve_device(device)
-    cfg = TrainConfig(batch=batch, device=str(dev))
-    frames = np.random.default_rng(1).integers(0, 256, (2 * batch, 2, size, size, 3), np.uint8)
-    model, channels_last = _model(cfg, dev)
-    normalize = FrameNormalizer({"mean": [0.5] * 3, "std": [0.25] * 3}, dev, channels_last)
-    source = PairBatches(frames, batch, normalize, generator(torch.device("cpu"), 0, 1))
-    engine = _engine(model, source, cfg, dev)
-    run_loop(engine, 1, (), lambda done: None)  # warm-up
-    steps = 1
-    t = _timed(lambda: run_loop(engine, steps, (), lambda done: None))
-    steps = max(1, min(20, int(TARGET_S / max(t, 1e-6))))
-    t = min(_timed(lambda: run_loop(engine, steps, (), lambda done: None)) for _ in range(2))
-    flat = frames[:, 0]
-    enc = _timed(lambda: encode(model, flat, normalize)) / len(flat)
-    what = f"cnn {size}x{size} batch {batch} on {dev.type}"
-    return ReacherPace(fps, t / steps, enc, time.perf_counter() - t_start, what)

@@ -1,13 +1,14 @@
 """Planning a sweep: expand an experiment into runs and pack compatible runs into groups.
 
-Runs whose configs agree on :func:`lejepa_id.training.trainer.group_key` can share one stacked
+Runs whose configs agree on :func:`lejepa_id.training.stacking.stack_key` can share one stacked
 model and one AdamW (``training.train`` of a list), which reproduces each run's solo
 trajectory. Packing them is the main speed-up on a GPU, where a small model is bound by
 kernel-launch latency and R stacked runs cost little more than one. On a CPU the gain is
 modest (about 1.1x to 1.3x, measured, see docs/sweeps.md), so the CPU cap is small.
 
-A group's size is capped by a memory heuristic (:func:`member_bytes`) so that ``jobs``
-groups running concurrently on one GPU fit in its memory.
+A group's size is capped by its experiment kind (``member_cap``; the synthetic runs'
+memory heuristic is :mod:`lejepa_id.sweeps.capacity`) so that ``jobs`` groups running
+concurrently on one GPU fit in its memory.
 """
 
 from __future__ import annotations
@@ -17,20 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lejepa_id.config.experiments import RunSpec
-from lejepa_id.config.run import RunConfig
-from lejepa_id.encoders.stacked import encoder_cost
-from lejepa_id.objectives import build_objective
 from lejepa_id.sweeps.kinds import kind_of
-
-# Largest group on a CPU, by encoder. Measured on 2 cores (benchmarks/bench_sweeps.py):
-# stacking 8 runs gains 1.25x run-steps/s for the mlp and 1.29x for the matched encoder
-# (1.1x at 4); bigger stacks only add latency before the first results land.
-CPU_MEMBER_CAP = {"mlp": 8, "matched": 8}
-# Largest group on a GPU regardless of memory: beyond this a group's step time grows
-# linearly, and smaller groups let concurrent workers share the device.
-GPU_MEMBER_CAP = 256
-# Fraction of the GPU's memory the concurrent groups may plan to use.
-GPU_MEMORY_FRACTION = 0.6
 
 
 @dataclass
@@ -75,33 +63,6 @@ def spec_cost(spec: RunSpec) -> float:
     return float(kind_of(spec).cost(spec))
 
 
-def member_bytes(config: RunConfig) -> int:
-    """Estimated device memory of one stacked member, in bytes (float32).
-
-    Counts the weights with their gradient and two AdamW moments, the training
-    activations (kept for backward), SIGReg's projections at every knot, and the fixed
-    evaluation set with the codes computed from it. Deliberately generous (x2).
-    """
-    c = config
-    n, vb = c.dim, c.views * c.batch
-    cost = encoder_cost(c)
-    params, acts = cost.weights, vb * cost.activations
-    sigreg = 4 * build_objective(c.mode, **c.objective_params).memory_floats(c)
-    evaluation = c.eval_size * n * 8 + 10_000 * 2 * 4  # eval set, codes, 2D grid
-    covariances = 8 * n * n * 8  # float64 second moments for the metrics
-    floats = 4 * params + acts + sigreg + evaluation
-    return 2 * (4 * floats + covariances)
-
-
-def member_cap(config: RunConfig, device_type: str, jobs: int, device_memory: int | None) -> int:
-    """Largest number of stacked members for a group of runs like ``config``."""
-    if device_type != "cuda":
-        return CPU_MEMBER_CAP.get(config.encoder, 1)
-    memory = device_memory or 80 * 2**30
-    budget = memory * GPU_MEMORY_FRACTION / max(jobs, 1)
-    return max(1, min(GPU_MEMBER_CAP, int(budget // member_bytes(config))))
-
-
 def _split(specs: list[RunSpec], cap: int) -> list[list[RunSpec]]:
     """Split runs into as few chunks as ``cap`` members allows, of balanced size."""
     members = sum(kind_of(s).members(s) for s in specs)
@@ -142,11 +103,11 @@ def plan_groups(
         classes.setdefault(stack_key(spec), []).append(spec)
     chunks: list[list[RunSpec]] = []
     for members in classes.values():
-        if not isinstance(members[0].config, RunConfig):
-            # Only synthetic runs have a memory model to cap a stack by.
+        kind = kind_of(members[0])
+        if not kind.stacks:  # each run of such a kind trains alone
             chunks.extend([m] for m in members)
             continue
-        cap = max_members or member_cap(members[0].config, device_type, jobs, device_memory)
+        cap = max_members or kind.member_cap(members[0], device_type, jobs, device_memory)
         chunks.extend(_split(members, cap))
     # Keep every worker busy: halve the biggest splittable chunk while chunks < jobs.
     while chunks and len(chunks) < jobs:

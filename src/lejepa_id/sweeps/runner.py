@@ -20,12 +20,13 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from lejepa_id.config.experiments import RunSpec
-from lejepa_id.config.run import RunConfig
 from lejepa_id.errors import UsageError
 from lejepa_id.records.layout import check_path_length, check_run_dirs, ensure_writable
 from lejepa_id.records.loggers import check_loggers
 from lejepa_id.records.result import RESULT_FILE
 from lejepa_id.resources import resolve_config
+from lejepa_id.runtime import resolve_device
+from lejepa_id.sweeps.capacity import CPU_MEMBER_CAP, GPU_MEMORY_FRACTION
 from lejepa_id.sweeps.executors import (
     InlineExecutor,
     PoolExecutor,
@@ -34,10 +35,8 @@ from lejepa_id.sweeps.executors import (
     submitit_local_executor,
     visible_gpus,
 )
-from lejepa_id.sweeps.kinds import file_kind, kind_of, load_any
+from lejepa_id.sweeps.kinds import file_kind, get_kind, kind_of, load_any
 from lejepa_id.sweeps.plan import (
-    CPU_MEMBER_CAP,
-    GPU_MEMORY_FRACTION,
     Group,
     plan_groups,
     reindex,
@@ -53,7 +52,6 @@ from lejepa_id.sweeps.state import (
     sweep_lock,
     write_manifest,
 )
-from lejepa_id.training.runtime import resolve_device
 
 
 @dataclass
@@ -207,10 +205,11 @@ def run_sweep(
     options = options or ExecutorOptions()
     config = resolve_config(config)
     check_loggers(options.loggers)
-    if options.loggers and file_kind(config) != "synthetic":
+    kind = get_kind(file_kind(config))
+    if options.loggers and not kind.feeds_loggers:
         raise UsageError(
-            f"--logger {options.loggers[0]} logs synthetic runs; a Reacher run's "
-            "per-epoch curves are in its result.json (lejepa-id curves DIR plots them)"
+            f"--logger {options.loggers[0]}: {kind.name} runs feed no trackers; their "
+            "curves are in each result.json (lejepa-id curves DIR plots them)"
         )
     check_path_length(out)
     exp = _load(config, sets)
@@ -357,9 +356,9 @@ def dry_run(
             values[key].add(str(cfg.get(key)))
     settings = {k: sorted(v) for k, v in values.items()}
     todo = [s for s in specs if read_result(root / s.run_id / RESULT_FILE) is None]
-    synthetic = [s for s in todo if isinstance(s.config, RunConfig)]
-    device = str(synthetic[0].config.device) if synthetic else "cpu"
-    stacking = stacking_lines(synthetic, device, jobs, max_members)
+    stacked = [s for s in todo if kind_of(s).stacks]
+    device = str(stacked[0].config.device) if stacked else "cpu"
+    stacking = stacking_lines(stacked, device, jobs, max_members)
     return DryRun(exp.name, root, len(specs), done, by_run, settings, stacking)
 
 

@@ -56,7 +56,7 @@ def comparable(config: dict[str, Any], drop: set[str]) -> dict[str, Any]:
 
 def base_configs(exp: Experiment) -> dict[str, dict[str, Any]]:
     """Per run name: its resolved config with the swept fields left out."""
-    swept = {AXES[k] for k in exp.axes}
+    swept = {AXES.get(k, k) for k in exp.axes}
     return {run: comparable(exp.run_config(run).to_dict(), swept) for run in exp.runs}
 
 
@@ -127,7 +127,7 @@ def check_compatible(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
                 f"{root} holds experiment {manifest.get('experiment')!r}, "
                 f"not {exp.name!r}; use another --out"
             )
-        old_swept = {AXES[k] for k in manifest.get("axes", {}) if k in AXES}
+        old_swept = {AXES.get(k, k) for k in manifest.get("axes", {})}
         new = base_configs(exp)
         for run, old_cfg in manifest.get("base_configs", {}).items():
             if run not in new:
@@ -221,6 +221,7 @@ def write_error(spec: RunSpec, root: Path, message: str, trace: str = "") -> Non
     atomic_write_json(
         root / spec.run_id / ERROR,
         {
+            "experiment_kind": kind_of(spec).name,
             "run_id": spec.run_id,
             "run": spec.run,
             "status": "failed",

@@ -194,7 +194,7 @@ def hermite_features(z: ArrayLike, indices: Sequence[MultiIndex]) -> torch.Tenso
     Under z ~ N(0, I) these are orthonormal: a whitened code.
 
     Shape:
-        z: (..., n, N), indices: K multi-indices of length N -> (..., n, K)
+        z: (..., B, n), indices: K multi-indices of length n -> (..., B, K)
     """
     z = torch.as_tensor(z).to(torch.float64)
     dim = z.shape[-1]
@@ -223,7 +223,7 @@ def predicted_feature_r2(z: ArrayLike, h: ArrayLike, indices: Sequence[MultiInde
     by the share of h's variance the features do not explain.
 
     Shape:
-        z: (..., n, N), h: (..., n, m), indices: K multi-indices -> (...)
+        z: (..., B, n), h: (..., B, m), indices: K multi-indices -> (...)
     """
     return r2(hermite_features(z, indices), h)
 

@@ -12,18 +12,18 @@ which plugs it into the one outer loop, :func:`run_loop`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+import functools
+import math
+import os
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import torch
 
+from lejepa_id.errors import UsageError
 from lejepa_id.objectives import Objective
-from lejepa_id.training.runtime import lr_factor
-
-CHUNK = 16
-"""Steps of data and objective randomness drawn at once; fixed so that a run's streams
-never depend on the group it is trained in."""
+from lejepa_id.training.streams import DrawStream
 
 
 class DataSource(Protocol):
@@ -33,10 +33,23 @@ class DataSource(Protocol):
     def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]: ...
 
 
+def lr_factor(step: int, steps: int, hold: int | None = None) -> float:
+    """Constant for the first ``hold`` steps (default: half of them), then cosine to 0.
+
+    The default is the synthetic runs' schedule (docs/model.md, section 6); ``hold = 0`` is a
+    plain cosine over the whole run, the Reacher runs' schedule (section 8).
+    """
+    start = steps // 2 if hold is None else hold
+    step = min(step, steps)
+    if step < start:
+        return 1.0
+    return 0.5 * (1.0 + math.cos(math.pi * (step - start) / max(steps - start, 1)))
+
+
 @dataclass(frozen=True)
 class Schedule:
     """Peak learning rate ``lr`` held for ``hold`` steps (None: half the run), then
-    cosine-decayed to 0 at ``steps`` (see :func:`lejepa_id.training.runtime.lr_factor`)."""
+    cosine-decayed to 0 at ``steps`` (see :func:`lr_factor`)."""
 
     lr: float
     steps: int
@@ -44,34 +57,6 @@ class Schedule:
 
     def at(self, step: int) -> float:
         return self.lr * lr_factor(step, self.steps, self.hold)
-
-
-class DrawStream:
-    """The objective's randomness (SIGReg's directions) for each member, drawn
-    :data:`CHUNK` steps at a time from the member's own generator and stacked once per
-    chunk, so a step takes a view and costs no copy.
-
-    Shape: next() -> (R, ...), or None for an objective that draws nothing.
-    """
-
-    def __init__(
-        self, objective: Objective, code_dim: int, generators: Sequence[torch.Generator]
-    ) -> None:
-        self.objective, self.code_dim = objective, code_dim
-        self.generators = list(generators)
-        self.chunk: torch.Tensor | None = None  # (CHUNK, R, ...)
-        self.at = CHUNK
-
-    def next(self) -> torch.Tensor | None:
-        if self.at >= CHUNK:
-            draws = [self.objective.draw(self.code_dim, gen, CHUNK) for gen in self.generators]
-            if any(d is None for d in draws):
-                return None
-            self.chunk = torch.stack([d for d in draws if d is not None], dim=1)
-            self.at = 0
-        assert self.chunk is not None
-        i, self.at = self.at, self.at + 1
-        return self.chunk[i]
 
 
 class Engine:
@@ -358,3 +343,27 @@ def run_loop(
         if on_done is not None:
             on_done(done)
     return done
+
+
+STEP_VAR = "LEJEPA_ID_STEP"
+STEP_PATHS = ("auto", "eager", "static", "graph")
+
+
+def step_engine(
+    device: torch.device, env: Mapping[str, str] | None = None
+) -> Callable[..., Engine]:
+    """The step a synthetic run takes, from ``LEJEPA_ID_STEP``: ``eager`` the reference
+    :class:`Engine`; ``static`` its device-only program run
+    eagerly (:class:`GraphedEngine` without capture); ``graph``
+    that program captured as a CUDA graph (CUDA only); ``auto`` (default) ``graph`` on
+    CUDA, ``eager`` elsewhere. Bad values raise UsageError."""
+    value = (os.environ if env is None else env).get(STEP_VAR, "auto").strip().lower() or "auto"
+    if value not in STEP_PATHS:
+        raise UsageError(f"{STEP_VAR}={value!r} is not one of {', '.join(STEP_PATHS)}")
+    if value == "graph" and device.type != "cuda":
+        raise UsageError(f"{STEP_VAR}=graph needs a CUDA device, got {device.type}")
+    if value == "auto":
+        value = "graph" if device.type == "cuda" else "eager"
+    if value == "eager":
+        return Engine
+    return functools.partial(GraphedEngine, capture=value == "graph")

@@ -1,6 +1,7 @@
-"""The training engine (docs/model.md, section 6): one loop for one run or a stack of runs.
+"""The synthetic trainer (docs/model.md, section 6): one loop for one run or a stack of runs.
 
-:func:`train` trains every run of a compatible group at once. Each run (and each of its
+:func:`train` trains every run of a compatible group at once (which runs are compatible:
+:mod:`lejepa_id.training.stacking`). Each run (and each of its
 ``inits`` initializations) is a *member* of a stacked encoder; members draw their data,
 SIGReg directions and initial weights from their own seeds, so a member follows exactly
 the trajectory it would follow alone (AdamW is elementwise). A single run is a group of
@@ -11,163 +12,37 @@ recorded as diverged at that step; the others continue.
 from __future__ import annotations
 
 import dataclasses
-import functools
-import hashlib
-import io
-import os
 import sys
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, overload
+from typing import overload
 
 import numpy as np
 import torch
 from tqdm.auto import tqdm
 
 from lejepa_id.config.run import RunConfig
-from lejepa_id.encoders.stacked import build_encoder
+from lejepa_id.encoders.stacked import build_encoder, shape_problem
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics.evaluation import EvalSet, Scorer
 from lejepa_id.metrics.reference import grid_metrics
-from lejepa_id.objectives import build_objective, objective_class
-from lejepa_id.records.io import atomic_write_bytes
-from lejepa_id.records.layout import run_dir
-from lejepa_id.records.loggers import Logger, LoggerHub, Member, make_loggers
+from lejepa_id.objectives import build_objective
+from lejepa_id.records.loggers import Logger, LoggerHub, Member
 from lejepa_id.records.result import RunResult, append_curve_row
-from lejepa_id.training.engine import (
-    CHUNK,
-    DrawStream,
-    Engine,
-    GraphedEngine,
-    Schedule,
-    run_loop,
-)
-from lejepa_id.training.runtime import derive_seed, generator, resolve_device
+from lejepa_id.runtime import derive_seed, generator, resolve_device
+from lejepa_id.training.checkpoints import Checkpoint, checkpoint_interval
+from lejepa_id.training.engine import Schedule, run_loop, step_engine
+from lejepa_id.training.stacking import check_stack
+from lejepa_id.training.streams import DataStream, DrawStream, MemberBatches
 from lejepa_id.training.threads import encoder_work, resolve_threads, torch_threads
-from lejepa_id.worlds import World, action_pairs
+from lejepa_id.worlds import World
 from lejepa_id.worlds.build import check_world_matches, recorded_mixing, world_for
-from lejepa_id.worlds.transitions import transition_class
 
 # Purposes of the seeds derived from a run's seed; fixed forever for reproducibility.
 _DATA, _INIT, _EVAL, _DIRECTIONS, _SCATTER = 1, 2, 3, 4, 5
 # Saved weights of the objective's own parameters (an action predictor) carry this prefix.
 OBJECTIVE_PREFIX = "objective."
-# Keys that must agree for runs to share one stacked model and one optimizer, besides
-# the objective's hyperparameters that are not per run (see group_key).
-GROUP_KEYS = (
-    "dim",
-    "obs_size",
-    "code_size",
-    "encoder",
-    "hidden",
-    "depth",
-    "layers",
-    "views",
-    "mode",
-    "steps",
-    "batch",
-    "lr",
-    "weight_decay",
-    "eval_size",
-    "eval_every",
-    "eval_every_early",
-    "early_until",
-    "device",
-    "transition",
-)
-
-
-def _shared_params(mode: str) -> list[str]:
-    cls = objective_class(mode)
-    return [f.name for f in dataclasses.fields(cls) if f.name not in cls.per_run]
-
-
-def group_key(config: RunConfig) -> tuple[Any, ...]:
-    """What runs must share to be trained as one stack: :data:`GROUP_KEYS`, the keys their
-    transition lists in ``stack_keys`` (sizes of what it hands the objective), and their
-    objective's hyperparameters, except its ``per_run`` ones (such as lam)."""
-    params = tuple(getattr(config, k) for k in _shared_params(config.mode))
-    shaped = tuple(getattr(config, k) for k in transition_class(config.transition).stack_keys)
-    return tuple(getattr(config, k) for k in GROUP_KEYS) + shaped + params
-
-
-class DataStream:
-    """Positive pairs of one world from its own generator, drawn ``CHUNK`` steps at a time.
-
-    In an action world the views are (z_t, z_{t+1}) and the chunk's extras hold the
-    actions taken, ``{"actions": (CHUNK, B, k)}``, which the engine hands to the objective.
-
-    Shape:
-        next_chunk() -> (CHUNK, V, B, D) observations of B latents in V views per step,
-        and the extras.
-    """
-
-    def __init__(self, world: World, config: RunConfig, device: torch.device) -> None:
-        self.world, self.config = world, config
-        self.gen = generator(device, config.seed, _DATA)
-
-    def next_chunk(self) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-        c = self.config
-        z = self.world.sample_latents(CHUNK * c.batch, self.gen)
-        if self.world.transition.action_size():
-            views, actions = action_pairs(self.world, z, self.gen)
-            x = self.world.render(views).reshape(c.views, CHUNK, c.batch, -1)
-            return x.transpose(0, 1), {"actions": actions.reshape(CHUNK, c.batch, -1)}
-        x = self.world.render(self.world.sample_views(z, c.views, self.gen))
-        return x.reshape(c.views, CHUNK, c.batch, -1).transpose(0, 1), {}
-
-
-CHECKPOINT_DIR = ".checkpoints"
-CHECKPOINT_VAR = "LEJEPA_ID_CHECKPOINT_EVERY"
-CHECKPOINT_EVERY = 1000
-"""Steps between two checkpoints of a run that has a checkpoint file (rounded up to a
-multiple of CHUNK, so a checkpoint never holds a half-used chunk of data)."""
-
-
-def checkpoint_interval(env: Mapping[str, str] | None = None) -> int:
-    """Steps between checkpoints, from ``LEJEPA_ID_CHECKPOINT_EVERY`` (0: never)."""
-    raw = (os.environ if env is None else env).get(CHECKPOINT_VAR, str(CHECKPOINT_EVERY))
-    try:
-        every = int(raw)
-    except ValueError:
-        every = -1
-    if every < 0 or raw.strip() != str(every):
-        raise UsageError(f"{CHECKPOINT_VAR}={raw!r} must be a whole number of steps >= 0")
-    return -(-every // CHUNK) * CHUNK
-
-
-STEP_VAR = "LEJEPA_ID_STEP"
-STEP_PATHS = ("auto", "eager", "static", "graph")
-
-
-def step_engine(
-    device: torch.device, env: Mapping[str, str] | None = None
-) -> Callable[..., Engine]:
-    """The step a synthetic run takes, from ``LEJEPA_ID_STEP``: ``eager`` the reference
-    :class:`~lejepa_id.training.engine.Engine`; ``static`` its device-only program run
-    eagerly (:class:`~lejepa_id.training.engine.GraphedEngine` without capture); ``graph``
-    that program captured as a CUDA graph (CUDA only); ``auto`` (default) ``graph`` on
-    CUDA, ``eager`` elsewhere. Bad values raise UsageError."""
-    value = (os.environ if env is None else env).get(STEP_VAR, "auto").strip().lower() or "auto"
-    if value not in STEP_PATHS:
-        raise UsageError(f"{STEP_VAR}={value!r} is not one of {', '.join(STEP_PATHS)}")
-    if value == "graph" and device.type != "cuda":
-        raise UsageError(f"{STEP_VAR}=graph needs a CUDA device, got {device.type}")
-    if value == "auto":
-        value = "graph" if device.type == "cuda" else "eager"
-    if value == "eager":
-        return Engine
-    return functools.partial(GraphedEngine, capture=value == "graph")
-
-
-def _check_group(configs: Sequence[RunConfig]) -> None:
-    first = configs[0]
-    for c in configs[1:]:
-        if group_key(c) != group_key(first):
-            keys = (*GROUP_KEYS, *_shared_params(first.mode))
-            diff = [k for k in keys if getattr(c, k) != getattr(first, k)]
-            raise UsageError(f"runs of one group must share {', '.join(diff)}")
 
 
 @overload
@@ -233,7 +108,7 @@ def train(
     if not cfgs or not all(isinstance(c, RunConfig) for c in cfgs):
         raise UsageError(f"train() needs a RunConfig or a non-empty list of them, got {configs!r}")
     cfgs = [c.validate(custom_world=worlds is not None) for c in cfgs]
-    _check_group(cfgs)
+    check_stack(cfgs)
     if names is not None and len(names) != len(cfgs):
         raise UsageError(f"train() got {len(names)} names for {len(cfgs)} configs")
     cfgs, wlds = _worlds(cfgs, worlds)
@@ -285,43 +160,10 @@ def _worlds(
     D = wlds[0].obs_dim
     cfgs = [c if c.obs_size == D else RunConfig(**{**c.to_dict(), "obs_dim": D}) for c in cfgs]
     c0 = cfgs[0]
-    if c0.encoder == "matched" and not D == c0.code_size == c0.dim:
-        raise UsageError(
-            f"the matched encoder needs observations and codes of dim={c0.dim}, got D={D}"
-        )
+    problem = shape_problem(c0.encoder, c0.dim, D, c0.code_size)
+    if problem is not None:
+        raise UsageError(problem)
     return cfgs, wlds
-
-
-class Checkpoint:
-    """One group's checkpoint file: saved atomically every ``every`` steps (0: never),
-    read back only if it holds the same configs and names."""
-
-    def __init__(self, path: Path, every: int) -> None:
-        self.path, self.every = path, every
-
-    def due(self, done: int, steps: int) -> bool:
-        return self.every > 0 and done % self.every == 0 and done < steps
-
-    def save(self, state: dict) -> None:
-        buffer = io.BytesIO()
-        torch.save(state, buffer)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(self.path, buffer.getvalue())
-
-    def load(self, cfgs: Sequence[RunConfig], names: Sequence[str]) -> dict | None:
-        if not self.path.is_file():
-            return None
-        try:
-            state = torch.load(self.path, map_location="cpu", weights_only=True)
-        except Exception:  # noqa: BLE001 - an unreadable checkpoint means: start again
-            return None
-        if not isinstance(state, dict):
-            return None
-        same = state.get("configs") == [c.to_dict() for c in cfgs]
-        return state if same and state.get("names") == list(names) else None
-
-    def remove(self) -> None:
-        self.path.unlink(missing_ok=True)
 
 
 class _Trainer:
@@ -354,9 +196,7 @@ class _Trainer:
             self.worlds[0].obs_dim,
             init_seeds,
             c0.code_size,
-            hidden=c0.hidden,
-            depth=c0.depth,
-            layers=c0.layers,
+            **c0.encoder_options,
         ).to(self.device)
         self.objective = build_objective(c0.mode, **c0.objective_params)
         self.module = self.objective.module(c0, len(self.members))
@@ -372,10 +212,11 @@ class _Trainer:
         cfgs, worlds, c0 = self.cfgs, self.worlds, self.c0
         for w in worlds:
             w.mixing.to(self.device)
-        self.streams = [DataStream(w, c, self.device) for w, c in zip(worlds, cfgs)]
-        self._at = CHUNK  # no chunk drawn yet
-        self._chunk = torch.empty(0)
-        self._chunk_extras: dict[str, torch.Tensor] = {}
+        self.streams = [
+            DataStream(w, c.batch, c.views, c.seed, _DATA, self.device)
+            for w, c in zip(worlds, cfgs)
+        ]
+        self.batches = MemberBatches(self.streams, [r for r, _ in self.members])
         dir_gens = [generator(self.device, cfgs[r].seed, _DIRECTIONS, k) for r, k in self.members]
         self.schedule = Schedule(c0.lr, c0.steps)
         # A host sync per step is free on the CPU but stalls a GPU's queue: there the
@@ -384,7 +225,7 @@ class _Trainer:
         self.engine = step_engine(self.device)(
             self.encoder,
             self._encode,
-            self,
+            self.batches,
             self.objective,
             DrawStream(self.objective, c0.code_size, dir_gens),
             self.schedule,
@@ -425,28 +266,6 @@ class _Trainer:
         self.x_eval = torch.stack([self.evalsets[r].x for r, _ in self.members])
         self.x_eval_prime = torch.stack([self.evalsets[r].x_prime for r, _ in self.members])
         self.baselines = [e.baseline() for e in self.evalsets]
-
-    def next(self) -> torch.Tensor | tuple[torch.Tensor, dict[str, torch.Tensor]]:
-        """The data source of :attr:`engine`: views into the members' current chunk, so a
-        step costs no copy. Shape: -> (R, V, B, D), and in an action world the actions
-        {"actions": (R, B, k)}."""
-        if self._at >= CHUNK:
-            self._refill()
-        i, self._at = self._at, self._at + 1
-        x = self._chunk[i]
-        return (x, {k: v[i] for k, v in self._chunk_extras.items()}) if self._chunk_extras else x
-
-    def _refill(self) -> None:
-        """The next CHUNK steps of every member, stacked once: (CHUNK, R, V, B, D)."""
-        chunks = [s.next_chunk() for s in self.streams]
-        keys = set(chunks[0][1])
-        if any(set(extras) != keys for _, extras in chunks):
-            raise ValueError("a group mixes action worlds with worlds without actions")
-        self._chunk = torch.stack([chunks[r][0] for r, _ in self.members], dim=1)
-        self._chunk_extras = {
-            k: torch.stack([chunks[r][1][k] for r, _ in self.members], dim=1) for k in keys
-        }
-        self._at = 0
 
     def _encode(self, X: torch.Tensor) -> torch.Tensor:
         """Shape: (R, V, B, D) -> (R, V, B, m)."""
@@ -683,72 +502,3 @@ class _Trainer:
         h = self.encoder(stacked)[i]
         self.encoder.train()
         return {"z": z.float().cpu(), "x": x.float().cpu(), "h": h.float().cpu()}
-
-
-def load_encoder(config: RunConfig, weights: dict[str, torch.Tensor]) -> torch.nn.Module:
-    """Rebuild a trained single-run encoder from its config and saved weights."""
-    enc = build_encoder(
-        config.encoder,
-        config.obs_size,
-        [0],
-        config.code_size,
-        hidden=config.hidden,
-        depth=config.depth,
-        layers=config.layers,
-    )
-    if not isinstance(weights, dict) or not all(
-        isinstance(v, torch.Tensor) for v in weights.values()
-    ):
-        raise UsageError("load_encoder needs the run's weights: a dict of tensors")
-    state = {k: v.unsqueeze(0) for k, v in weights.items() if not k.startswith(OBJECTIVE_PREFIX)}
-    try:
-        enc.load_state_dict(state)
-    except RuntimeError as exc:
-        # torch lists every missing, unexpected and mis-shaped key over many lines.
-        first = str(exc).splitlines()[0].rstrip(":")
-        raise UsageError(
-            f"these weights are not a {config.encoder} encoder's for this config "
-            f"(dim={config.dim}, hidden={config.hidden}, depth={config.depth}): {first}"
-        ) from None
-    return enc
-
-
-def train_and_save(
-    specs: Sequence[Any],
-    out: str | Path,
-    progress: bool = True,
-    on_eval: Callable[[int, list[dict[str, float]]], None] | None = None,
-    keep: Collection[str] = (),
-    root: str | Path | None = None,
-    loggers: Sequence[str] = (),
-) -> list[RunResult]:
-    """Train a compatible group of expanded runs (specs with ``config``, ``run_id`` and
-    ``experiment``) together and save each run's result under
-    ``out/<experiment>/<run_id>/`` (or ``root/<run_id>/`` when the experiment's folder is
-    given), except those of the run ids in ``keep`` (already saved by an interrupted
-    sweep).
-
-    ``loggers`` names trackers (``csv``, ``tensorboard``, ``wandb``) that write into each
-    run's folder; the runs in ``keep`` are not logged again. The group's checkpoint lives
-    in ``<folder>/.checkpoints/`` (named by its run ids), so an interrupted group trained
-    again continues from it."""
-    # A group is one experiment's runs (the sweep planner never mixes experiments).
-    folder = Path(root) if root else Path(out) / specs[0].experiment
-    hubs = [LoggerHub(make_loggers(loggers, folder), skip=keep)] if loggers else []
-    ids = [s.run_id for s in specs]
-    digest = hashlib.sha256("\n".join(ids).encode()).hexdigest()[:16]
-    results = train(
-        [s.config for s in specs],
-        progress=progress,
-        names=ids,
-        on_eval=on_eval,
-        loggers=hubs,
-        checkpoint=folder / CHECKPOINT_DIR / f"{digest}.pt",
-    )
-    for spec, res in zip(specs, results):
-        res.name = spec.run_id
-        if spec.run_id not in keep:
-            res.save(
-                Path(root) / spec.run_id if root else run_dir(out, spec.experiment, spec.run_id)
-            )
-    return results

@@ -21,8 +21,8 @@ import numpy as np
 import torch
 
 from lejepa_id.errors import UsageError
+from lejepa_id.runtime import derive_seed
 from lejepa_id.theory import lqr as lqr
-from lejepa_id.training.runtime import derive_seed
 from lejepa_id.worlds.laws import LatentLaw
 from lejepa_id.worlds.transitions import Transition, register_transition
 
@@ -94,8 +94,12 @@ class LinearAction(Transition):
     @classmethod
     def validate_config(cls, c: Any) -> None:
         """The settings of docs/spectral.md, "Action worlds"."""
-        if c.mode != "lejepa_action":
-            raise UsageError(f"mode={c.mode!r}: transition linear_action trains with lejepa_action")
+        # What the objective declares, not its name: a subclass of lejepa_action counts.
+        if not getattr(c.objective_class, "takes_actions", False):
+            raise UsageError(
+                f"mode={c.mode!r}: transition linear_action hands its objective the actions "
+                "taken, and this objective takes none (lejepa_action does)"
+            )
         if c.law != "gaussian":
             raise UsageError(
                 f"law={c.law!r}: transition linear_action keeps only gaussian stationary"

@@ -7,7 +7,7 @@ from typing import Any
 import torch
 
 from lejepa_id.errors import UsageError
-from lejepa_id.training.runtime import resolve_device
+from lejepa_id.runtime import resolve_device
 from lejepa_id.worlds.mixings import MIXING_NAMES
 from lejepa_id.worlds.transitions import transition_class
 from lejepa_id.worlds.world import World

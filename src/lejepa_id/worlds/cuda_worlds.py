@@ -46,10 +46,10 @@ def has_recorded_world(dim: int, layers: int, seed: int) -> bool:
 
 
 def recorded_world(dim: int, layers: int, seed: int) -> torch.Tensor:
-    """The coupling weights drawn on CUDA for (N, L, seed), as float32 on the CPU.
+    """The coupling weights drawn on CUDA for (n, L, seed), as float32 on the CPU.
 
     Shape:
-        -> (L, N/2, N/2)
+        -> (L, n/2, n/2)
     """
     if not has_recorded_world(dim, layers, seed):
         raise UsageError(

@@ -22,7 +22,7 @@ COUPLING_DRAWS = ("float64", "published", "published_cuda")
 
 
 class Spiral(nn.Module):
-    """Rotate z by the angle pi * |z| (N = 2); measure preserving."""
+    """Rotate z by the angle pi * |z| (n = 2); measure preserving."""
 
     def forward(self, z: torch.Tensor) -> torch.Tensor:
         angle = math.pi * z.norm(dim=-1, keepdim=True)
@@ -32,7 +32,7 @@ class Spiral(nn.Module):
 
 
 class Banana(nn.Module):
-    """x0 = z0, x1 = z1 + z0^2 (N = 2)."""
+    """x0 = z0, x1 = z1 + z0^2 (n = 2)."""
 
     def forward(self, z: torch.Tensor) -> torch.Tensor:
         z0, z1 = z[..., :1], z[..., 1:]
@@ -40,7 +40,7 @@ class Banana(nn.Module):
 
 
 class Sinusoid(nn.Module):
-    """x0 = z0 + sin(1.5 z1), x1 = z1 (N = 2)."""
+    """x0 = z0 + sin(1.5 z1), x1 = z1 (n = 2)."""
 
     def forward(self, z: torch.Tensor) -> torch.Tensor:
         z0, z1 = z[..., :1], z[..., 1:]
@@ -54,7 +54,7 @@ def coupling_weights(
     draw: str = "float64",
     device: torch.device | str | None = None,
 ) -> torch.Tensor:
-    """The coupling mixing's weights: ``layers`` random orthogonal (N/2 x N/2) matrices times 2.
+    """The coupling mixing's weights: ``layers`` random orthogonal (n/2 x n/2) matrices times 2.
 
     Each is the Q factor of the QR decomposition of a Gaussian matrix. Two draws:
 
@@ -62,7 +62,7 @@ def coupling_weights(
       (device independent, so a CPU and a GPU run see the same world);
     - ``published``: the published code's procedure, on ``device``: a generator seeded with
       ``seed`` as ``torch.manual_seed(seed)`` seeds the device's default one, then per layer
-      one float32 ``randn(N/2, N/2)`` on that device and its QR factor. These are the paper's
+      one float32 ``randn(n/2, n/2)`` on that device and its QR factor. These are the paper's
       worlds only on the device they were drawn on: CUDA's random stream differs from the
       CPU's, so a CPU run gets the published procedure's CPU worlds, not the paper's.
     - ``published_cuda``: the worlds the published procedure gives on CUDA, the paper's
@@ -75,7 +75,7 @@ def coupling_weights(
     often stalls in a sign-mismatched optimum (R^2 0.85 instead of 0.96 at 4,000 steps).
 
     Shape:
-        -> (layers, N/2, N/2)
+        -> (layers, n/2, n/2)
     """
     if dim < 2 or dim % 2:
         raise UsageError(f"dim={dim!r} must be an even number >= 2 for a coupling mixing")

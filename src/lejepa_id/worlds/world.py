@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -86,10 +87,14 @@ class World:
 
     @property
     def obs_dim(self) -> int:
-        """Observation dimension D, read off the mixing's output (any callable works)."""
+        """Observation dimension D, read off the mixing's output (any callable works).
+
+        The probe is made where the mixing's weights are: reading D leaves the mixing on
+        its device (a run on a GPU keeps its world there)."""
         if self._obs_dim is None:
-            probe = torch.zeros(1, self.dim)
-            self.mixing.to(probe.device)
+            held = next(itertools.chain(self.mixing.parameters(), self.mixing.buffers()), None)
+            device = held.device if held is not None else torch.device("cpu")
+            probe = torch.zeros(1, self.dim, device=device)
             with torch.no_grad():
                 self._obs_dim = int(self.mixing(probe).shape[-1])
         return self._obs_dim
@@ -107,9 +112,9 @@ class World:
         """The one correlation Theorem 3 uses; NaN for a transition without one."""
         return self.transition.bound_rho(self.dim)
 
-    def sample_latents(self, n: int, generator: torch.Generator) -> torch.Tensor:
-        """Shape: -> (n, N)."""
-        return self.law.sample((n, self.dim), generator)
+    def sample_latents(self, count: int, generator: torch.Generator) -> torch.Tensor:
+        """``count`` latents drawn from the law. Shape: -> (count, n)."""
+        return self.law.sample((count, self.dim), generator)
 
     def sample_views(
         self,

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 
+from lejepa_id.analysis.claims import plan_fabricate as fabricate
 from lejepa_id.analysis.claims.base import Premise
 from lejepa_id.analysis.claims.registry import Evidence
-from lejepa_id.reacher import fabricate
 
 IDENTIFIED = Premise(
     "identified",

@@ -4,8 +4,8 @@ true value pointwise (Theorem 4). Versions: see :mod:`.reacher_common`."""
 from __future__ import annotations
 
 from lejepa_id.analysis.claims import reacher_common as rc
+from lejepa_id.analysis.claims.reacher_rules import lqr_claim
 from lejepa_id.analysis.claims.registry import ClaimRule, register_claim
-from lejepa_id.reacher.claims import lqr_claim
 
 V1 = ClaimRule(
     id="reacher_ou_lqr_values_match",

@@ -4,8 +4,8 @@ is as good as in the true angles (Theorem 4). Versions: see :mod:`.reacher_commo
 from __future__ import annotations
 
 from lejepa_id.analysis.claims import reacher_common as rc
+from lejepa_id.analysis.claims.reacher_rules import equivalence_claim
 from lejepa_id.analysis.claims.registry import ClaimRule, register_claim
-from lejepa_id.reacher.claims import equivalence_claim
 
 V1 = ClaimRule(
     id="reacher_ou_plans_like_oracle",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from lejepa_id.analysis.claims import reacher_common as rc
 from lejepa_id.analysis.claims.base import Claim
+from lejepa_id.analysis.claims.reacher_rules import comparison_differences, worse_claim
 from lejepa_id.analysis.claims.registry import ClaimRule, Evidence, register_claim
-from lejepa_id.reacher.claims import comparison_differences, worse_claim
 
 
 def statement(cid: str, text: str, worse: str) -> ClaimRule:

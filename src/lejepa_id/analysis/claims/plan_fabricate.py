@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from lejepa_id.reacher.plan_summary import summarize
+from lejepa_id.analysis.plan_summary import summarize
 
 PAIRS = 40
 

@@ -12,7 +12,7 @@ import itertools
 
 import numpy as np
 
-from lejepa_id.reacher import statistics as st
+from lejepa_id.analysis import plan_statistics as st
 
 # Kinds in display order; a comparison (a, b) reads "a costs less/more than b".
 KIND_ORDER = ("ou", "trajmatch", "traj")
