@@ -14,7 +14,7 @@ import math
 
 from lejepa_id.analysis.claims import plan_fabricate as fabricate
 from lejepa_id.analysis.claims.base import Premise
-from lejepa_id.analysis.claims.registry import Evidence
+from lejepa_id.analysis.claims.registry import ClaimRule, Evidence, register_claim
 
 IDENTIFIED = Premise(
     "identified",
@@ -50,3 +50,18 @@ def ou(centre: float, r2: float = 0.99, lqr: float = 0.01, labels=("ou", "ou")) 
 def other(kind: str, centre: float, labels: tuple[str, ...] | None = None) -> list[dict]:
     names = labels or (kind,) * 3
     return [fabricate.fake_run(kind, centre, seed, label=names[seed]) for seed in range(3)]
+
+
+def register_ou_claim(rule: ClaimRule, judge, **false_run: float) -> None:
+    """Register a claim about the OU encoder's runs: its counterexample is three identified
+    OU runs with ``false_run``'s values (``ou(**false_run)``), its unmet premises the same
+    runs unidentified and, from v2 on, spread over two settings. ``judge(rule, plan)``
+    judges a plan."""
+    unmet = {"identified": lambda r: evidence(ou(**false_run, r2=0.5))}
+    if rule.version > 1:
+        unmet["replicates"] = lambda r: evidence(ou(**false_run, labels=("ou_a", "ou_b")))
+    register_claim(
+        rule,
+        counterexample=lambda r: evidence(ou(**false_run)),
+        premise_unmet=unmet,
+    )(lambda r, ev: judge(r, ev.plan) if ev.plan else r.start())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lejepa_id.analysis.claims import reacher_common as rc
 from lejepa_id.analysis.claims.reacher_rules import lqr_claim
-from lejepa_id.analysis.claims.registry import ClaimRule, register_claim
+from lejepa_id.analysis.claims.registry import ClaimRule
 
 V1 = ClaimRule(
     id="reacher_ou_lqr_values_match",
@@ -38,19 +38,4 @@ V2 = V1.amend(
 )
 
 for _rule in (V1, V2):
-    register_claim(
-        _rule,
-        counterexample=lambda rule: rc.evidence(rc.ou(0.0, lqr=5.0)),
-        premise_unmet={
-            "identified": lambda rule: rc.evidence(rc.ou(0.0, r2=0.5, lqr=5.0)),
-            **(
-                {
-                    "replicates": lambda rule: rc.evidence(
-                        rc.ou(0.0, lqr=5.0, labels=("ou_a", "ou_b"))
-                    )
-                }
-                if _rule.version > 1
-                else {}
-            ),
-        },
-    )(lambda rule, ev: lqr_claim(rule, ev.plan) if ev.plan else rule.start())
+    rc.register_ou_claim(_rule, lqr_claim, centre=0.0, lqr=5.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lejepa_id.analysis.claims import reacher_common as rc
 from lejepa_id.analysis.claims.reacher_rules import equivalence_claim
-from lejepa_id.analysis.claims.registry import ClaimRule, register_claim
+from lejepa_id.analysis.claims.registry import ClaimRule
 
 V1 = ClaimRule(
     id="reacher_ou_plans_like_oracle",
@@ -40,15 +40,4 @@ V2 = V1.amend(
 )
 
 for _rule in (V1, V2):
-    register_claim(
-        _rule,
-        counterexample=lambda rule: rc.evidence(rc.ou(0.5)),
-        premise_unmet={
-            "identified": lambda rule: rc.evidence(rc.ou(0.5, r2=0.5)),
-            **(
-                {"replicates": lambda rule: rc.evidence(rc.ou(0.5, labels=("ou_a", "ou_b")))}
-                if _rule.version > 1
-                else {}
-            ),
-        },
-    )(lambda rule, ev: equivalence_claim(rule, ev.plan) if ev.plan else rule.start())
+    rc.register_ou_claim(_rule, equivalence_claim, centre=0.5)
