@@ -400,6 +400,24 @@ def test_aggregating_zero_runs_writes_a_table_pandas_reads(tmp_path, capsys):
     assert pd.read_parquet(tmp_path / "empty" / "runs.parquet").empty
 
 
+def test_an_interrupt_inside_string_code_still_exits_130(tmp_path):
+    """A Ctrl-C that escapes code run from a string (as an import's dataclasses do) makes
+    CPython kill the process with SIGINT at exit unless the flag is reset: the status
+    must be 130, not a signal death. The plugin raises it deterministically."""
+    import lejepa_id
+
+    plugin = tmp_path / "interrupt.py"
+    plugin.write_text('exec("raise KeyboardInterrupt")\n')
+    env = {**os.environ, "PYTHONPATH": str(Path(lejepa_id.__file__).parents[1])}
+    cmd = [sys.executable, "-m", "lejepa_id", "run", str(CONFIG), "--run", "spiral_lejepa",
+           "--seed", "0", "--no-progress", "--plugin", str(plugin),
+           "--out", str(tmp_path / "out"), *SETS]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, env=env, timeout=120)
+    assert proc.returncode == 130, proc.stderr.decode()
+    assert proc.stderr.decode() == "lejepa-id: interrupted\n"
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_cli_child_exits_143_on_sigterm(tmp_path):
     """SIGTERM: 'interrupted', exit 143 (SIGINT keeps 130), no traceback."""
     import signal

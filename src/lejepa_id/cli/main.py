@@ -220,11 +220,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"lejepa-id: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except Terminated:
-        print("lejepa-id: interrupted (SIGTERM)", file=sys.stderr)
-        return 143
+        return interrupted("interrupted (SIGTERM)", 143)
     except KeyboardInterrupt:
-        print("lejepa-id: interrupted", file=sys.stderr)
-        return 130
+        return interrupted("interrupted", 130)
     finally:
         _handle(signal.SIGTERM, previous)
 
@@ -236,8 +234,7 @@ def run_as_script() -> int:
     try:
         return main()
     except KeyboardInterrupt:
-        print("lejepa-id: interrupted", file=sys.stderr)
-        return 130
+        return interrupted("interrupted", 130)
 
 
 def _verify(argv: list[str]) -> int:
@@ -254,14 +251,26 @@ def _verify(argv: list[str]) -> int:
     try:
         return verify_main(argv)
     except Terminated:
-        print("lejepa-id: verify interrupted (SIGTERM); coqc stopped", file=sys.stderr)
-        return 143
+        return interrupted("verify interrupted (SIGTERM); coqc stopped", 143)
     except KeyboardInterrupt:
-        print("lejepa-id: verify interrupted; coqc stopped", file=sys.stderr)
-        return 130
+        return interrupted("verify interrupted; coqc stopped", 130)
     finally:
         for sig, handler in previous.items():
             _handle(sig, handler)
+
+
+def interrupted(message: str, status: int) -> int:
+    """Report a handled interrupt and return its exit status (130 Ctrl-C, 143 SIGTERM).
+
+    CPython remembers a KeyboardInterrupt that escaped code run from a string (``exec``
+    or ``eval`` of source text, as ``dataclasses`` and ``typing`` do while a module is
+    imported) and, at exit, kills the process with SIGINT whatever status it returns:
+    an interrupt that lands in such an import would end as a signal death (-2) although
+    we caught it. Running any string code resets that flag, so the status we return is
+    the one the shell sees."""
+    print(f"lejepa-id: {message}", file=sys.stderr)
+    exec("None")  # noqa: S102 - a constant; its only effect is the reset described above
+    return status
 
 
 def _handle(sig: int, handler: Any) -> Any:
