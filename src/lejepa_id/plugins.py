@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.metadata
 import importlib.util
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
@@ -31,6 +30,28 @@ from lejepa_id.errors import UsageError
 ENTRY_POINT_GROUP = "lejepa_id.plugins"
 
 _LOADED: dict[str, ModuleType] = {}
+_BUILTINS: list[Callable[[], object]] = []
+_builtins_loaded = False
+
+
+def set_builtins(load: Callable[[], object]) -> None:
+    """Name how the package's own components are loaded: ``lejepa_id/__init__.py``, which
+    every import of the package runs first and which may import any floor, passes an
+    import of them. Nothing is imported here."""
+    _BUILTINS.append(load)
+
+
+def load_builtins() -> None:
+    """Load the package's own components: a registry that sits below them (the config's
+    objectives) calls this before it is read, so it is complete whatever was imported
+    first. Each loader is an import, so a repeat is free, another thread's import in
+    progress is waited for, and one in progress on this thread returns at once."""
+    global _builtins_loaded
+    if _builtins_loaded:
+        return
+    for load in _BUILTINS:
+        load()
+    _builtins_loaded = True
 
 
 def _is_path(spec: str) -> bool:
@@ -107,6 +128,8 @@ def load_all(specs: Iterable[str], base: str | Path | None = None) -> tuple[str,
 
 def load_entry_points() -> tuple[str, ...]:
     """Load the installed packages' plugins (entry point group ``lejepa_id.plugins``)."""
+    import importlib.metadata  # here: tens of milliseconds `lejepa-id --help` need not pay
+
     specs = []
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         load(entry.value)

@@ -19,11 +19,11 @@ def add_threads_argument(p: argparse.ArgumentParser) -> None:
 def apply_threads_argument(args: argparse.Namespace) -> None:
     """Validate --threads and pass it on through the environment, which sweep workers
     inherit; training reads it (lejepa_id.training.threads). Bad values raise UsageError."""
-    from lejepa_id.training.threads import ENV_VAR, parse_threads
-
     value = getattr(args, "threads", None)
     if value is None:
-        return
+        return  # before the import below: it loads torch, which a command may not need
+    from lejepa_id.training.threads import ENV_VAR, parse_threads
+
     n = parse_threads(value, "--threads")
     os.environ[ENV_VAR] = "auto" if n is None else str(n)
 

@@ -12,8 +12,6 @@ import argparse
 import dataclasses
 from typing import Any
 
-import yaml
-
 
 def cmd_config_show(args: argparse.Namespace) -> int:
     print(resolved_yaml(args.config, list(args.sets), args.run, args.seed), end="")
@@ -24,6 +22,8 @@ def resolved_yaml(
     config: str, sets: list[str], run: str | None = None, seed: int | None = None
 ) -> str:
     """The YAML text ``config show`` prints (see the module docstring)."""
+    import yaml
+
     from lejepa_id.config.experiments import load_experiment
     from lejepa_id.errors import UsageError
     from lejepa_id.resources import resolve_config

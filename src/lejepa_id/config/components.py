@@ -11,8 +11,10 @@ sweep give each objective its own value.
 
 The package graph runs one way (docs/layout.md): objectives sit above the config and
 register themselves here (:func:`register`), so the config knows them through this
-registry only and never imports an objective. Transitions and encoders sit below the
-config, in worlds/ and encoders/, and are read from their own registries.
+registry only and never imports an objective: its first read loads the built-in ones
+through the loader the package's facade names (:func:`lejepa_id.plugins.load_builtins`).
+Transitions and encoders sit below the config, in worlds/ and encoders/, and are read
+from their own registries.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any, Protocol
 
 from lejepa_id.encoders.stacked import encoder_keys, encoder_names
 from lejepa_id.errors import UsageError
+from lejepa_id.plugins import load_builtins
 from lejepa_id.worlds.transitions import transition_class, transition_names
 
 
@@ -56,11 +59,13 @@ def register(kind: str, name: str, cls: type) -> None:
 
 def names(kind: str) -> tuple[str, ...]:
     """The registered names of a kind, in registration order."""
+    load_builtins()
     return tuple(_REGISTERED[kind])
 
 
 def component(kind: str, name: str) -> Any:
     """The registered class (an unknown name is a one-line UsageError naming the key)."""
+    load_builtins()
     table = _REGISTERED[kind]
     if name not in table:
         raise UsageError(f"{SELECTED_BY[kind]}={name!r} is not one of {', '.join(table)}")

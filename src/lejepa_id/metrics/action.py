@@ -23,7 +23,6 @@ They are 0, 1 and 0 when h = Q z + c and the predictor is (Q A Q^T, Q B) (tested
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 
 from lejepa_id.linalg import affine_fit, polar_factor
 from lejepa_id.metrics.registry import declare_metric
@@ -64,6 +63,8 @@ def policy_cost(A: np.ndarray, B: np.ndarray, K: np.ndarray) -> float:
     A_K = A - B @ K
     if not lqr.spectral_radius(A_K) < 1.0:
         return float("inf")
+    import scipy.linalg  # here: the metrics load at every run's start, most without actions
+
     P = scipy.linalg.solve_discrete_lyapunov(A_K.T, np.eye(A.shape[0]) + K.T @ K)
     return float(np.trace(P))
 

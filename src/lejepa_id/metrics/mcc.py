@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-from scipy.optimize import linear_sum_assignment
 
 from lejepa_id.errors import UsageError
 from lejepa_id.linalg import ArrayLike
@@ -52,6 +51,10 @@ def mcc(z: ArrayLike, h: ArrayLike) -> torch.Tensor:
     Shape:
         z: (..., B, n), h: (..., B, m) -> (...) over B samples
     """
+    # Imported at the first score, not with the metrics: scipy.optimize costs every
+    # command that loads the registry (`config show`, a run's start) a few tenths of a second.
+    from scipy.optimize import linear_sum_assignment
+
     corr = abs_correlation(z, h)
     lead = corr.shape[:-2]
     flat = corr.detach().reshape(-1, *corr.shape[-2:]).cpu().numpy()

@@ -18,94 +18,112 @@ Shape convention: u (R, M, S) projections; sums (R, K-1, S); coefficients (R, K-
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from types import ModuleType
 
 import numpy as np
 import torch
 
-nb: ModuleType | None
-try:
-    import numba as nb
-except ImportError:  # pragma: no cover - numba is a dependency; this keeps GPUs-only installs
-    nb = None
-
 _BLOCK = 64  # directions per inner block: the running values stay in L1
 
+Kernel = Callable[..., None]
 
-if nb is not None:
 
-    @nb.njit(fastmath=True, cache=True, nogil=True)
-    def _means_kernel(c1, s1, n_knots, out_c, out_s, lo, hi):  # pragma: no cover - compiled
-        R, M, S = c1.shape
-        nblk = (S + _BLOCK - 1) // _BLOCK
-        for task in range(lo, min(hi, R * nblk)):
-            r = task // nblk
-            s0 = (task % nblk) * _BLOCK
-            w = min(_BLOCK, S - s0)
-            cc = np.empty(_BLOCK, c1.dtype)
-            ss = np.empty(_BLOCK, c1.dtype)
-            acc_c = np.zeros((n_knots, _BLOCK), c1.dtype)
-            acc_s = np.zeros((n_knots, _BLOCK), c1.dtype)
-            for m in range(M):
-                a = c1[r, m, s0 : s0 + w]
-                b = s1[r, m, s0 : s0 + w]
-                for j in range(w):
-                    cc[j] = a[j]
-                    ss[j] = b[j]
-                    acc_c[0, j] += a[j]
-                    acc_s[0, j] += b[j]
-                for k in range(1, n_knots):
-                    for j in range(w):
-                        cn = cc[j] * a[j] - ss[j] * b[j]
-                        sn = ss[j] * a[j] + cc[j] * b[j]
-                        cc[j] = cn
-                        ss[j] = sn
-                        acc_c[k, j] += cn
-                        acc_s[k, j] += sn
-            for k in range(n_knots):
-                for j in range(w):
-                    out_c[r, k, s0 + j] = acc_c[k, j] / M
-                    out_s[r, k, s0 + j] = acc_s[k, j] / M
+@functools.cache
+def _kernels() -> tuple[Kernel, Kernel] | None:
+    """The two loops below compiled by Numba, on their first use (importing Numba costs a
+    few tenths of a second that a command without SIGReg on the CPU need not pay); None
+    without Numba.
 
-    @nb.njit(fastmath=True, cache=True, nogil=True)
-    def _series_kernel(c1, s1, coef_c, coef_s, out, lo, hi):  # pragma: no cover - compiled
-        R, M, S = c1.shape
-        n_knots = coef_c.shape[1]
-        nblk = (S + _BLOCK - 1) // _BLOCK
-        for task in range(lo, min(hi, R * nblk)):
-            r = task // nblk
-            s0 = (task % nblk) * _BLOCK
-            w = min(_BLOCK, S - s0)
-            cc = np.empty(_BLOCK, c1.dtype)
-            ss = np.empty(_BLOCK, c1.dtype)
-            g = np.empty(_BLOCK, c1.dtype)
-            # The block's coefficients, contiguous, so the inner loops vectorize.
-            kc = np.zeros((n_knots, _BLOCK), c1.dtype)
-            ks = np.zeros((n_knots, _BLOCK), c1.dtype)
-            for k in range(n_knots):
+    The machine code is cached on disk, so only the first process compiles: beside this
+    file, or where the package is read-only in Numba's user-wide cache (``NUMBA_CACHE_DIR``
+    chooses another folder); with nowhere writable every process compiles again."""
+    try:
+        import numba
+    except ImportError:  # pragma: no cover - numba is a dependency; this keeps GPUs-only installs
+        return None
+
+    def compiled(loops: Callable[..., None]) -> Kernel:
+        try:
+            return numba.njit(fastmath=True, cache=True, nogil=True)(loops)
+        except RuntimeError as exc:  # "cannot cache function ...: no locator available"
+            if "cannot cache" not in str(exc):
+                raise
+            return numba.njit(fastmath=True, nogil=True)(loops)
+
+    return compiled(_means_loops), compiled(_series_loops)
+
+
+def _means_loops(c1, s1, n_knots, out_c, out_s, lo, hi):  # pragma: no cover - compiled
+    R, M, S = c1.shape
+    nblk = (S + _BLOCK - 1) // _BLOCK
+    for task in range(lo, min(hi, R * nblk)):
+        r = task // nblk
+        s0 = (task % nblk) * _BLOCK
+        w = min(_BLOCK, S - s0)
+        cc = np.empty(_BLOCK, c1.dtype)
+        ss = np.empty(_BLOCK, c1.dtype)
+        acc_c = np.zeros((n_knots, _BLOCK), c1.dtype)
+        acc_s = np.zeros((n_knots, _BLOCK), c1.dtype)
+        for m in range(M):
+            a = c1[r, m, s0 : s0 + w]
+            b = s1[r, m, s0 : s0 + w]
+            for j in range(w):
+                cc[j] = a[j]
+                ss[j] = b[j]
+                acc_c[0, j] += a[j]
+                acc_s[0, j] += b[j]
+            for k in range(1, n_knots):
                 for j in range(w):
-                    kc[k, j] = coef_c[r, k, s0 + j]
-                    ks[k, j] = coef_s[r, k, s0 + j]
-            for m in range(M):
-                a = c1[r, m, s0 : s0 + w]
-                b = s1[r, m, s0 : s0 + w]
+                    cn = cc[j] * a[j] - ss[j] * b[j]
+                    sn = ss[j] * a[j] + cc[j] * b[j]
+                    cc[j] = cn
+                    ss[j] = sn
+                    acc_c[k, j] += cn
+                    acc_s[k, j] += sn
+        for k in range(n_knots):
+            for j in range(w):
+                out_c[r, k, s0 + j] = acc_c[k, j] / M
+                out_s[r, k, s0 + j] = acc_s[k, j] / M
+
+
+def _series_loops(c1, s1, coef_c, coef_s, out, lo, hi):  # pragma: no cover - compiled
+    R, M, S = c1.shape
+    n_knots = coef_c.shape[1]
+    nblk = (S + _BLOCK - 1) // _BLOCK
+    for task in range(lo, min(hi, R * nblk)):
+        r = task // nblk
+        s0 = (task % nblk) * _BLOCK
+        w = min(_BLOCK, S - s0)
+        cc = np.empty(_BLOCK, c1.dtype)
+        ss = np.empty(_BLOCK, c1.dtype)
+        g = np.empty(_BLOCK, c1.dtype)
+        # The block's coefficients, contiguous, so the inner loops vectorize.
+        kc = np.zeros((n_knots, _BLOCK), c1.dtype)
+        ks = np.zeros((n_knots, _BLOCK), c1.dtype)
+        for k in range(n_knots):
+            for j in range(w):
+                kc[k, j] = coef_c[r, k, s0 + j]
+                ks[k, j] = coef_s[r, k, s0 + j]
+        for m in range(M):
+            a = c1[r, m, s0 : s0 + w]
+            b = s1[r, m, s0 : s0 + w]
+            for j in range(w):
+                cc[j] = a[j]
+                ss[j] = b[j]
+                g[j] = kc[0, j] * a[j] + ks[0, j] * b[j]
+            for k in range(1, n_knots):
                 for j in range(w):
-                    cc[j] = a[j]
-                    ss[j] = b[j]
-                    g[j] = kc[0, j] * a[j] + ks[0, j] * b[j]
-                for k in range(1, n_knots):
-                    for j in range(w):
-                        cn = cc[j] * a[j] - ss[j] * b[j]
-                        sn = ss[j] * a[j] + cc[j] * b[j]
-                        cc[j] = cn
-                        ss[j] = sn
-                        g[j] += kc[k, j] * cn + ks[k, j] * sn
-                for j in range(w):
-                    out[r, m, s0 + j] = g[j]
+                    cn = cc[j] * a[j] - ss[j] * b[j]
+                    sn = ss[j] * a[j] + cc[j] * b[j]
+                    cc[j] = cn
+                    ss[j] = sn
+                    g[j] += kc[k, j] * cn + ks[k, j] * sn
+            for j in range(w):
+                out[r, m, s0 + j] = g[j]
 
 
 _helpers: ThreadPoolExecutor | None = None
@@ -122,7 +140,7 @@ def _forget_helpers() -> None:
 os.register_at_fork(after_in_child=_forget_helpers)
 
 
-def _run_split(kernel: Callable[..., None], args: tuple, tasks: int, parts: int) -> None:
+def _run_split(kernel: Kernel, args: tuple, tasks: int, parts: int) -> None:
     """Run ``kernel(*args, lo, hi)`` over ``range(tasks)`` in ``parts`` contiguous pieces:
     the last piece on this thread, the others on persistent helper threads."""
     global _helpers, _helper_count
@@ -149,8 +167,11 @@ def _tasks(c3: np.ndarray) -> int:
     return c3.shape[0] * ((c3.shape[2] + _BLOCK - 1) // _BLOCK)
 
 
-def _use_numba(u: torch.Tensor) -> bool:
-    return nb is not None and u.device.type == "cpu" and u.dtype in (torch.float32, torch.float64)
+def _numba_kernels(u: torch.Tensor) -> tuple[Kernel, Kernel] | None:
+    """The compiled kernels where they serve ``u`` (a float tensor on the CPU), else None."""
+    if u.device.type != "cpu" or u.dtype not in (torch.float32, torch.float64):
+        return None  # before _kernels(): a GPU run never imports Numba
+    return _kernels()
 
 
 def _as3d(x: torch.Tensor) -> np.ndarray:
@@ -166,12 +187,13 @@ def ecf_means(
         c1, s1: (..., M, S) -> two of (n_knots, ..., S)
     """
     batch, S = c1.shape[:-2], c1.shape[-1]
-    if _use_numba(c1):
+    kernels = _numba_kernels(c1)
+    if kernels is not None:
         c3, s3 = _as3d(c1), _as3d(s1)
         out_c = np.empty((c3.shape[0], n_knots, S), c3.dtype)
         out_s = np.empty_like(out_c)
         args = (c3, s3, n_knots, out_c, out_s)
-        _run_split(_means_kernel, args, _tasks(c3), torch.get_num_threads())
+        _run_split(kernels[0], args, _tasks(c3), torch.get_num_threads())
         to = lambda a: torch.from_numpy(a).movedim(1, 0).reshape(n_knots, *batch, S)  # noqa: E731
         return to(out_c), to(out_s)
     c, s = c1, s1
@@ -191,14 +213,15 @@ def ecf_series(
     Shape:
         c1, s1: (..., M, S); coef_c, coef_s: (K, ..., S) -> (..., M, S)
     """
-    if _use_numba(c1):
+    kernels = _numba_kernels(c1)
+    if kernels is not None:
         c3, s3 = _as3d(c1), _as3d(s1)
         to3 = lambda a: np.ascontiguousarray(  # noqa: E731
             a.movedim(0, -2).reshape(c3.shape[0], a.shape[0], -1).numpy().astype(c3.dtype)
         )
         out = np.empty_like(c3)
         args = (c3, s3, to3(coef_c), to3(coef_s), out)
-        _run_split(_series_kernel, args, _tasks(c3), torch.get_num_threads())
+        _run_split(kernels[1], args, _tasks(c3), torch.get_num_threads())
         return torch.from_numpy(out).reshape(c1.shape)
     c, s = c1, s1
     total = coef_c[0].unsqueeze(-2) * c + coef_s[0].unsqueeze(-2) * s

@@ -28,8 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from lejepa_id.errors import UsageError
 
 BUDGET_NAMES = ("smoke", "cpu", "full")
@@ -313,6 +311,8 @@ def selected(only: Sequence[str] | None, beyond: bool) -> list[str]:
 
 def reacher_paper(configs: Path | None = None) -> ReacherSizes:
     """The paper's Reacher settings, from configs/reacher.yaml."""
+    import yaml  # here, as every import of the command line's modules: --help needs none
+
     path = (configs or configs_dir()) / "reacher.yaml"
     tree = yaml.safe_load(path.read_text())
     render, train, sweep, plan = (tree[k] for k in ("render", "defaults", "sweep", "plan"))

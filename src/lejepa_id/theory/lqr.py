@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
 
 # Slack for round-off in the checks below (eigenvalues of products of unit-scale matrices).
 ATOL = 1e-10
@@ -63,6 +62,8 @@ def stationary_covariance(A: np.ndarray, B: np.ndarray, S: np.ndarray) -> np.nda
     A, B = _system(A, B)
     check_stable(A)
     S = _matrix("S", S, A.shape)
+    import scipy.linalg  # here: the worlds import this module, and most need no SciPy
+
     return scipy.linalg.solve_discrete_lyapunov(A, B @ B.T + S)
 
 
@@ -101,6 +102,8 @@ def lqr_gain(
     A, B = _system(A, B)
     Q = _matrix("Q", Q, A.shape)
     R = _matrix("R", R, (B.shape[1], B.shape[1]))
+    import scipy.linalg  # as in stationary_covariance
+
     P = scipy.linalg.solve_discrete_are(A, B, Q, R)
     K = np.linalg.solve(R + B.T @ P @ B, B.T @ P @ A)
     return K, P

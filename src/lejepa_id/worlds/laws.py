@@ -10,7 +10,6 @@ import math
 from dataclasses import dataclass
 
 import torch
-from scipy import special
 
 from lejepa_id.errors import UsageError
 
@@ -64,7 +63,10 @@ class LatentLaw:
             magnitude = -torch.log1p(-v) / math.sqrt(2.0)
         else:
             # |X| = beta * G^(1/alpha), G ~ Gamma(1/alpha, 1): the inverse of the regularized
-            # lower incomplete gamma function maps a uniform to G exactly.
+            # lower incomplete gamma function maps a uniform to G exactly. SciPy is
+            # imported here: only this law needs it, and it costs every run's start.
+            from scipy import special
+
             g = special.gammaincinv(1.0 / self.alpha, v.cpu().numpy())
             g_t = torch.from_numpy(g).to(device)
             magnitude = self.gennorm_scale * g_t.pow(1.0 / self.alpha)
