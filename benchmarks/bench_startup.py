@@ -156,14 +156,14 @@ def main() -> None:
                     times.setdefault((case, name), []).append(time_once(case, src, cache))
     say(f"  load average at end: {load()}")
     say(f"seconds, median (min - max) of {args.repeats}")
-    head = f"{'case':12s}" + "".join(f" {name:>22s}" for name in trees)
+    head = f"{'case':12s}" + "".join(f" {name:>24s}" for name in trees)
     say(head + ("   this/against" if len(trees) > 1 else ""))
     for case in args.cases:
         row = f"{case:12s}"
         for name in trees:
             got = times[(case, name)]
             cell = f"{statistics.median(got):.3f} ({min(got):.3f} - {max(got):.3f})"
-            row += f" {cell:>22s}"
+            row += f" {cell:>24s}"
         if len(trees) > 1:
             ratio = statistics.median(times[(case, "this")]) / statistics.median(
                 times[(case, "against")]
