@@ -22,7 +22,7 @@ def resolved_yaml(
     config: str, sets: list[str], run: str | None = None, seed: int | None = None
 ) -> str:
     """The YAML text ``config show`` prints (see the module docstring)."""
-    import yaml
+    import yaml  # here: `lejepa-id --help` imports this module and needs no YAML
 
     from lejepa_id.config.experiments import load_experiment
     from lejepa_id.errors import UsageError

@@ -311,7 +311,7 @@ def selected(only: Sequence[str] | None, beyond: bool) -> list[str]:
 
 def reacher_paper(configs: Path | None = None) -> ReacherSizes:
     """The paper's Reacher settings, from configs/reacher.yaml."""
-    import yaml  # here, as every import of the command line's modules: --help needs none
+    import yaml  # here: `lejepa-id --help` imports this module and needs no YAML
 
     path = (configs or configs_dir()) / "reacher.yaml"
     tree = yaml.safe_load(path.read_text())
