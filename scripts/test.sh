@@ -11,4 +11,6 @@ bash scripts/setup.sh --all
 site=$(mktemp -d)
 trap 'rm -rf "$site"' EXIT
 NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --site-dir "$site"
-.venv/bin/python -m pytest -q "$@"
+# One worker per core (pytest-xdist); whole files stay on one worker, so a module's shared
+# fixture (the real Coq compile of tests/test_verify.py) is built once. `-n 0` runs serially.
+.venv/bin/python -m pytest -q -n auto --dist loadfile "$@"
