@@ -14,6 +14,7 @@ import pytest
 import torch
 
 from lejepa_id import RunConfig, plugins, train
+from lejepa_id.config import components
 from lejepa_id.config.run import make_run_config
 from lejepa_id.encoders import stacked as encoders
 from lejepa_id.errors import UsageError
@@ -30,8 +31,6 @@ TINY = dict(steps=30, batch=64, hidden=16, eval_size=400, eval_every=15, eval_ev
 @pytest.fixture
 def isolated(monkeypatch):
     """Every registry and the plugin cache as copies, restored after the test."""
-    from lejepa_id.config import components
-
     objectives_now = dict(components._REGISTERED["objective"])
     monkeypatch.setitem(components._REGISTERED, "objective", objectives_now)
     monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))
@@ -107,6 +106,88 @@ def test_a_missing_or_broken_plugin_is_one_line(isolated, tmp_path):
         plugins.load(str(bad))
     with pytest.raises(UsageError, match="no module named 'not_a_module_xyz'"):
         plugins.load("not_a_module_xyz")
+
+
+HIJACKS = {
+    "objective": (
+        "lejepa",
+        "from dataclasses import dataclass\n"
+        "from lejepa_id.objectives import Objective, register_objective\n"
+        "@register_objective('lejepa'{extra})\n"
+        "@dataclass(frozen=True)\n"
+        "class Fake(Objective):\n"
+        "    def loss(self, H, draw=None, generator=None, **kw):\n"
+        "        return H.pow(2).mean((-3, -2, -1)), {{}}\n",
+    ),
+    "encoder": (
+        "mlp",
+        "from lejepa_id.encoders.stacked import StackedMLP, register_encoder\n"
+        "@register_encoder('mlp'{extra})\n"
+        "def fake(obs_dim, code_dim, seeds, **options):\n"
+        "    return StackedMLP(obs_dim, seeds, 4, 1, code_dim)\n",
+    ),
+    "transition": (
+        "ou",
+        "from lejepa_id.worlds.transitions import OU, register_transition\n"
+        "@register_transition('ou'{extra})\n"
+        "class Fake(OU):\n"
+        "    pass\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HIJACKS))
+def test_a_plugin_cannot_silently_replace_a_built_in(isolated, tmp_path, capsys, kind):
+    from lejepa_id.cli.main import main
+
+    name, source = HIJACKS[kind]
+    plugin = tmp_path / "hijack.py"
+    plugin.write_text(source.format(extra=""))
+    out = tmp_path / "out"
+    argv = ["run", str(Path(__file__).parents[1] / "configs" / "2d.yaml"), "--run",
+            "spiral_lejepa", "--seed", "0", "--out", str(out), "--no-progress",
+            "--plugin", str(plugin), "--set", "steps=2"]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{kind} {name!r} is registered twice" in err[0]
+    assert "by built-in lejepa_id." in err[0] and f"by plugin {plugin}" in err[0]
+    assert not out.exists()
+    # A replacement that says so is taken.
+    meant = tmp_path / "meant.py"
+    meant.write_text(source.format(extra=", override=True"))
+    module = plugins.load(str(meant))
+    table = {
+        "objective": lambda: components._REGISTERED["objective"][name],
+        "encoder": lambda: encoders._ENCODERS[name],
+        "transition": lambda: transitions._TRANSITIONS[name],
+    }
+    assert table[kind]() is getattr(module, "Fake", getattr(module, "fake", None))
+
+
+def test_a_plugin_metric_under_a_built_in_name_is_refused_naming_both(isolated, tmp_path):
+    plugin = tmp_path / "metric.py"
+    plugin.write_text(
+        "from lejepa_id.metrics.registry import register_metric\n"
+        "@register_metric('r2_hz', 'R2', 'not the real one')\n"
+        "def fake(moments):\n"
+        "    return moments\n"
+    )
+    with pytest.raises(UsageError, match="metric 'r2_hz' is registered twice") as caught:
+        plugins.load(str(plugin))
+    assert "by built-in lejepa_id.metrics." in str(caught.value)
+    assert f"by plugin {plugin}" in str(caught.value)
+
+
+def test_two_plugins_claiming_one_name_are_refused_naming_both(isolated, tmp_path):
+    plugins.load(str(FILES[0]))
+    twin = tmp_path / "twin.py"
+    twin.write_text((PLUGINS / "barlow_objective.py").read_text())
+    with pytest.raises(UsageError, match="registered twice") as caught:
+        plugins.load(str(twin))
+    assert f"plugin {FILES[0]}" in str(caught.value) and f"plugin {twin}" in str(caught.value)
+    # The same file loaded afresh (its module imported again) is no conflict.
+    plugins._LOADED.clear()
+    plugins.load(str(FILES[0]))
 
 
 def _sweep(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
