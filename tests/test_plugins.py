@@ -275,3 +275,65 @@ def test_stacking_checker_passes_correct_objectives_and_catches_the_broadcast_bu
     # R = m = 3: the wrong broadcast runs without an error and gives other numbers.
     with pytest.raises(StackingError, match="R = 3 stacked members"):
         check_stacking("barlow_bug", code_dim=3)
+
+
+MARKED = (
+    "import pathlib\n"
+    "pathlib.Path(__file__).with_suffix('.ran').write_text('x')\n"
+    "from lejepa_id.worlds.transitions import OU, register_transition\n"
+    "@register_transition('hops_marked')\n"
+    "class Marked(OU):\n"
+    "    pass\n"
+)
+
+
+@pytest.mark.parametrize("command", ["config show", "sweep --dry-run"])
+def test_commands_that_only_show_never_run_a_listed_plugin(isolated, tmp_path, capsys, command):
+    from lejepa_id.cli.main import main
+
+    plugin = tmp_path / "marked.py"
+    plugin.write_text(MARKED)
+    cfg = tmp_path / "mine.yaml"
+    cfg.write_text(
+        "name: mine\ndefaults: {steps: 4, transition: hops_marked}\n"
+        "runs:\n  a: {mode: lejepa}\nseeds: [0]\nplugins: [marked.py]\n"
+    )
+    argv = {
+        "config show": ["config", "show", str(cfg)],
+        "sweep --dry-run": ["sweep", str(cfg), "--out", str(tmp_path / "out"), "--dry-run"],
+    }[command]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{command} runs no user code unless asked" in err[0]
+    assert f"--plugin {plugin}" in err[0]
+    assert not plugin.with_suffix(".ran").exists() and not (tmp_path / "out").exists()
+    # Asked for by --plugin, it runs.
+    assert main([*argv, "--plugin", str(plugin)]) == 0
+    shown = {"config show": "transition: hops_marked", "sweep --dry-run": "1 to train"}
+    assert plugin.with_suffix(".ran").exists() and shown[command] in capsys.readouterr().out
+
+
+def test_installed_plugins_load_only_for_commands_that_train(isolated, tmp_path, monkeypatch):
+    import importlib.metadata
+
+    from lejepa_id.cli.main import main
+
+    (tmp_path / "installed_marker.py").write_text(MARKED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry = importlib.metadata.EntryPoint("m", "installed_marker", plugins.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [entry])
+    ran = tmp_path / "installed_marker.ran"
+    cfg = str(Path(__file__).parents[1] / "configs" / "2d.yaml")
+    for argv in (
+        ["aggregate", str(tmp_path)],
+        ["report", str(tmp_path)],
+        ["figures", str(tmp_path)],
+        ["curves", str(tmp_path)],
+        ["config", "show", cfg],
+        ["sweep", cfg, "--out", str(tmp_path / "o"), "--dry-run"],
+    ):
+        main(argv)
+        assert not ran.exists(), argv
+    main(["run", cfg, "--run", "nope", "--seed", "0", "--out", str(tmp_path / "o")])
+    assert ran.exists()
+    sys.modules.pop("installed_marker", None)

@@ -8,7 +8,13 @@ the usual decorators (``register_objective``, ``register_encoder``,
 - ``lejepa-id run|sweep ... --plugin my_objectives.py`` (a path, or a dotted module name);
 - ``plugins: [my_objectives.py]`` in an experiment YAML (paths relative to the file);
 - a package's entry point in the group ``lejepa_id.plugins``, loaded by the command line
-  at start (``[project.entry-points."lejepa_id.plugins"] name = "pkg.module"``).
+  at the start of a command that trains (``[project.entry-points."lejepa_id.plugins"]
+  name = "pkg.module"``).
+
+User code runs only where asked: commands that read or show (``config show``, dry runs,
+``aggregate``, ``report``, ``figures``, ``curves``) load what ``--plugin`` names and
+nothing else; a YAML's ``plugins:`` list they meet is refused in one line
+(:func:`only_loaded`) rather than executed.
 
 A run records the plugins it was configured with (:attr:`RunSpec.plugins`), and every
 executor loads them again in its worker process or cluster job before training, so a
@@ -22,7 +28,8 @@ import importlib
 import importlib.metadata
 import importlib.util
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -31,6 +38,8 @@ from lejepa_id.errors import UsageError
 ENTRY_POINT_GROUP = "lejepa_id.plugins"
 
 _LOADED: dict[str, ModuleType] = {}
+# The command that runs no user code but what --plugin named, while it runs (else None).
+_REFUSING: list[str] = []
 
 
 def _is_path(spec: str) -> bool:
@@ -55,6 +64,11 @@ def load(spec: str, base: str | Path | None = None) -> ModuleType:
     key = resolve(spec, base)
     if key in _LOADED:
         return _LOADED[key]
+    if _REFUSING:
+        raise UsageError(
+            f"plugin {spec!r} was not loaded: {_REFUSING[-1]} runs no user code unless "
+            f"asked; pass --plugin {key} to load it"
+        )
     if _is_path(key):
         module = _load_file(spec, Path(key))
     else:
@@ -117,3 +131,15 @@ def load_entry_points() -> tuple[str, ...]:
 def loaded() -> tuple[str, ...]:
     """The canonical specs of every plugin loaded in this process."""
     return tuple(_LOADED)
+
+
+@contextmanager
+def only_loaded(command: str) -> Iterator[None]:
+    """Within, a plugin not loaded yet is refused in one line instead of imported: a
+    command that only reads or shows (``command`` names it in the message) runs the
+    user code that ``--plugin`` named and nothing a file lists."""
+    _REFUSING.append(command)
+    try:
+        yield
+    finally:
+        _REFUSING.pop()

@@ -11,6 +11,7 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from lejepa_id import __version__
@@ -27,7 +28,7 @@ from lejepa_id.cli.reacher import register as register_reacher
 from lejepa_id.cli.sweep import register as register_sweeps
 from lejepa_id.errors import OneLineParser, Terminated, UsageError
 from lejepa_id.plugins import load_all as load_plugins
-from lejepa_id.plugins import load_entry_points
+from lejepa_id.plugins import load_entry_points, only_loaded
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -206,10 +207,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     previous = _handle(signal.SIGTERM, terminate)
     try:
-        load_entry_points()
+        trains = _trains(args)
+        if trains:
+            load_entry_points()
         load_plugins(getattr(args, "plugins", None) or [])
         apply_threads_argument(args)
-        return int(args.func(args) or 0)
+        with nullcontext() if trains else only_loaded(_command_name(args)):
+            return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"lejepa-id: error: {exc}", file=sys.stderr)
         return 2
@@ -225,6 +229,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return interrupted("interrupted", 130)
     finally:
         _handle(signal.SIGTERM, previous)
+
+
+def _trains(args: argparse.Namespace) -> bool:
+    """Whether the command trains, and so may run installed plugins and a file's
+    ``plugins:`` list; every other command runs only what ``--plugin`` names."""
+    if getattr(args, "dry_run", False):
+        return False
+    if args.command == "reacher":
+        return getattr(args, "reacher_command", None) in ("train", "sweep")
+    return args.command in ("run", "demo", "sweep", "paper")
+
+
+def _command_name(args: argparse.Namespace) -> str:
+    words = [args.command, getattr(args, "reacher_command", None)]
+    words.append(getattr(args, "config_command", None))
+    name = " ".join(w for w in words if w)
+    return f"{name} --dry-run" if getattr(args, "dry_run", False) else name
 
 
 def run_as_script() -> int:
