@@ -3,6 +3,7 @@ the Python API and through ``lejepa-id sweep --plugin``; the stacking checker on
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -337,3 +338,31 @@ def test_installed_plugins_load_only_for_commands_that_train(isolated, tmp_path,
     main(["run", cfg, "--run", "nope", "--seed", "0", "--out", str(tmp_path / "o")])
     assert ran.exists()
     sys.modules.pop("installed_marker", None)
+
+
+def test_a_record_keeps_its_plugins_hash_and_a_changed_plugin_is_not_resumed(
+    isolated, tmp_path, capsys
+):
+    from lejepa_id.cli.main import main
+
+    plugin = tmp_path / "kept.py"
+    plugin.write_text(MARKED.replace("hops_marked", "hops_kept"))
+    cfg = tmp_path / "mine.yaml"
+    cfg.write_text(
+        "name: mine\ndefaults: {steps: 4, batch: 32, hidden: 8, eval_size: 200, eval_every: 2,"
+        " eval_every_early: 2, scatter: 20, transition: hops_kept}\n"
+        "runs:\n  a: {mode: lejepa}\nseeds: [0, 1]\nplugins: [kept.py]\n"
+    )
+    out = tmp_path / "out"
+    argv = ["sweep", str(cfg), "--out", str(out), "--jobs", "1", "--no-progress"]
+    assert main([*argv, "--set", "seeds=[0]"]) == 0
+    record = json.loads((out / "mine" / "a-seed0" / "result.json").read_text())
+    digest = hashlib.sha256(plugin.read_bytes()).hexdigest()
+    assert record["plugins"] == {str(plugin): digest}
+    capsys.readouterr()
+    plugin.write_text(plugin.read_text() + "# changed\n")
+    plugins._LOADED.clear()
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"trained with plugin {plugin} of sha256 {digest[:12]}" in err[0]
+    assert not (out / "mine" / "a-seed1").exists()

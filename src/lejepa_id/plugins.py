@@ -128,6 +128,22 @@ def load_entry_points() -> tuple[str, ...]:
     return tuple(specs)
 
 
+def fingerprints(specs: Iterable[str]) -> dict[str, str]:
+    """Each loaded plugin's canonical spec -> the sha256 of its source file (what a run
+    records, so a resume with a changed plugin is refused); "" where it has no file."""
+    out = {}
+    for spec in specs:
+        module = _LOADED.get(spec)
+        path = getattr(module, "__file__", None) if module is not None else None
+        if path is None and _is_path(spec):
+            path = spec
+        try:
+            out[spec] = hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else ""
+        except OSError:
+            out[spec] = ""
+    return out
+
+
 def loaded() -> tuple[str, ...]:
     """The canonical specs of every plugin loaded in this process."""
     return tuple(_LOADED)

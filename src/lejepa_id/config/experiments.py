@@ -28,6 +28,7 @@ from lejepa_id.config.run import (
     run_keys,
 )
 from lejepa_id.errors import UsageError
+from lejepa_id.plugins import fingerprints as plugin_fingerprints
 from lejepa_id.plugins import load_all as load_plugins
 from lejepa_id.plugins import loaded as loaded_plugins
 from lejepa_id.resources import resolve_config
@@ -57,6 +58,8 @@ class RunSpec:
     config: RunConfig
     plugins: tuple[str, ...] = ()
     """Plugins the run's components come from (loaded again by every executor)."""
+    plugin_sha256: dict[str, str] = field(default_factory=dict)
+    """Each plugin's source hash when the run was planned; its record keeps them."""
 
     @property
     def run_id(self) -> str:
@@ -125,6 +128,7 @@ class Experiment:
         for key in axis_keys:
             _check_distinct(key, self.axes[key])
         specs = []
+        hashes = plugin_fingerprints(self.plugins)
         for run in names:
             for combo in itertools.product(*(self.axes[k] for k in axis_keys)):
                 values = dict(zip(axis_keys, combo))
@@ -132,7 +136,7 @@ class Experiment:
                 if "rho_grid" in values:
                     fields["rho"] = self._grid_rho(run, fields, values["rho_grid"])
                 config = self.run_config(run, **fields)
-                specs.append(RunSpec(self.name, run, values, config, self.plugins))
+                specs.append(RunSpec(self.name, run, values, config, self.plugins, hashes))
         if not specs:
             raise UsageError(f"experiment {self.name} expands to no runs (an axis is empty)")
         return specs
