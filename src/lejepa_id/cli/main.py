@@ -7,11 +7,12 @@ the offending key or value and what is allowed, exit status 2, and nothing writt
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import threading
 from collections.abc import Sequence
-from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
 
 from lejepa_id import __version__
@@ -54,14 +55,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.loggers and not kind.feeds_loggers:
         raise UsageError(f"--logger {args.loggers[0]}: {kind.name} runs feed no trackers")
     check_loggers(args.loggers)  # so is a tracker whose package is not installed
+    wanted = Path(args.out).expanduser().absolute()
+    layers = (wanted, wanted / spec.experiment, wanted / spec.experiment / spec.run_id)
+    made = [d for d in layers if not d.exists()]
     out = ensure_writable(args.out)
     root = out / spec.experiment
     check_run_dirs(root, [spec.run_id])
     progress = not args.no_progress
-    if args.loggers:
-        (result,) = kind.train_and_save([spec], root, progress, loggers=tuple(args.loggers))
-    else:  # only a kind that feeds trackers is handed them
-        (result,) = kind.train_and_save([spec], root, progress)
+    try:
+        if args.loggers:
+            (result,) = kind.train_and_save([spec], root, progress, loggers=tuple(args.loggers))
+        else:  # only a kind that feeds trackers is handed them
+            (result,) = kind.train_and_save([spec], root, progress)
+    except UsageError:
+        # Refused before anything was trained (a plugin's probe, a checkpoint setting):
+        # the folders this command made are taken back, so nothing is half-written.
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
     path = root / spec.run_id / RESULT_FILE
     _print_metrics(result.status, result.diverged_step, result.metrics)
     print(f"wrote {path}")
@@ -212,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             load_entry_points()
         load_plugins(getattr(args, "plugins", None) or [])
         apply_threads_argument(args)
-        with nullcontext() if trains else only_loaded(_command_name(args)):
+        with contextlib.nullcontext() if trains else only_loaded(_command_name(args)):
             return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"lejepa-id: error: {exc}", file=sys.stderr)

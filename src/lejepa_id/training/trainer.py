@@ -28,6 +28,7 @@ from lejepa_id.errors import UsageError
 from lejepa_id.metrics.evaluation import EvalSet, Scorer
 from lejepa_id.metrics.reference import grid_metrics
 from lejepa_id.objectives import build_objective
+from lejepa_id.objectives.probe import probe_objective
 from lejepa_id.records.loggers import Logger, LoggerHub, Member
 from lejepa_id.records.result import RunResult, append_curve_row
 from lejepa_id.runtime import derive_seed, generator, resolve_device
@@ -206,6 +207,17 @@ class _Trainer:
             k: torch.tensor([getattr(cfgs[r], k) for r, _ in self.members], device=self.device)
             for k in self.objective.per_run
         }
+        # A plugin's loss is checked once here, not found wrong by a traceback mid-step.
+        probe_objective(
+            self.objective,
+            members=len(self.members),
+            views=c0.views,
+            code_dim=c0.code_size,
+            per_run=self.per_run,
+            module=self.module,
+            action_size=self.worlds[0].transition.action_size(),
+            device=self.device,
+        )
 
     def _build_engine(self) -> None:
         """Data streams, random directions, schedule and the shared training step."""
