@@ -224,6 +224,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             load_entry_points()
         load_plugins(getattr(args, "plugins", None) or [])
         apply_threads_argument(args)
+        if trains:
+            _check_environment()
         with contextlib.nullcontext() if trains else only_loaded(_command_name(args)):
             return int(args.func(args) or 0)
     except UsageError as exc:
@@ -251,6 +253,20 @@ def _trains(args: argparse.Namespace) -> bool:
     if args.command == "reacher":
         return getattr(args, "reacher_command", None) in ("train", "sweep")
     return args.command in ("run", "demo", "sweep", "paper")
+
+
+def _check_environment() -> None:
+    """The training settings read from the environment, checked before a command that
+    trains makes any folder (a sweep's runs would each fail on them into error.json)."""
+    import os
+
+    from lejepa_id.training.checkpoints import checkpoint_interval
+    from lejepa_id.training.engine import step_setting
+    from lejepa_id.training.threads import ENV_VAR, parse_threads
+
+    checkpoint_interval()
+    step_setting()
+    parse_threads(os.environ.get(ENV_VAR), ENV_VAR)  # --threads, when given, is in it
 
 
 def _command_name(args: argparse.Namespace) -> str:
