@@ -103,6 +103,7 @@ seeds: [1337]
 def _sweep(config: Path, out: Path, every: str) -> subprocess.Popen:
     args = [sys.executable, "-m", "lejepa_id", "sweep", str(config), "--out", str(out)]
     args += ["--no-progress", "--jobs", "1", "--threads", "1"]
+    args += ["--logger", "csv", "--logger", "tensorboard"]
     env = {**os.environ, CHECKPOINT_VAR: every}
     return subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -132,6 +133,18 @@ def test_a_sweep_killed_mid_run_continues_the_run_from_its_checkpoint(tmp_path):
     ra, rb = json.loads(a.read_text()), json.loads(b.read_text())
     assert ra["metrics"] == rb["metrics"] and ra["curves"] == rb["curves"]
     assert not any(checkpoints.glob("*.pt"))
+    # The logs continue from the checkpoint too: the rows a killed run wrote after it
+    # are redone, not kept twice, and none before it is lost.
+    assert (b.parent / "curves.csv").read_text() == (a.parent / "curves.csv").read_text()
+    assert _scalars(b.parent / "tensorboard") == _scalars(a.parent / "tensorboard")
+
+
+def _scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(folder))
+    events.Reload()
+    return {t: [(e.step, e.value) for e in events.Scalars(t)] for t in events.Tags()["scalars"]}
 
 
 def _edited(key, value):

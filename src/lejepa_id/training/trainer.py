@@ -434,7 +434,10 @@ class _Trainer:
                 saver.save(self.state_dict(done, elapsed, last_rows))
 
         for member in members:
-            hub.start(member)
+            if first:  # continued from a checkpoint: the logs keep their rows up to it
+                hub.resume(member, first)
+            else:
+                hub.start(member)
         try:
             with bar:
                 done = run_loop(
