@@ -366,3 +366,21 @@ def test_a_record_keeps_its_plugins_hash_and_a_changed_plugin_is_not_resumed(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"trained with plugin {plugin} of sha256 {digest[:12]}" in err[0]
     assert not (out / "mine" / "a-seed1").exists()
+
+
+@pytest.mark.parametrize("code", ["3", "0", "'bye'"])
+def test_a_plugin_calling_sys_exit_is_one_line_not_the_commands_exit(
+    isolated, tmp_path, capsys, code
+):
+    from lejepa_id.cli.main import main
+
+    plugin = tmp_path / "quits.py"
+    plugin.write_text(f"import sys\nsys.exit({code})\n")
+    cfg = str(Path(__file__).parents[1] / "configs" / "2d.yaml")
+    out = tmp_path / "out"
+    argv = ["run", cfg, "--run", "spiral_lejepa", "--seed", "0", "--out", str(out),
+            "--plugin", str(plugin)]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"called sys.exit({code}) while it was imported" in err[0]
+    assert not out.exists() and str(plugin) not in plugins.loaded()

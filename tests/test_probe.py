@@ -43,6 +43,10 @@ def batch_mixer(z):
     return z.reshape(-1, z.shape[-1])  # drops the views dimension
 
 
+def first_latent_only(z):
+    return z[..., :1]  # 2 latents into 1 observed dimension: not injective
+
+
 @pytest.mark.parametrize(
     "fn, match",
     [
@@ -53,6 +57,7 @@ def batch_mixer(z):
         (complex_out, "returned complex64 values"),
         (nan_out, "NaN or infinite"),
         (batch_mixer, "keeping the leading dimensions"),
+        (first_latent_only, r"maps 2 latents to 1 observed dimension.*D >= 2"),
     ],
 )
 def test_bad_user_mixing_is_refused_at_make_in_one_line(fn, match):
@@ -236,3 +241,11 @@ def test_a_plugin_metric_that_is_not_one_score_per_run_is_one_line(monkeypatch, 
     with pytest.raises(UsageError, match=match) as caught:
         train(RunConfig(**TINY), progress=False)
     assert "\n" not in str(caught.value) and "metric 'mine' (module " in str(caught.value)
+
+
+def test_a_plugin_loss_calling_sys_exit_is_one_line(own_objective):
+    import sys
+
+    own_objective("quits", lambda H: sys.exit(3))
+    with pytest.raises(UsageError, match="failed on a probe batch .*SystemExit: 3"):
+        train(RunConfig(**TINY, mode="quits"), progress=False)

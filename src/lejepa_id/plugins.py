@@ -78,6 +78,8 @@ def load(spec: str, base: str | Path | None = None) -> ModuleType:
             raise UsageError(f"plugin {spec!r}: no module named {exc.name!r}") from None
         except UsageError:
             raise
+        except SystemExit as exc:
+            raise UsageError(_exited(spec, exc)) from None
         except Exception as exc:  # noqa: BLE001 - the user's module, any error
             raise UsageError(f"plugin {spec!r} failed to import: {_one_line(exc)}") from None
     _LOADED[key] = module
@@ -99,10 +101,18 @@ def _load_file(spec: str, path: Path) -> ModuleType:
     except UsageError:
         del sys.modules[name]
         raise
+    except SystemExit as exc:
+        del sys.modules[name]
+        raise UsageError(_exited(spec, exc)) from None
     except Exception as exc:  # noqa: BLE001 - the user's file, any error
         del sys.modules[name]
         raise UsageError(f"plugin {spec!r} failed to import: {_one_line(exc)}") from None
     return module
+
+
+def _exited(spec: str, exc: SystemExit) -> str:
+    # A plugin ending the process would end the command with its status and no word.
+    return f"plugin {spec!r} called sys.exit({exc.code!r}) while it was imported"
 
 
 def _one_line(exc: BaseException) -> str:

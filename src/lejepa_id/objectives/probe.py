@@ -56,7 +56,7 @@ def probe_objective(
         drawn = objective.draw(code_dim, gen, 1)
         draw = None if drawn is None else torch.stack([drawn[0]] * members)
         out = objective.loss(H, draw, **keywords)
-    except Exception as exc:  # noqa: BLE001 - any failure of user code is one line
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure of user code
         first = f"{type(exc).__name__}: {exc}".splitlines()[0]
         raise UsageError(f"{label} failed on a probe batch H of shape {shape}: {first}") from None
     problem = _contract_problem(out, members)
