@@ -12,7 +12,6 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from lejepa_id import __version__
@@ -33,7 +32,7 @@ from lejepa_id.plugins import load_entry_points, only_loaded
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from lejepa_id.records.layout import check_run_dirs, ensure_writable
+    from lejepa_id.records.layout import check_path_length, check_run_dirs, ensure_writable
     from lejepa_id.records.loggers import check_loggers
     from lejepa_id.records.result import RESULT_FILE
     from lejepa_id.resources import resolve_config
@@ -55,7 +54,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.loggers and not kind.feeds_loggers:
         raise UsageError(f"--logger {args.loggers[0]}: {kind.name} runs feed no trackers")
     check_loggers(args.loggers)  # so is a tracker whose package is not installed
-    wanted = Path(args.out).expanduser().absolute()
+    wanted = check_path_length(args.out).expanduser().absolute()
     layers = (wanted, wanted / spec.experiment, wanted / spec.experiment / spec.run_id)
     made = [d for d in layers if not d.exists()]
     out = ensure_writable(args.out)
