@@ -256,8 +256,9 @@ LOCK = ".sweep.lock"
 
 
 @contextlib.contextmanager
-def sweep_lock(root: Path) -> Iterator[None]:
-    """Refuse a second sweep writing into ``root`` while this one runs.
+def sweep_lock(root: Path, what: str = "sweep") -> Iterator[None]:
+    """Refuse a second sweep (or ``what``: a second ``paper``) writing into ``root``
+    while this one runs.
 
     The lock is an exclusive ``flock`` on ``root/.sweep.lock``, taken atomically: of two
     sweeps started together exactly one gets it. The kernel drops it when its holder
@@ -273,7 +274,7 @@ def sweep_lock(root: Path) -> Iterator[None]:
             owner = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
             os.close(fd)
             raise UsageError(
-                f"another sweep (pid {owner}) is writing into {root}; wait for it or stop it"
+                f"another {what} (pid {owner}) is writing into {root}; wait for it or stop it"
             ) from None
         # A holder that finished between our open and our flock unlinked the file we
         # locked: lock the current file instead.
