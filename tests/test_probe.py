@@ -193,7 +193,8 @@ def test_a_sound_plugin_objective_trains_as_without_the_probe(own_objective, mon
     assert all(torch.equal(first.weights[k], again.weights[k]) for k in first.weights)
 
 
-def test_run_of_a_broken_plugin_objective_leaves_no_folder(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("command", ["run", "sweep"])
+def test_a_broken_plugin_objective_leaves_no_folder(tmp_path, capsys, monkeypatch, command):
     from pathlib import Path
 
     from lejepa_id import plugins
@@ -216,9 +217,12 @@ def test_run_of_a_broken_plugin_objective_leaves_no_folder(tmp_path, capsys, mon
     )
     out = tmp_path / "out"
     config = Path(__file__).parents[1] / "configs" / "2d.yaml"
-    argv = ["run", str(config), "--run", "spiral_lejepa", "--seed", "0", "--out", str(out),
-            "--no-progress", "--plugin", str(plugin), "--set", "mode=shapeless",
-            "--set", "steps=4"]  # fmt: skip
+    argv = [command, str(config), "--out", str(out), "--no-progress", "--plugin", str(plugin),
+            "--set", "mode=shapeless", "--set", "steps=4"]  # fmt: skip
+    if command == "run":
+        argv += ["--run", "spiral_lejepa", "--seed", "0"]
+    else:  # refused before any worker starts, not one error.json per run
+        argv += ["--set", "runs=[spiral_lejepa]", "--set", "seeds=[0]", "--jobs", "1"]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"objective 'shapeless' (plugin {plugin})" in err[0]

@@ -19,8 +19,10 @@ from typing import Any
 
 import torch
 
+from lejepa_id.config.run import RunConfig
 from lejepa_id.errors import UsageError, origin
-from lejepa_id.objectives.registry import Objective
+from lejepa_id.objectives.registry import Objective, build_objective
+from lejepa_id.worlds.transitions import transition_class
 
 PROBE_BATCH = 8
 
@@ -70,6 +72,28 @@ def probe_objective(
         module.zero_grad(set_to_none=True)
     if problem is not None:
         raise UsageError(f"{label} on a probe batch H of shape {shape}: {problem}")
+
+
+def probe_configs(configs: list[Any]) -> None:
+    """Probe each plugin objective the runs of a sweep select, once, before any worker
+    starts (a broken loss is one line then, not an error.json per run); configs that are
+    not a :class:`RunConfig` (a Reacher run) are left to their own kind."""
+    seen: set[str] = set()
+    for c in configs:
+        if not isinstance(c, RunConfig) or c.mode in seen:
+            continue
+        seen.add(c.mode)
+        objective = build_objective(c.mode, **c.objective_params)
+        probe_objective(
+            objective,
+            members=1,
+            views=c.views,
+            code_dim=c.code_size,
+            per_run={k: torch.tensor([getattr(c, k)]) for k in objective.per_run},
+            module=objective.module(c, 1),
+            action_size=transition_class(c.transition).from_config(c).action_size(),
+            device=torch.device("cpu"),
+        )
 
 
 def _contract_problem(out: Any, members: int) -> str | None:
