@@ -428,6 +428,219 @@ def api_cases() -> None:
     api("api", "World.make law=cauchy", lambda: World.make("spiral", law="cauchy"))
 
 
+# --- G. plugins, checkpoints, loggers, YAML and path edge cases (issue 35) -------------
+
+RUN_2D = ["run", str(CONFIG), "--run", "spiral_lejepa", "--seed", "0", "--no-progress",
+          *[f"--set={s}" for s in FAST]]  # fmt: skip
+
+SWEEP_2D = ["sweep", str(CONFIG), "--no-progress", "--jobs", "1", "--set=runs=[spiral_lejepa]",
+            "--set=seeds=[0]", *[f"--set={s}" for s in FAST]]  # fmt: skip
+
+OBJECTIVE = (
+    "from dataclasses import dataclass\n"
+    "from lejepa_id.objectives import Objective, register_objective\n"
+    "@register_objective({name!r})\n"
+    "@dataclass(frozen=True)\n"
+    "class Mine(Objective):\n"
+    "    def loss(self, H, draw=None, generator=None, **kw):\n"
+    "        {body}\n"
+)
+SUM = "H.pow(2).mean((-3, -2, -1))"
+PLUGINS = {
+    "objective hijacks lejepa": OBJECTIVE.format(name="lejepa", body=f"return {SUM}, {{}}"),
+    "encoder hijacks mlp": "from lejepa_id.encoders.stacked import StackedMLP, register_encoder\n"
+    "@register_encoder('mlp')\ndef f(d, m, seeds, **o):\n    return StackedMLP(d, seeds, 4, 1, m)\n",  # noqa: E501
+    "transition hijacks ou": "from lejepa_id.worlds.transitions import OU, register_transition\n"
+    "@register_transition('ou')\nclass T(OU):\n    pass\n",
+    "metric hijacks r2_hz": "from lejepa_id.metrics.registry import register_metric\n"
+    "@register_metric('r2_hz', 'x', 'y')\ndef f(m):\n    return m\n",
+    "sys.exit at import": "import sys\nsys.exit(3)\n",
+    "loss of a wrong shape": OBJECTIVE.format(name="p1", body="return H.sum((-2, -1)), {}"),
+    "loss a scalar": OBJECTIVE.format(name="p2", body="return H.pow(2).mean(), {}"),
+    "loss detached": OBJECTIVE.format(name="p3", body=f"return {SUM}.detach(), {{}}"),
+    "loss raises": OBJECTIVE.format(name="p4", body="raise RuntimeError('boom')"),
+    "loss calls sys.exit": OBJECTIVE.format(name="p5", body="raise SystemExit(3)"),
+    "metric a float": "from lejepa_id.metrics.registry import register_metric\n"
+    "@register_metric('mine', 'x', 'y')\ndef f(m):\n    return 0.5\n",
+}  # fmt: skip
+
+
+@contextlib.contextmanager
+def isolated_registries():
+    """Every registry and the plugin cache restored after a case (a plugin that was
+    refused half-way must not leak into the next one)."""
+    from lejepa_id import plugins
+    from lejepa_id.config import components
+    from lejepa_id.encoders import stacked
+    from lejepa_id.metrics import registry
+    from lejepa_id.worlds import transitions
+
+    saved = [
+        (components._REGISTERED, "objective", dict(components._REGISTERED["objective"])),
+        (transitions.__dict__, "_TRANSITIONS", dict(transitions._TRANSITIONS)),
+        (stacked.__dict__, "_ENCODERS", dict(stacked._ENCODERS)),
+        (registry.__dict__, "_METRICS", dict(registry._METRICS)),
+        (plugins.__dict__, "_LOADED", dict(plugins._LOADED)),
+    ]
+    try:
+        yield
+    finally:
+        for table, key, value in saved:
+            table[key] = value
+
+
+def plugin_cases(tmp: Path) -> None:
+    base = tmp / "plugins"
+    base.mkdir()
+    mode = {f"loss {k}": f"p{i}" for i, k in enumerate(
+        ["of a wrong shape", "a scalar", "detached", "raises", "calls sys.exit"], 1)}  # fmt: skip
+    for i, (name, source) in enumerate(PLUGINS.items()):
+        plugin = base / f"plugin{i}.py"
+        plugin.write_text(source)
+        out = base / f"out{i}"
+        sets = [f"--set=mode={mode[name]}"] if name in mode else []
+        with isolated_registries():
+            refusal("plugin", name, [*RUN_2D, "--out", str(out), "--plugin", str(plugin),
+                                     *sets], out)  # fmt: skip
+    listed = base / "listed.yaml"
+    (base / "marker.py").write_text(
+        "import pathlib\npathlib.Path(__file__).with_suffix('.ran').touch()\n"
+    )
+    listed.write_text("name: l\nruns:\n  spiral_lejepa: {}\nplugins: [marker.py]\n")
+    for name, argv in {
+        "config show runs no listed plugin": ["config", "show", str(listed)],
+        "sweep --dry-run runs no listed plugin": ["sweep", str(listed), "--out",
+                                                 str(base / "dry"), "--dry-run"],
+    }.items():  # fmt: skip
+        with isolated_registries():
+            refusal("plugin", name, argv, base)
+        if (base / "marker.ran").exists():
+            RESULTS[-1].update(outcome="nonsense", detail="the listed plugin ran")
+
+
+def checkpoint_cases(tmp: Path) -> None:
+    from lejepa_id.training.checkpoints import CHECKPOINT_VAR
+    from lejepa_id.training.trainer import train
+
+    cfg = RunConfig(steps=64, eval_size=300, hidden=16, num_directions=16, device="cpu",
+                    eval_every=16, eval_every_early=16)  # fmt: skip
+    reference = train(cfg, progress=False)
+    good = tmp / "good.pt"
+
+    def stop(done: int, _rows: object) -> None:
+        if done == 48:
+            raise InterruptedError
+
+    os.environ[CHECKPOINT_VAR] = "32"
+    try:
+        with contextlib.suppress(InterruptedError):
+            train(cfg, progress=False, checkpoint=good, on_eval=stop)
+        saved = good.read_bytes()
+
+        def edit(change: Callable[[dict], None]) -> Callable[[Path], None]:
+            def spoil(path: Path) -> None:
+                state = torch.load(path, weights_only=True)
+                change(state)
+                torch.save(state, path)
+
+            return spoil
+
+        spoils: dict[str, Callable[[Path], None]] = {
+            "random bytes": lambda p: p.write_bytes(os.urandom(300)),
+            "truncated": lambda p: p.write_bytes(saved[:2000]),
+            "a folder": lambda p: (p.unlink(), p.mkdir()),
+            "a list": lambda p: torch.save([1], p),
+            "no engine key": edit(lambda s: s.pop("engine")),
+            "done 10^6": edit(lambda s: s.update(done=10**6)),
+            "done off a chunk": edit(lambda s: s.update(done=33)),
+            "another config": edit(lambda s: s.update(configs=[{}])),
+        }
+        for name, spoil in spoils.items():
+            path = tmp / f"ckpt-{len(RESULTS)}" / "c.pt"
+            path.parent.mkdir()
+            path.write_bytes(saved)
+            spoil(path)
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                try:
+                    result = train(cfg, progress=False, checkpoint=path)
+                except Exception as exc:  # noqa: BLE001 - a traceback is what we count
+                    record("checkpoint", name, "traceback", repr(exc))
+                    continue
+            lines = err.getvalue().strip().splitlines()
+            same = result.metrics == reference.metrics and result.curves == reference.curves
+            warned = len(lines) == 1 and lines[0].startswith("warning: checkpoint")
+            aside = list(path.parent.glob("c.pt.rejected-*"))
+            outcome = "clean" if same and warned and aside else "nonsense"
+            record("checkpoint", name, outcome, lines[0] if lines else "no warning")
+    finally:
+        del os.environ[CHECKPOINT_VAR]
+    for var, raw in ((CHECKPOINT_VAR, "abc"), (CHECKPOINT_VAR, "-1"), ("LEJEPA_ID_STEP", "x")):
+        os.environ[var] = raw
+        try:
+            for cmd in ("run", "sweep"):
+                out = tmp / f"env-{len(RESULTS)}"
+                argv = [*(RUN_2D if cmd == "run" else SWEEP_2D), "--out", str(out)]
+                refusal("checkpoint", f"{cmd} with {var}={raw}", argv, out)
+        finally:
+            del os.environ[var]
+
+
+def logger_cases(tmp: Path) -> None:
+    saved = {
+        k: os.environ.get(k) for k in ("WANDB_MODE", "WANDB_API_KEY", "WANDB_BASE_URL", "NETRC")
+    }
+    cases = {
+        "wandb mode bogus": {"WANDB_MODE": "bogus"},
+        "wandb online without a key": {"WANDB_MODE": "online"},
+        "wandb online without a network": {"WANDB_MODE": "online", "WANDB_API_KEY": "k" * 40,
+                                           "WANDB_BASE_URL": "http://127.0.0.1:9"},
+    }  # fmt: skip
+    try:
+        for name, env in cases.items():
+            for key in saved:
+                os.environ.pop(key, None)
+            os.environ["NETRC"] = str(tmp / "no-netrc")
+            os.environ.update(env)
+            out = tmp / f"wandb-{len(RESULTS)}"
+            start = time.perf_counter()
+            refusal("logger", name, [*RUN_2D, "--out", str(out), "--logger", "wandb"], out)
+            if time.perf_counter() - start > 30:
+                RESULTS[-1].update(outcome="nonsense", detail="took over 30 s (a hang)")
+    finally:
+        for key, value in saved.items():
+            os.environ.pop(key, None)
+            if value is not None:
+                os.environ[key] = value
+
+
+def edge_cases(tmp: Path) -> None:
+    base = tmp / "edges"
+    base.mkdir()
+    texts = {
+        "yaml indented by a tab": "runs:\n\tspiral_lejepa: {}\n",
+        "yaml of 10 MiB": "description: '" + "x" * (10 * 2**20) + "'\nruns:\n  spiral_lejepa: {}\n",
+        "yaml lr .nan": "runs:\n  spiral_lejepa: {lr: .nan}\n",
+        "yaml lr .inf": "runs:\n  spiral_lejepa: {lr: .inf}\n",
+        "yaml huge integer": "runs:\n  spiral_lejepa: {batch: 99999999999999999999999}\n",
+        "yaml seeds .inf": "runs:\n  spiral_lejepa: {}\nseeds: [.inf]\n",
+    }  # fmt: skip
+    out = base / "out"
+    for i, (name, text) in enumerate(texts.items()):
+        path = base / f"e{i}.yaml"
+        path.write_text(text)
+        refusal(
+            "edge", f"sweep {name}", ["sweep", str(path), "--out", str(out), "--no-progress"], out
+        )
+    (base / "loop").symlink_to(base / "loop")
+    for name, target in {
+        "--out with a newline": base / "a\nb",
+        "--out a symlink loop": base / "loop",
+    }.items():
+        refusal("edge", f"run {name}", [*RUN_2D, "--out", str(target)], base)
+    refusal("edge", "config a symlink loop", ["config", "show", str(base / "loop")], base)
+
+
 def main_census() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, help="write every case and its outcome here")
@@ -440,6 +653,10 @@ def main_census() -> int:
         api_cases()
         corrupt_cases(tmp_path)
         disk_full_cases(tmp_path)
+        plugin_cases(tmp_path)
+        checkpoint_cases(tmp_path)
+        logger_cases(tmp_path)
+        edge_cases(tmp_path)
     frame = pd.DataFrame(RESULTS)
     table = frame.groupby(["category", "outcome"]).size().unstack(fill_value=0)
     print(table.to_string())

@@ -12,6 +12,28 @@ import torch
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _wandb_offline(tmp_path_factory):
+    """W&B offline in every test, its files in a temporary folder: no test needs an
+    account or a network, and none writes to the home folder. A test that wants another
+    mode sets it itself."""
+    import os
+
+    home = tmp_path_factory.mktemp("wandb")
+    wanted = {"WANDB_MODE": "offline", "WANDB_SILENT": "true"}
+    wanted |= {f"WANDB_{k}_DIR": str(home / k.lower()) for k in ("CONFIG", "CACHE", "DATA")}
+    wanted["WANDB_DIR"] = str(home / "runs")
+    before = {k: os.environ.get(k) for k in wanted}
+    for key, value in wanted.items():
+        os.environ.setdefault(key, value)
+    yield
+    for key, value in before.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
 @pytest.fixture(scope="session")
 def reference():
     """Arrays and the values the published code computes on them (see fixtures/)."""

@@ -445,10 +445,64 @@ def hand_written_cases() -> list[Case]:
             "--workers",
         ),
     ]
+    c += yaml_and_path_edge_cases()
     if not _has_cuda():
         c.append(Case("run --device cuda", [*RUN[:-2], "--device", "cuda", "--out", "o"], "cuda"))
         c.append(Case("demo --device cuda", ["demo", "--device", "cuda", "--out", "o"], "cuda"))
     return c
+
+
+def _big_experiment(root: Path) -> None:
+    # 10 MiB: PyYAML would read it for about ten seconds before any check.
+    filler = "x" * (10 * 2**20)
+    (root / "exp.yaml").write_text(f"name: big\ndescription: '{filler}'\nruns:\n  a: {{}}\n")
+
+
+def _symlink(name: str, target: str) -> Setup:
+    return lambda root: (root / name).symlink_to(target)
+
+
+def yaml_and_path_edge_cases() -> list[Case]:
+    """YAML that PyYAML reads oddly and paths the file system refuses (issue 35)."""
+    return [
+        Case("yaml indented by a tab", EXP_RUN, "not valid YAML", _experiment("runs:\n\ta: {}\n")),
+        Case("yaml of 10 MiB", EXP_RUN, "at most 1 MiB", _big_experiment),
+        Case("yaml .nan", EXP_RUN, "lr=nan", _experiment("runs:\n  a: {lr: .nan}\n")),
+        Case("yaml .inf", EXP_RUN, "lr=inf", _experiment("runs:\n  a: {lr: .inf}\n")),
+        Case("yaml -.inf", EXP_RUN, "lr=-inf", _experiment("runs:\n  a: {lr: -.inf}\n")),
+        Case(
+            "yaml huge integer",
+            EXP_RUN,
+            "batch=99999999999999999999999",
+            _experiment("runs:\n  a: {batch: 99999999999999999999999}\n"),
+        ),
+        Case(
+            "yaml seed .inf",
+            ["sweep", "exp.yaml", "--out", "out", *TINY],
+            "seed=inf",
+            _experiment("runs:\n  a: {}\nseeds: [.inf]\n"),
+        ),
+        Case("--out with a newline", [*RUN, "--out", "a\nb"], "control character"),
+        Case("sweep --out with a newline", [*SWEEP[:3], "a\nb", *SWEEP[4:]], "control character"),
+        Case(
+            "paper --out with a newline",
+            ["paper", "--budget", "smoke", "--dry-run", "--out", "a\nb"],
+            "control character",
+        ),
+        Case("--out a 256-byte name", [*RUN, "--out", "n" * 256], "at most 255 bytes"),
+        Case(
+            "--out a symlink loop",
+            [*RUN, "--out", "loop"],
+            "'loop' is a symbolic link to nothing",
+            _symlink("loop", "loop"),
+        ),
+        Case(
+            "config a symlink loop",
+            ["run", "exp.yaml", "--run", "a", "--seed", "0", *TINY],
+            "'exp.yaml' is a symbolic link to nothing",
+            _symlink("exp.yaml", "exp.yaml"),
+        ),
+    ]
 
 
 def _has_cuda() -> bool:
@@ -483,10 +537,12 @@ ALL_CASES = hand_written_cases() + generated_cases()
 
 
 def _snapshot(root: Path) -> dict[str, bytes | None]:
-    return {
-        str(p.relative_to(root)): (None if p.is_dir() else p.read_bytes())
-        for p in sorted(root.rglob("*"))
-    }
+    def content(p: Path) -> bytes | None:
+        if p.is_symlink():  # a link (a loop among them) is its target's name
+            return b"-> " + os.fsencode(os.readlink(p))
+        return None if p.is_dir() else p.read_bytes()
+
+    return {str(p.relative_to(root)): content(p) for p in sorted(root.rglob("*"))}
 
 
 def run_case(case: Case, root: Path) -> dict:

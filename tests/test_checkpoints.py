@@ -103,6 +103,7 @@ seeds: [1337]
 def _sweep(config: Path, out: Path, every: str) -> subprocess.Popen:
     args = [sys.executable, "-m", "lejepa_id", "sweep", str(config), "--out", str(out)]
     args += ["--no-progress", "--jobs", "1", "--threads", "1"]
+    args += ["--logger", "csv", "--logger", "tensorboard"]
     env = {**os.environ, CHECKPOINT_VAR: every}
     return subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -132,3 +133,104 @@ def test_a_sweep_killed_mid_run_continues_the_run_from_its_checkpoint(tmp_path):
     ra, rb = json.loads(a.read_text()), json.loads(b.read_text())
     assert ra["metrics"] == rb["metrics"] and ra["curves"] == rb["curves"]
     assert not any(checkpoints.glob("*.pt"))
+    # The logs continue from the checkpoint too: the rows a killed run wrote after it
+    # are redone, not kept twice, and none before it is lost.
+    assert (b.parent / "curves.csv").read_text() == (a.parent / "curves.csv").read_text()
+    assert _scalars(b.parent / "tensorboard") == _scalars(a.parent / "tensorboard")
+
+
+def _scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(folder))
+    events.Reload()
+    return {t: [(e.step, e.value) for e in events.Scalars(t)] for t in events.Tags()["scalars"]}
+
+
+def _edited(key, value):
+    def edit(path: Path) -> None:
+        state = torch.load(path, weights_only=True)
+        if value is _DROP:
+            del state[key]
+        else:
+            state[key] = value
+        torch.save(state, path)
+
+    return edit
+
+
+_DROP = object()
+BAD_CHECKPOINTS = {
+    "garbage": (lambda p: p.write_bytes(os.urandom(300)), "is unreadable"),
+    "truncated": (lambda p: p.write_bytes(p.read_bytes()[:2000]), "is unreadable"),
+    "a folder": (lambda p: (p.unlink(), p.mkdir(), (p / "x").write_text("x")), "is not a file"),
+    "not a dict": (lambda p: torch.save([1, 2, 3], p), "holds a list"),
+    "without its engine": (_edited("engine", _DROP), "lacks engine"),
+    "at step 10**6": (_edited("done", 10**6), "is at step 1000000"),
+    "at step 0": (_edited("done", 0), "is at step 0"),
+    "off a chunk": (_edited("done", 33), "is at step 33"),
+    "another format": (_edited("format", 2), "has format 2"),
+    "of another config": (_edited("configs", [{"lr": 1.0}]), "is of other runs or another"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_CHECKPOINTS))
+def test_a_bad_checkpoint_is_moved_aside_with_one_warning(tmp_path, monkeypatch, capsys, case):
+    monkeypatch.setenv(CHECKPOINT_VAR, "32")
+    cfg = RunConfig(**TINY, seed=0)
+    ckpt = tmp_path / "run.pt"
+    with pytest.raises(StopTrainingError):
+        train(cfg, progress=False, checkpoint=ckpt, on_eval=_stop_at(40))
+    spoil, reason = BAD_CHECKPOINTS[case]
+    spoil(ckpt)
+    stale = tmp_path / ".run.pt.x1y2.tmp"  # a save killed before its rename
+    stale.write_bytes(b"partial")
+    capsys.readouterr()
+    _same(train(cfg, progress=False, checkpoint=ckpt), train(cfg, progress=False))
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"warning: checkpoint {ckpt} {reason}"), err
+    assert "training from step 0" in err[0]
+    (aside,) = tmp_path.glob("run.pt.rejected-*")
+    assert aside.name in err[0] and not ckpt.exists() and not stale.exists()
+
+
+def test_a_checkpoint_whose_tensors_do_not_fit_is_one_line_and_moved_aside(tmp_path, monkeypatch):
+    monkeypatch.setenv(CHECKPOINT_VAR, "32")
+    cfg = RunConfig(**TINY, seed=0)
+    ckpt = tmp_path / "run.pt"
+    with pytest.raises(StopTrainingError):
+        train(cfg, progress=False, checkpoint=ckpt, on_eval=_stop_at(40))
+    _edited("encoder", {"nothing": torch.zeros(1)})(ckpt)
+    with pytest.raises(UsageError, match="does not fit these runs") as caught:
+        train(cfg, progress=False, checkpoint=ckpt)
+    assert "\n" not in str(caught.value) and not ckpt.exists()
+    _same(train(cfg, progress=False, checkpoint=ckpt), train(cfg, progress=False))
+
+
+@pytest.mark.parametrize(
+    "var, raw",
+    [
+        (CHECKPOINT_VAR, "abc"),
+        (CHECKPOINT_VAR, "-1"),
+        (CHECKPOINT_VAR, "1e9"),
+        (STEP_VAR, "bogus"),
+        ("LEJEPA_ID_THREADS", "0"),
+    ],  # fmt: skip
+)
+@pytest.mark.parametrize("command", ["run", "sweep", "paper"])
+def test_a_bad_training_setting_is_refused_before_any_folder(
+    tmp_path, monkeypatch, capsys, var, raw, command
+):
+    from lejepa_id.cli.main import main
+
+    monkeypatch.setenv(var, raw)
+    out = tmp_path / "out"
+    config = str(ROOT / "configs" / "2d.yaml")
+    argv = {
+        "run": ["run", config, "--run", "spiral_lejepa", "--seed", "0", "--set", "steps=4"],
+        "sweep": ["sweep", config, "--set", "steps=4", "--jobs", "1"],
+        "paper": ["paper", "--budget", "smoke"],
+    }[command]
+    assert main([*argv, "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{var}={raw!r}" in err[0] and not out.exists()

@@ -55,3 +55,28 @@ def test_input_json_that_is_not_an_object_is_a_one_line_usage_error(tmp_path, te
     with pytest.raises(UsageError, match=reason) as exc:
         read_json_mapping(path, "plan")
     assert "plan.json" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_writes_follow_a_symlinked_folder_and_replace_a_symlinked_file(tmp_path, capsys):
+    from pathlib import Path
+
+    from lejepa_id.cli.main import main
+
+    real, elsewhere = tmp_path / "real", tmp_path / "elsewhere.csv"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    config = str(Path(__file__).parents[1] / "configs" / "2d.yaml")
+    argv = ["run", config, "--run", "spiral_lejepa", "--seed", "0", "--out",
+            str(tmp_path / "link"), "--no-progress", "--set", "steps=4", "--set",
+            "eval_size=200", "--set", "hidden=8", "--set", "scatter=0"]  # fmt: skip
+    assert main(argv) == 0
+    # The folder link is followed: the run lies in its target.
+    assert (real / "2d" / "spiral_lejepa-seed0" / "result.json").is_file()
+    # A file link is replaced by the new file (written beside it and renamed over the
+    # link): what the link pointed to is never written through.
+    elsewhere.write_text("not ours\n")
+    (real / "2d" / "runs.csv").symlink_to(elsewhere)
+    assert main(["aggregate", str(tmp_path / "link" / "2d")]) == 0
+    table = real / "2d" / "runs.csv"
+    assert not table.is_symlink() and "spiral_lejepa-seed0" in table.read_text()
+    assert elsewhere.read_text() == "not ours\n"

@@ -3,6 +3,7 @@ the Python API and through ``lejepa-id sweep --plugin``; the stacking checker on
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -14,6 +15,7 @@ import pytest
 import torch
 
 from lejepa_id import RunConfig, plugins, train
+from lejepa_id.config import components
 from lejepa_id.config.run import make_run_config
 from lejepa_id.encoders import stacked as encoders
 from lejepa_id.errors import UsageError
@@ -30,8 +32,6 @@ TINY = dict(steps=30, batch=64, hidden=16, eval_size=400, eval_every=15, eval_ev
 @pytest.fixture
 def isolated(monkeypatch):
     """Every registry and the plugin cache as copies, restored after the test."""
-    from lejepa_id.config import components
-
     objectives_now = dict(components._REGISTERED["objective"])
     monkeypatch.setitem(components._REGISTERED, "objective", objectives_now)
     monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))
@@ -107,6 +107,88 @@ def test_a_missing_or_broken_plugin_is_one_line(isolated, tmp_path):
         plugins.load(str(bad))
     with pytest.raises(UsageError, match="no module named 'not_a_module_xyz'"):
         plugins.load("not_a_module_xyz")
+
+
+HIJACKS = {
+    "objective": (
+        "lejepa",
+        "from dataclasses import dataclass\n"
+        "from lejepa_id.objectives import Objective, register_objective\n"
+        "@register_objective('lejepa'{extra})\n"
+        "@dataclass(frozen=True)\n"
+        "class Fake(Objective):\n"
+        "    def loss(self, H, draw=None, generator=None, **kw):\n"
+        "        return H.pow(2).mean((-3, -2, -1)), {{}}\n",
+    ),
+    "encoder": (
+        "mlp",
+        "from lejepa_id.encoders.stacked import StackedMLP, register_encoder\n"
+        "@register_encoder('mlp'{extra})\n"
+        "def fake(obs_dim, code_dim, seeds, **options):\n"
+        "    return StackedMLP(obs_dim, seeds, 4, 1, code_dim)\n",
+    ),
+    "transition": (
+        "ou",
+        "from lejepa_id.worlds.transitions import OU, register_transition\n"
+        "@register_transition('ou'{extra})\n"
+        "class Fake(OU):\n"
+        "    pass\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HIJACKS))
+def test_a_plugin_cannot_silently_replace_a_built_in(isolated, tmp_path, capsys, kind):
+    from lejepa_id.cli.main import main
+
+    name, source = HIJACKS[kind]
+    plugin = tmp_path / "hijack.py"
+    plugin.write_text(source.format(extra=""))
+    out = tmp_path / "out"
+    argv = ["run", str(Path(__file__).parents[1] / "configs" / "2d.yaml"), "--run",
+            "spiral_lejepa", "--seed", "0", "--out", str(out), "--no-progress",
+            "--plugin", str(plugin), "--set", "steps=2"]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{kind} {name!r} is registered twice" in err[0]
+    assert "by built-in lejepa_id." in err[0] and f"by plugin {plugin}" in err[0]
+    assert not out.exists()
+    # A replacement that says so is taken.
+    meant = tmp_path / "meant.py"
+    meant.write_text(source.format(extra=", override=True"))
+    module = plugins.load(str(meant))
+    table = {
+        "objective": lambda: components._REGISTERED["objective"][name],
+        "encoder": lambda: encoders._ENCODERS[name],
+        "transition": lambda: transitions._TRANSITIONS[name],
+    }
+    assert table[kind]() is getattr(module, "Fake", getattr(module, "fake", None))
+
+
+def test_a_plugin_metric_under_a_built_in_name_is_refused_naming_both(isolated, tmp_path):
+    plugin = tmp_path / "metric.py"
+    plugin.write_text(
+        "from lejepa_id.metrics.registry import register_metric\n"
+        "@register_metric('r2_hz', 'R2', 'not the real one')\n"
+        "def fake(moments):\n"
+        "    return moments\n"
+    )
+    with pytest.raises(UsageError, match="metric 'r2_hz' is registered twice") as caught:
+        plugins.load(str(plugin))
+    assert "by built-in lejepa_id.metrics." in str(caught.value)
+    assert f"by plugin {plugin}" in str(caught.value)
+
+
+def test_two_plugins_claiming_one_name_are_refused_naming_both(isolated, tmp_path):
+    plugins.load(str(FILES[0]))
+    twin = tmp_path / "twin.py"
+    twin.write_text((PLUGINS / "barlow_objective.py").read_text())
+    with pytest.raises(UsageError, match="registered twice") as caught:
+        plugins.load(str(twin))
+    assert f"plugin {FILES[0]}" in str(caught.value) and f"plugin {twin}" in str(caught.value)
+    # The same file loaded afresh (its module imported again) is no conflict.
+    plugins._LOADED.clear()
+    plugins.load(str(FILES[0]))
 
 
 def _sweep(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
@@ -194,3 +276,111 @@ def test_stacking_checker_passes_correct_objectives_and_catches_the_broadcast_bu
     # R = m = 3: the wrong broadcast runs without an error and gives other numbers.
     with pytest.raises(StackingError, match="R = 3 stacked members"):
         check_stacking("barlow_bug", code_dim=3)
+
+
+MARKED = (
+    "import pathlib\n"
+    "pathlib.Path(__file__).with_suffix('.ran').write_text('x')\n"
+    "from lejepa_id.worlds.transitions import OU, register_transition\n"
+    "@register_transition('hops_marked')\n"
+    "class Marked(OU):\n"
+    "    pass\n"
+)
+
+
+@pytest.mark.parametrize("command", ["config show", "sweep --dry-run"])
+def test_commands_that_only_show_never_run_a_listed_plugin(isolated, tmp_path, capsys, command):
+    from lejepa_id.cli.main import main
+
+    plugin = tmp_path / "marked.py"
+    plugin.write_text(MARKED)
+    cfg = tmp_path / "mine.yaml"
+    cfg.write_text(
+        "name: mine\ndefaults: {steps: 4, transition: hops_marked}\n"
+        "runs:\n  a: {mode: lejepa}\nseeds: [0]\nplugins: [marked.py]\n"
+    )
+    argv = {
+        "config show": ["config", "show", str(cfg)],
+        "sweep --dry-run": ["sweep", str(cfg), "--out", str(tmp_path / "out"), "--dry-run"],
+    }[command]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{command} runs no user code unless asked" in err[0]
+    assert f"--plugin {plugin}" in err[0]
+    assert not plugin.with_suffix(".ran").exists() and not (tmp_path / "out").exists()
+    # Asked for by --plugin, it runs.
+    assert main([*argv, "--plugin", str(plugin)]) == 0
+    shown = {"config show": "transition: hops_marked", "sweep --dry-run": "1 to train"}
+    assert plugin.with_suffix(".ran").exists() and shown[command] in capsys.readouterr().out
+
+
+def test_installed_plugins_load_only_for_commands_that_train(isolated, tmp_path, monkeypatch):
+    import importlib.metadata
+
+    from lejepa_id.cli.main import main
+
+    (tmp_path / "installed_marker.py").write_text(MARKED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry = importlib.metadata.EntryPoint("m", "installed_marker", plugins.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [entry])
+    ran = tmp_path / "installed_marker.ran"
+    cfg = str(Path(__file__).parents[1] / "configs" / "2d.yaml")
+    for argv in (
+        ["aggregate", str(tmp_path)],
+        ["report", str(tmp_path)],
+        ["figures", str(tmp_path)],
+        ["curves", str(tmp_path)],
+        ["config", "show", cfg],
+        ["sweep", cfg, "--out", str(tmp_path / "o"), "--dry-run"],
+    ):
+        main(argv)
+        assert not ran.exists(), argv
+    main(["run", cfg, "--run", "nope", "--seed", "0", "--out", str(tmp_path / "o")])
+    assert ran.exists()
+    sys.modules.pop("installed_marker", None)
+
+
+def test_a_record_keeps_its_plugins_hash_and_a_changed_plugin_is_not_resumed(
+    isolated, tmp_path, capsys
+):
+    from lejepa_id.cli.main import main
+
+    plugin = tmp_path / "kept.py"
+    plugin.write_text(MARKED.replace("hops_marked", "hops_kept"))
+    cfg = tmp_path / "mine.yaml"
+    cfg.write_text(
+        "name: mine\ndefaults: {steps: 4, batch: 32, hidden: 8, eval_size: 200, eval_every: 2,"
+        " eval_every_early: 2, scatter: 20, transition: hops_kept}\n"
+        "runs:\n  a: {mode: lejepa}\nseeds: [0, 1]\nplugins: [kept.py]\n"
+    )
+    out = tmp_path / "out"
+    argv = ["sweep", str(cfg), "--out", str(out), "--jobs", "1", "--no-progress"]
+    assert main([*argv, "--set", "seeds=[0]"]) == 0
+    record = json.loads((out / "mine" / "a-seed0" / "result.json").read_text())
+    digest = hashlib.sha256(plugin.read_bytes()).hexdigest()
+    assert record["plugins"] == {str(plugin): digest}
+    capsys.readouterr()
+    plugin.write_text(plugin.read_text() + "# changed\n")
+    plugins._LOADED.clear()
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"trained with plugin {plugin} of sha256 {digest[:12]}" in err[0]
+    assert not (out / "mine" / "a-seed1").exists()
+
+
+@pytest.mark.parametrize("code", ["3", "0", "'bye'"])
+def test_a_plugin_calling_sys_exit_is_one_line_not_the_commands_exit(
+    isolated, tmp_path, capsys, code
+):
+    from lejepa_id.cli.main import main
+
+    plugin = tmp_path / "quits.py"
+    plugin.write_text(f"import sys\nsys.exit({code})\n")
+    cfg = str(Path(__file__).parents[1] / "configs" / "2d.yaml")
+    out = tmp_path / "out"
+    argv = ["run", cfg, "--run", "spiral_lejepa", "--seed", "0", "--out", str(out),
+            "--plugin", str(plugin)]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"called sys.exit({code}) while it was imported" in err[0]
+    assert not out.exists() and str(plugin) not in plugins.loaded()

@@ -43,6 +43,10 @@ def batch_mixer(z):
     return z.reshape(-1, z.shape[-1])  # drops the views dimension
 
 
+def first_latent_only(z):
+    return z[..., :1]  # 2 latents into 1 observed dimension: not injective
+
+
 @pytest.mark.parametrize(
     "fn, match",
     [
@@ -53,6 +57,7 @@ def batch_mixer(z):
         (complex_out, "returned complex64 values"),
         (nan_out, "NaN or infinite"),
         (batch_mixer, "keeping the leading dimensions"),
+        (first_latent_only, r"maps 2 latents to 1 observed dimension.*D >= 2"),
     ],
 )
 def test_bad_user_mixing_is_refused_at_make_in_one_line(fn, match):
@@ -124,3 +129,127 @@ def test_run_config_refuses_wrong_types_at_construction(values, match):
 def test_api_misuse_raises_the_documented_usage_error(call):
     with pytest.raises(UsageError):
         call()
+
+
+# --- a plugin objective's loss, probed once before the first step -----------------------
+
+BAD_LOSSES = {
+    "a wrong shape": (lambda H: (H.pow(2).mean((-2, -1)), {}), r"the loss has shape \(1, 2\)"),
+    "a scalar": (lambda H: (H.pow(2).mean(), {}), r"the loss has shape \(\), not \(1,\)"),
+    "a detached loss": (lambda H: (H.pow(2).mean((-3, -2, -1)).detach(), {}), "no gradient"),
+    "an exception": (lambda H: 1 / 0, "failed on a probe batch .*ZeroDivisionError"),
+    "not a pair": (lambda H: H.pow(2).mean((-3, -2, -1)), "not the pair"),
+    "a bad term": (
+        lambda H: (H.pow(2).mean((-3, -2, -1)), {"t": 1.0}),
+        "term 't' is a float",
+    ),
+    "an integer loss": (lambda H: (H.sum((-3, -2, -1)).long(), {}), "not a floating tensor"),
+}
+
+
+@pytest.fixture
+def own_objective(monkeypatch):
+    """Register objectives into a copy of the registry, restored after the test."""
+    from lejepa_id.config import components
+
+    monkeypatch.setitem(
+        components._REGISTERED, "objective", dict(components._REGISTERED["objective"])
+    )
+
+    def register(name, fn):
+        from dataclasses import dataclass
+
+        from lejepa_id.objectives import Objective, register_objective
+
+        @register_objective(name)
+        @dataclass(frozen=True)
+        class Mine(Objective):
+            def loss(self, H, draw=None, generator=None, **per_run):
+                return fn(H)
+
+        return Mine
+
+    return register
+
+
+@pytest.mark.parametrize("case", sorted(BAD_LOSSES))
+def test_a_plugin_objective_that_breaks_the_loss_contract_is_one_line(own_objective, case):
+    fn, match = BAD_LOSSES[case]
+    own_objective("mine", fn)
+    with pytest.raises(UsageError, match=match) as caught:
+        train(RunConfig(**TINY, mode="mine"), progress=False)
+    message = str(caught.value)
+    assert "\n" not in message and "objective 'mine' (module " in message
+
+
+def test_a_sound_plugin_objective_trains_as_without_the_probe(own_objective, monkeypatch):
+    own_objective("square", lambda H: (H.pow(2).mean((-3, -2, -1)) - H.var(-2).mean((-2, -1)), {}))
+    first = train(RunConfig(**TINY, mode="square"), progress=False)
+    import lejepa_id.training.trainer as trainer
+
+    monkeypatch.setattr(trainer, "probe_objective", lambda *a, **k: None)
+    again = train(RunConfig(**TINY, mode="square"), progress=False)
+    assert first.status == "finished"
+    assert all(torch.equal(first.weights[k], again.weights[k]) for k in first.weights)
+
+
+@pytest.mark.parametrize("command", ["run", "sweep"])
+def test_a_broken_plugin_objective_leaves_no_folder(tmp_path, capsys, monkeypatch, command):
+    from pathlib import Path
+
+    from lejepa_id import plugins
+    from lejepa_id.cli.main import main
+    from lejepa_id.config import components
+
+    monkeypatch.setitem(
+        components._REGISTERED, "objective", dict(components._REGISTERED["objective"])
+    )
+    monkeypatch.setattr(plugins, "_LOADED", {})
+    plugin = tmp_path / "shapeless.py"
+    plugin.write_text(
+        "from dataclasses import dataclass\n"
+        "from lejepa_id.objectives import Objective, register_objective\n"
+        "@register_objective('shapeless')\n"
+        "@dataclass(frozen=True)\n"
+        "class Shapeless(Objective):\n"
+        "    def loss(self, H, draw=None, generator=None, **kw):\n"
+        "        return H.pow(2).mean(), {}\n"
+    )
+    out = tmp_path / "out"
+    config = Path(__file__).parents[1] / "configs" / "2d.yaml"
+    argv = [command, str(config), "--out", str(out), "--no-progress", "--plugin", str(plugin),
+            "--set", "mode=shapeless", "--set", "steps=4"]  # fmt: skip
+    if command == "run":
+        argv += ["--run", "spiral_lejepa", "--seed", "0"]
+    else:  # refused before any worker starts, not one error.json per run
+        argv += ["--set", "runs=[spiral_lejepa]", "--set", "seeds=[0]", "--jobs", "1"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"objective 'shapeless' (plugin {plugin})" in err[0]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "compute, match",
+    [
+        (lambda m: 0.5, r"returned a float, not a tensor of shape \(1,\)"),
+        (lambda m: torch.zeros(3), r"returned a tensor of shape \(3,\)"),
+        (lambda m: 1 / 0, "failed: ZeroDivisionError"),
+    ],
+)
+def test_a_plugin_metric_that_is_not_one_score_per_run_is_one_line(monkeypatch, compute, match):
+    from lejepa_id.metrics import registry
+
+    monkeypatch.setattr(registry, "_METRICS", dict(registry._METRICS))
+    registry.register_metric("mine", "mine", "a user's metric")(compute)
+    with pytest.raises(UsageError, match=match) as caught:
+        train(RunConfig(**TINY), progress=False)
+    assert "\n" not in str(caught.value) and "metric 'mine' (module " in str(caught.value)
+
+
+def test_a_plugin_loss_calling_sys_exit_is_one_line(own_objective):
+    import sys
+
+    own_objective("quits", lambda H: sys.exit(3))
+    with pytest.raises(UsageError, match="failed on a probe batch .*SystemExit: 3"):
+        train(RunConfig(**TINY, mode="quits"), progress=False)

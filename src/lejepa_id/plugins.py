@@ -8,7 +8,13 @@ the usual decorators (``register_objective``, ``register_encoder``,
 - ``lejepa-id run|sweep ... --plugin my_objectives.py`` (a path, or a dotted module name);
 - ``plugins: [my_objectives.py]`` in an experiment YAML (paths relative to the file);
 - a package's entry point in the group ``lejepa_id.plugins``, loaded by the command line
-  at start (``[project.entry-points."lejepa_id.plugins"] name = "pkg.module"``).
+  at the start of a command that trains (``[project.entry-points."lejepa_id.plugins"]
+  name = "pkg.module"``).
+
+User code runs only where asked: commands that read or show (``config show``, dry runs,
+``aggregate``, ``report``, ``figures``, ``curves``) load what ``--plugin`` names and
+nothing else; a YAML's ``plugins:`` list they meet is refused in one line
+(:func:`only_loaded`) rather than executed.
 
 A run records the plugins it was configured with (:attr:`RunSpec.plugins`), and every
 executor loads them again in its worker process or cluster job before training, so a
@@ -21,7 +27,8 @@ import hashlib
 import importlib
 import importlib.util
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -30,6 +37,8 @@ from lejepa_id.errors import UsageError
 ENTRY_POINT_GROUP = "lejepa_id.plugins"
 
 _LOADED: dict[str, ModuleType] = {}
+# The command that runs no user code but what --plugin named, while it runs (else None).
+_REFUSING: list[str] = []
 _BUILTINS: list[Callable[[], object]] = []
 _builtins_loaded = False
 
@@ -76,6 +85,11 @@ def load(spec: str, base: str | Path | None = None) -> ModuleType:
     key = resolve(spec, base)
     if key in _LOADED:
         return _LOADED[key]
+    if _REFUSING:
+        raise UsageError(
+            f"plugin {spec!r} was not loaded: {_REFUSING[-1]} runs no user code unless "
+            f"asked; pass --plugin {key} to load it"
+        )
     if _is_path(key):
         module = _load_file(spec, Path(key))
     else:
@@ -85,6 +99,8 @@ def load(spec: str, base: str | Path | None = None) -> ModuleType:
             raise UsageError(f"plugin {spec!r}: no module named {exc.name!r}") from None
         except UsageError:
             raise
+        except SystemExit as exc:
+            raise UsageError(_exited(spec, exc)) from None
         except Exception as exc:  # noqa: BLE001 - the user's module, any error
             raise UsageError(f"plugin {spec!r} failed to import: {_one_line(exc)}") from None
     _LOADED[key] = module
@@ -106,10 +122,18 @@ def _load_file(spec: str, path: Path) -> ModuleType:
     except UsageError:
         del sys.modules[name]
         raise
+    except SystemExit as exc:
+        del sys.modules[name]
+        raise UsageError(_exited(spec, exc)) from None
     except Exception as exc:  # noqa: BLE001 - the user's file, any error
         del sys.modules[name]
         raise UsageError(f"plugin {spec!r} failed to import: {_one_line(exc)}") from None
     return module
+
+
+def _exited(spec: str, exc: SystemExit) -> str:
+    # A plugin ending the process would end the command with its status and no word.
+    return f"plugin {spec!r} called sys.exit({exc.code!r}) while it was imported"
 
 
 def _one_line(exc: BaseException) -> str:
@@ -137,6 +161,34 @@ def load_entry_points() -> tuple[str, ...]:
     return tuple(specs)
 
 
+def fingerprints(specs: Iterable[str]) -> dict[str, str]:
+    """Each loaded plugin's canonical spec -> the sha256 of its source file (what a run
+    records, so a resume with a changed plugin is refused); "" where it has no file."""
+    out = {}
+    for spec in specs:
+        module = _LOADED.get(spec)
+        path = getattr(module, "__file__", None) if module is not None else None
+        if path is None and _is_path(spec):
+            path = spec
+        try:
+            out[spec] = hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else ""
+        except OSError:
+            out[spec] = ""
+    return out
+
+
 def loaded() -> tuple[str, ...]:
     """The canonical specs of every plugin loaded in this process."""
     return tuple(_LOADED)
+
+
+@contextmanager
+def only_loaded(command: str) -> Iterator[None]:
+    """Within, a plugin not loaded yet is refused in one line instead of imported: a
+    command that only reads or shows (``command`` names it in the message) runs the
+    user code that ``--plugin`` named and nothing a file lists."""
+    _REFUSING.append(command)
+    try:
+        yield
+    finally:
+        _REFUSING.pop()

@@ -53,6 +53,10 @@ def resolve_config(value: str | Path) -> Path:
         return known[name.removeprefix("configs/")]
     if path.is_dir():
         raise UsageError(f"config file {text!r} is a directory")
+    if path.is_symlink():
+        raise UsageError(
+            f"config file {text!r} is a symbolic link to nothing (a loop or a missing target)"
+        )
     raise UsageError(
         f"config file {text!r} does not exist; the paper's configs by name: {', '.join(known)}"
     )

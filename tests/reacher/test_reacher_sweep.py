@@ -131,3 +131,49 @@ def test_the_grid_config_matches_the_reacher_config():
     assert grid["lambs"] == paper["lambs"] and grid["seeds"] == paper["seeds"]
     assert grid["defaults"] == paper["defaults"]
     assert sorted(grid["runs"]) == ["ou", "traj", "trajmatch"]
+
+
+def _fake_dataset(root, kind: str, n: int = 10, size: int = 8) -> None:
+    """A complete dataset of blank frames, written without rendering."""
+    import numpy as np
+
+    from lejepa_id.reacher.datasets import RenderSpec
+    from lejepa_id.reacher.shards import save_npy_atomic, shard_path
+
+    spec = RenderSpec(kind, n, size=size, look="fast", shard_size=5)
+    views = spec.views
+    (root / "shards").mkdir(parents=True)
+    for k in range(2):
+        save_npy_atomic(shard_path(root, k), np.zeros((5, views, size, size, 3), np.uint8))
+    np.save(root / "angles.npy", np.zeros((n, views, 2)))
+    meta = {"format": 1, "identity": spec.identity(), "complete": True, "n_shards": 2,
+            "views": views, "frames": n * views,
+            "norm": {"mean": [0.0] * 3, "std": [1.0] * 3}}  # fmt: skip
+    (root / "dataset.json").write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize(
+    "spoil, message",
+    [
+        (lambda p: p.write_bytes(__import__("pickle").dumps([1, 2, 3])), "is not a frame shard"),
+        (lambda p: p.write_bytes(p.read_bytes()[:60]), "is not a frame shard"),
+        (lambda p: __import__("numpy").save(p, __import__("numpy").zeros((5, 2))), "not uint8"),
+    ],
+    ids=["a pickle", "truncated", "another array"],
+)
+def test_a_bad_shard_is_refused_before_any_run_trains(tmp_path, capsys, spoil, message):
+    for kind in ("eval", "ou"):
+        _fake_dataset(tmp_path / kind, kind)
+    from lejepa_id.reacher.shards import shard_path
+
+    spoil(shard_path(tmp_path / "ou", 1))
+    tree = {"name": "rgrid", "kind": "reacher", "eval": str(tmp_path / "eval"),
+            "defaults": TINY, "runs": {"ou": {"data": str(tmp_path / "ou")}},
+            "lambs": [0.01], "seeds": [0]}  # fmt: skip
+    config = tmp_path / "rgrid.yaml"
+    config.write_text(json.dumps(tree))
+    out = tmp_path / "runs"
+    assert _sweep(str(config), out) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "frames_00001.npy" in err[0] and message in err[0]
+    assert not out.exists()

@@ -236,3 +236,121 @@ def test_sweep_logs_each_run_and_refuses_loggers_for_reacher(tmp_path, capsys):
     )
     assert "--logger csv: reacher runs feed no trackers" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    "env, message",
+    [
+        ({"WANDB_MODE": "bogus"}, "WANDB_MODE='bogus' is not one of online, offline"),
+        ({"WANDB_MODE": "online"}, "--logger wandb: no W&B API key"),
+        (
+            {
+                "WANDB_MODE": "online",
+                "WANDB_API_KEY": "x" * 40,
+                "WANDB_BASE_URL": "http://127.0.0.1:9",
+            },  # fmt: skip
+            "--logger wandb: cannot reach http://127.0.0.1:9",
+        ),
+    ],
+)
+@pytest.mark.parametrize("command", ["run", "sweep"])
+def test_wandb_that_cannot_log_is_one_line_before_anything_is_written(
+    tmp_path, monkeypatch, capsys, env, message, command
+):
+    monkeypatch.delenv("WANDB_API_KEY", raising=False)
+    monkeypatch.setenv("NETRC", str(tmp_path / "no-netrc"))
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    out = tmp_path / "out"
+    argv = [command, CONFIGS + "/2d.yaml", "--out", str(out), "--logger", "wandb", *CLI_FAST]
+    if command == "run":
+        argv += ["--run", "spiral_lejepa"]
+    else:
+        argv = [a for a in argv if a != "--seed" and a != "0"] + ["--jobs", "1"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0] and not out.exists()
+    if "W&B" in message or "reach" in message:
+        assert "WANDB_MODE=offline" in err[0]
+
+
+def test_a_wandb_init_that_fails_is_one_line(tmp_path, monkeypatch):
+    import wandb
+
+    from lejepa_id.errors import UsageError
+    from lejepa_id.records.loggers import WandbLogger
+
+    def refuse(**_kwargs):
+        raise wandb.errors.CommError("Run initialization has timed out after 20.0 sec.\nmore")
+
+    monkeypatch.setattr(wandb, "init", refuse)
+    with pytest.raises(UsageError, match="could not start a run: CommError: Run init") as caught:
+        WandbLogger(tmp_path).start(Member("w"))
+    assert "\n" not in str(caught.value)
+
+
+class StopTrainingError(Exception):
+    pass
+
+
+def _stop_at(step):
+    def on_eval(done, _rows):
+        if done == step:
+            raise StopTrainingError
+
+    return on_eval
+
+
+def _scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(folder))
+    events.Reload()
+    return {t: [(e.step, e.value) for e in events.Scalars(t)] for t in events.Tags()["scalars"]}
+
+
+def test_csv_and_tensorboard_continue_from_the_checkpoint_as_an_uninterrupted_run(
+    tmp_path, monkeypatch
+):
+    from lejepa_id.training.checkpoints import CHECKPOINT_VAR
+
+    monkeypatch.setenv(CHECKPOINT_VAR, "32")
+    cfg = RunConfig(**{**TINY, "steps": 112, "eval_every": 16, "eval_every_early": 16}, seed=2)
+
+    def loggers(root):
+        return [CSVLogger(root), TensorBoardLogger(root)]
+
+    train(cfg, progress=False, names=["r"], loggers=loggers(tmp_path / "whole"))
+    ckpt = tmp_path / "r.pt"
+    with pytest.raises(StopTrainingError):
+        # Stopped at the evaluation of step 96 (before its rows): the logs hold steps
+        # 16..80, the checkpoint step 64.
+        train(cfg, progress=False, names=["r"], loggers=loggers(tmp_path / "cut"),
+              checkpoint=ckpt, on_eval=_stop_at(96))  # fmt: skip
+    assert list(pd.read_csv(tmp_path / "cut" / "r" / "curves.csv")["step"])[-1] == 80
+    train(cfg, progress=False, names=["r"], loggers=loggers(tmp_path / "cut"), checkpoint=ckpt)
+    whole, cut = (tmp_path / k / "r" for k in ("whole", "cut"))
+    assert (cut / "curves.csv").read_text() == (whole / "curves.csv").read_text()
+    assert list(pd.read_csv(cut / "curves.csv")["step"]) == [16, 32, 48, 64, 80, 96, 112]
+    assert _scalars(cut / "tensorboard") == _scalars(whole / "tensorboard")
+
+
+def test_wandb_continues_the_members_run_on_resume(tmp_path, monkeypatch):
+    import wandb
+
+    from lejepa_id.records.loggers import WandbLogger
+
+    calls = []
+
+    class FakeRun:
+        def log(self, *a, **k):
+            pass
+
+        def finish(self):
+            pass
+
+    monkeypatch.setattr(wandb, "init", lambda **kw: calls.append(kw) or FakeRun())
+    WandbLogger(tmp_path).start(Member("w"))
+    WandbLogger(tmp_path).resume(Member("w"), 64)
+    assert calls[0]["resume"] is None and calls[1]["resume"] == "allow"
+    assert calls[0]["id"] == calls[1]["id"] == (tmp_path / "w" / ".wandb-id").read_text()

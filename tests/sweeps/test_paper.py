@@ -217,3 +217,58 @@ def test_out_that_is_a_file_is_refused(tmp_path: Path, capsys, dry: list[str]) -
     assert rc == 2
     assert "is a file" in _error_line(capsys)
     assert out.read_text() == "keep me"
+
+
+def _paper_process(out: Path):
+    import os
+    import subprocess
+    import sys
+
+    src = str(Path(__file__).parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src, "LEJEPA_ID_CHECKPOINT_EVERY": "16"}
+    argv = [sys.executable, "-m", "lejepa_id", "paper", "--budget", "smoke", "--only", "2d"]
+    argv += ["--out", str(out), "--no-progress", "--device", "cpu", "--jobs", "1"]
+    return subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _wait_for(condition, process, what: str, limit: float = 300) -> None:
+    import time
+
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert process.poll() is None, f"paper ended before {what}: {process.stderr.read()}"
+        assert time.monotonic() < deadline, f"no {what} in {limit} s"
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_paper_refuses_a_second_paper_and_survives_sigterm_and_sigkill(tmp_path, capsys):
+    import signal
+
+    out = tmp_path / "paper"
+    lock = out / ".sweep.lock"
+    first = _paper_process(out)
+    # The sweep of 2d has begun: the folder's lock is held and training is under way.
+    _wait_for(lambda: (out / "2d" / ".sweep.lock").exists(), first, "2d sweep")
+    argv = ["paper", "--budget", "smoke", "--only", "2d", "--out", str(out), "--no-progress"]
+    assert main([*argv, "--device", "cpu"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"another paper (pid {first.pid}) is writing into {out}" in err[0]
+    first.send_signal(signal.SIGTERM)
+    assert first.wait(timeout=120) == 143
+    assert "interrupted (SIGTERM)" in first.stderr.read().decode()
+    assert not lock.exists()  # the lock goes with its holder
+
+    second = _paper_process(out)
+    _wait_for(lambda: any((out / "2d").glob("*/result.json")), second, "a finished run")
+    second.send_signal(signal.SIGKILL)
+    second.wait(timeout=60)
+    done_before = len(list((out / "2d").glob("*/result.json")))
+    # The lock of a killed holder never blocks: the third paper resumes and finishes.
+    assert main([*argv, "--device", "cpu", "--jobs", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert f"{done_before} already done" in printed
+    runs = (out / "runs.csv").read_text().splitlines()
+    assert len(runs) - 1 == len(list((out / "2d").glob("*/result.json"))) > done_before
+    assert (out / "report.html").is_file() and not lock.exists()
+    assert not list(out.rglob(".*.tmp"))

@@ -3,7 +3,8 @@
 It prints, as YAML, what ``run`` or ``sweep`` would train after the file's defaults,
 the run's own keys, the sweep axes and every ``--set`` are applied, one entry per
 expanded run (its run id, the folder name under ``OUT/<experiment>/``). Nothing is
-trained or written.
+trained or written, and no user code runs but what ``--plugin`` names: a file's
+``plugins:`` list is refused in one line, not executed.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from typing import Any
+
+from lejepa_id.cli.args import add_plugin_argument
 
 
 def cmd_config_show(args: argparse.Namespace) -> int:
@@ -77,7 +80,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="print the resolved YAML of every run (or one) of an experiment",
         description="Print, as YAML, each expanded run's full configuration after the "
         "file's defaults, the run's keys, the sweep axes and every --set: what run or "
-        "sweep would train. Nothing is trained or written.",
+        "sweep would train. Nothing is trained or written, and no plugin runs unless "
+        "--plugin names it (a file's plugins: list is refused, not executed).",
     )
     show.add_argument("config", help="experiment YAML or a paper config's name (2d, scaling, ...)")
     show.add_argument("--run", default=None, help="only this run name of the config's 'runs'")
@@ -90,4 +94,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE",
         help="override a config key, as for run and sweep; repeatable",
     )
+    add_plugin_argument(show)
     show.set_defaults(func=cmd_config_show)

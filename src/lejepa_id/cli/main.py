@@ -7,6 +7,7 @@ the offending key or value and what is allowed, exit status 2, and nothing writt
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 import threading
@@ -27,11 +28,11 @@ from lejepa_id.cli.reacher import register as register_reacher
 from lejepa_id.cli.sweep import register as register_sweeps
 from lejepa_id.errors import OneLineParser, Terminated, UsageError
 from lejepa_id.plugins import load_all as load_plugins
-from lejepa_id.plugins import load_entry_points
+from lejepa_id.plugins import load_entry_points, only_loaded
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from lejepa_id.records.layout import check_run_dirs, ensure_writable
+    from lejepa_id.records.layout import check_path_length, check_run_dirs, ensure_writable
     from lejepa_id.records.loggers import check_loggers
     from lejepa_id.records.result import RESULT_FILE
     from lejepa_id.resources import resolve_config
@@ -53,14 +54,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.loggers and not kind.feeds_loggers:
         raise UsageError(f"--logger {args.loggers[0]}: {kind.name} runs feed no trackers")
     check_loggers(args.loggers)  # so is a tracker whose package is not installed
+    wanted = check_path_length(args.out).expanduser().absolute()
+    layers = (wanted, wanted / spec.experiment, wanted / spec.experiment / spec.run_id)
+    made = [d for d in layers if not d.exists()]
     out = ensure_writable(args.out)
     root = out / spec.experiment
     check_run_dirs(root, [spec.run_id])
     progress = not args.no_progress
-    if args.loggers:
-        (result,) = kind.train_and_save([spec], root, progress, loggers=tuple(args.loggers))
-    else:  # only a kind that feeds trackers is handed them
-        (result,) = kind.train_and_save([spec], root, progress)
+    try:
+        if args.loggers:
+            (result,) = kind.train_and_save([spec], root, progress, loggers=tuple(args.loggers))
+        else:  # only a kind that feeds trackers is handed them
+            (result,) = kind.train_and_save([spec], root, progress)
+    except UsageError:
+        # Refused before anything was trained (a plugin's probe, a checkpoint setting):
+        # the folders this command made are taken back, so nothing is half-written.
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
     path = root / spec.run_id / RESULT_FILE
     _print_metrics(result.status, result.diverged_step, result.metrics)
     print(f"wrote {path}")
@@ -206,10 +218,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     previous = _handle(signal.SIGTERM, terminate)
     try:
-        load_entry_points()
+        trains = _trains(args)
+        if trains:
+            load_entry_points()
         load_plugins(getattr(args, "plugins", None) or [])
         apply_threads_argument(args)
-        return int(args.func(args) or 0)
+        if trains:
+            _check_environment()
+        with contextlib.nullcontext() if trains else only_loaded(_command_name(args)):
+            return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"lejepa-id: error: {exc}", file=sys.stderr)
         return 2
@@ -225,6 +242,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         return interrupted("interrupted", 130)
     finally:
         _handle(signal.SIGTERM, previous)
+
+
+def _trains(args: argparse.Namespace) -> bool:
+    """Whether the command trains, and so may run installed plugins and a file's
+    ``plugins:`` list; every other command runs only what ``--plugin`` names."""
+    if getattr(args, "dry_run", False):
+        return False
+    if args.command == "reacher":
+        return getattr(args, "reacher_command", None) in ("train", "sweep")
+    return args.command in ("run", "demo", "sweep", "paper")
+
+
+def _check_environment() -> None:
+    """The training settings read from the environment, checked before a command that
+    trains makes any folder (a sweep's runs would each fail on them into error.json)."""
+    import os
+
+    from lejepa_id.training.checkpoints import checkpoint_interval
+    from lejepa_id.training.engine import step_setting
+    from lejepa_id.training.threads import ENV_VAR, parse_threads
+
+    checkpoint_interval()
+    step_setting()
+    parse_threads(os.environ.get(ENV_VAR), ENV_VAR)  # --threads, when given, is in it
+
+
+def _command_name(args: argparse.Namespace) -> str:
+    words = [args.command, getattr(args, "reacher_command", None)]
+    words.append(getattr(args, "config_command", None))
+    name = " ".join(w for w in words if w)
+    return f"{name} --dry-run" if getattr(args, "dry_run", False) else name
 
 
 def run_as_script() -> int:

@@ -206,13 +206,29 @@ def _sweep(config: Path, sets: list[str], out: Path, args: argparse.Namespace) -
 
 
 def run_paper(budget: Budget, names: list[str], args: argparse.Namespace, out: Path) -> int:
-    from lejepa_id.records.io import atomic_write_json
     from lejepa_id.records.layout import ensure_writable
+    from lejepa_id.sweeps.state import sweep_lock
 
-    configs = configs_dir()
     paper = [n for n in names if n in EXPERIMENTS]
     beyond = [n for n in names if n in BEYOND]
     ensure_writable(out)
+    # Two `paper` commands on one folder would race on its budget file and report (each
+    # experiment's sweep has its own lock, but the reports are the folder's).
+    with sweep_lock(out, what="paper"):
+        return _run_parts(budget, names, args, out, paper, beyond)
+
+
+def _run_parts(
+    budget: Budget,
+    names: list[str],
+    args: argparse.Namespace,
+    out: Path,
+    paper: list[str],
+    beyond: list[str],
+) -> int:
+    from lejepa_id.records.io import atomic_write_json
+
+    configs = configs_dir()
     failed: list[str] = []
     start = time.perf_counter()
     device = [f"device={args.device}"] if args.device else []

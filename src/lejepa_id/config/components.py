@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from lejepa_id.encoders.stacked import encoder_keys, encoder_names
-from lejepa_id.errors import UsageError
+from lejepa_id.errors import UsageError, check_registration
 from lejepa_id.plugins import load_builtins
 from lejepa_id.worlds.transitions import transition_class, transition_names
 
@@ -49,11 +49,16 @@ SELECTED_BY = {"objective": "mode"}
 _REGISTERED: dict[str, dict[str, type]] = {kind: {} for kind in SELECTED_BY}
 
 
-def register(kind: str, name: str, cls: type) -> None:
+def register(
+    kind: str, name: str, cls: type, override: bool = False, how: str = "register"
+) -> None:
     """Make component ``cls`` selectable as ``<SELECTED_BY[kind]>: name``; its dataclass
-    fields with defaults become config keys in the namespace ``name``."""
+    fields with defaults become config keys in the namespace ``name``. A name already
+    taken is refused in one line naming both origins unless ``override`` (``how`` is the
+    decorator the message names)."""
     if kind not in _REGISTERED:
         raise ValueError(f"kind={kind!r} is not one of {', '.join(_REGISTERED)}")
+    check_registration(kind, name, _REGISTERED[kind].get(name), cls, override, how)
     _REGISTERED[kind][name] = cls
 
 

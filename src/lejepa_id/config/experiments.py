@@ -28,6 +28,7 @@ from lejepa_id.config.run import (
     run_keys,
 )
 from lejepa_id.errors import UsageError
+from lejepa_id.plugins import fingerprints as plugin_fingerprints
 from lejepa_id.plugins import load_all as load_plugins
 from lejepa_id.plugins import loaded as loaded_plugins
 from lejepa_id.resources import resolve_config
@@ -57,6 +58,8 @@ class RunSpec:
     config: RunConfig
     plugins: tuple[str, ...] = ()
     """Plugins the run's components come from (loaded again by every executor)."""
+    plugin_sha256: dict[str, str] = field(default_factory=dict)
+    """Each plugin's source hash when the run was planned; its record keeps them."""
 
     @property
     def run_id(self) -> str:
@@ -125,6 +128,7 @@ class Experiment:
         for key in axis_keys:
             _check_distinct(key, self.axes[key])
         specs = []
+        hashes = plugin_fingerprints(self.plugins)
         for run in names:
             for combo in itertools.product(*(self.axes[k] for k in axis_keys)):
                 values = dict(zip(axis_keys, combo))
@@ -132,7 +136,7 @@ class Experiment:
                 if "rho_grid" in values:
                     fields["rho"] = self._grid_rho(run, fields, values["rho_grid"])
                 config = self.run_config(run, **fields)
-                specs.append(RunSpec(self.name, run, values, config, self.plugins))
+                specs.append(RunSpec(self.name, run, values, config, self.plugins, hashes))
         if not specs:
             raise UsageError(f"experiment {self.name} expands to no runs (an axis is empty)")
         return specs
@@ -283,6 +287,9 @@ def _plugin_list(tree: dict[str, Any], path: Path) -> list[str]:
 # hold a few hundred, and an alias bomb (each level referring to the one below ten
 # times) would expand to billions when the experiment is printed or copied.
 MAX_CONFIG_NODES = 100_000
+# An experiment file of the paper is a few KiB; PyYAML reads about a MiB a second, so a
+# larger file is a mistake (a data file named as the config) that would parse for minutes.
+MAX_CONFIG_BYTES = 1 << 20
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):
@@ -314,13 +321,26 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 
 def read_tree(path: str | Path) -> dict[str, Any]:
     """An experiment YAML's top-level mapping, or a one-line UsageError naming the file
-    and what is wrong (missing, a directory, unreadable, not YAML, a key given twice, not
-    a mapping, an alias bomb)."""
+    and what is wrong (missing, a directory, over 1 MiB, unreadable, not YAML, a key given
+    twice, not a mapping, an alias bomb)."""
     path = Path(path)
     if path.is_dir():
         raise UsageError(f"config file {str(path)!r} is a directory, not a YAML file")
+    if path.is_symlink() and not path.exists():
+        raise UsageError(
+            f"config file {str(path)!r} is a symbolic link to nothing (a loop or a missing target)"
+        )
     if not path.is_file():
         raise UsageError(f"config file {str(path)!r} does not exist")
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise UsageError(f"config file {str(path)!r} is unreadable ({exc.strerror})") from None
+    if size > MAX_CONFIG_BYTES:
+        raise UsageError(
+            f"config file {str(path)!r} is {size / 2**20:.1f} MiB; an experiment file is at "
+            f"most {MAX_CONFIG_BYTES // 2**20} MiB"
+        )
     try:
         tree = yaml.load(path.read_text(), Loader=_UniqueKeyLoader)  # a SafeLoader
     except yaml.YAMLError as exc:

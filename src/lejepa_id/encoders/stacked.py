@@ -18,7 +18,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from lejepa_id.errors import UsageError
+from lejepa_id.errors import UsageError, check_registration
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,7 @@ def register_encoder(
     cost: Callable[[Any], EncoderCost] | None = None,
     shapes: ShapeRule | None = None,
     keys: type | None = None,
+    override: bool = False,
 ) -> Callable[[Callable[..., nn.Module]], Callable[..., nn.Module]]:
     """Decorator: register ``builder(obs_dim, code_dim, seeds, **options) -> nn.Module``.
 
@@ -63,9 +64,13 @@ def register_encoder(
     sizes go); the config and the trainer ask it, never the encoder's name. ``keys`` is a
     dataclass whose defaulted fields are the encoder's own config keys, in its namespace
     (``tanh1.width``), as a transition's are; the builder receives them in ``options``.
+    A name already registered is refused in one line naming both origins, unless
+    ``override=True`` says the replacement is meant.
     """
 
     def add(builder: Callable[..., nn.Module]) -> Callable[..., nn.Module]:
+        existing = _ENCODERS.get(name)
+        check_registration("encoder", name, existing, builder, override, "register_encoder")
         _ENCODERS[name] = builder
         _COSTS[name] = cost or _measured_cost(builder)
         _SHAPES[name] = shapes or (lambda n, D, m: None)

@@ -12,9 +12,11 @@ remains the readable reference.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import torch
 
+from lejepa_id.errors import UsageError, origin
 from lejepa_id.linalg import r2
 from lejepa_id.metrics.moments import CodeMoments, LatentMoments
 from lejepa_id.metrics.reference import grid_latents
@@ -82,8 +84,30 @@ class Scorer:
             -> {name: (R,)}
         """
         moments = CodeMoments(self.latents, h, h_prime, self.rho)
-        return {
-            name: info.compute(moments)
-            for name, info in metric_infos().items()
-            if info.compute is not None and (final or not info.final_only)
-        }
+        scores = {}
+        for name, info in metric_infos().items():
+            if info.compute is not None and (final or not info.final_only):
+                scores[name] = _computed(name, info.compute, moments, h.shape[0])
+        return scores
+
+
+def _computed(name: str, compute: Any, moments: CodeMoments, runs: int) -> torch.Tensor:
+    """A metric's scores; a plugin's that raise or are not one score per run (R,) are a
+    one-line UsageError naming it, not a traceback in the bookkeeping."""
+    where = origin(compute)
+    if where.startswith("built-in"):
+        return compute(moments)
+    label = f"metric {name!r} ({where})"
+    try:
+        value = compute(moments)
+    except Exception as exc:  # noqa: BLE001 - any failure of user code is one line
+        first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        raise UsageError(f"{label} failed: {first}") from None
+    if not isinstance(value, torch.Tensor) or tuple(value.shape) != (runs,):
+        what = (
+            f"a tensor of shape {tuple(value.shape)}"
+            if isinstance(value, torch.Tensor)
+            else f"a {type(value).__name__}"
+        )
+        raise UsageError(f"{label} returned {what}, not a tensor of shape ({runs},), one per run")
+    return value

@@ -16,7 +16,7 @@ from typing import Any
 
 import torch
 
-from lejepa_id.errors import UsageError
+from lejepa_id.errors import UsageError, origin
 
 _METRICS: dict[str, MetricInfo] = {}
 
@@ -67,7 +67,13 @@ def declare_metric(
 def _add(info: MetricInfo) -> None:
     # Two modules claiming one name would silently replace each other's column.
     if info.name in _METRICS:
-        raise UsageError(f"metric {info.name!r} is registered twice; metric names must be unique")
+        first, second = (
+            origin(i.compute) if i.compute else "a declaration" for i in (_METRICS[info.name], info)
+        )
+        raise UsageError(
+            f"metric {info.name!r} is registered twice: by {first} and by {second}; "
+            "metric names must be unique"
+        )
     _METRICS[info.name] = info
 
 

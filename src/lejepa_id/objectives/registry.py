@@ -103,12 +103,17 @@ class Objective:
         return per_run.get(key, getattr(self, key))
 
 
-def register_objective(name: str) -> Callable[[type[Objective]], type[Objective]]:
-    """Class decorator: make an Objective subclass selectable as ``mode: name``."""
+def register_objective(
+    name: str, override: bool = False
+) -> Callable[[type[Objective]], type[Objective]]:
+    """Class decorator: make an Objective subclass selectable as ``mode: name``.
+
+    A name already registered (a built-in, another plugin) is refused in one line naming
+    both origins, unless ``override=True`` says the replacement is meant."""
 
     def add(cls: type[Objective]) -> type[Objective]:
+        components.register("objective", name, cls, override, "register_objective")
         cls.name = name
-        components.register("objective", name, cls)
         return cls
 
     return add

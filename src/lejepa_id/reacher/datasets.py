@@ -366,6 +366,37 @@ def check_same_size(train: FrameData, gallery: FrameData) -> None:
         )
 
 
+def check_shards(path: str | os.PathLike, meta: dict) -> None:
+    """Every frame shard of a complete dataset is a uint8 ``.npy`` array of the dataset's
+    frame shape, together holding its n frames: read from the files' headers only (a
+    memory map), so a sweep refuses a pickle or a truncated shard before any worker
+    trains, not in each run's error.json."""
+    root = Path(path)
+    ident = meta["identity"]
+    views = 1 if ident["kind"] == "eval" else 2
+    shape = (views, ident["size"], ident["size"], 3)
+    total = 0
+    for k in range(int(meta["n_shards"])):
+        shard = shard_path(root, k)
+        if not shard.is_file():
+            raise UsageError(f"{root} is missing shard {shard.name}: rerun the render command")
+        try:
+            frames = np.load(shard, mmap_mode="r", allow_pickle=False)
+        except (OSError, ValueError, EOFError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise UsageError(
+                f"{root}: {shard.name} is not a frame shard ({reason}); rerun the render command"
+            ) from None
+        if frames.dtype != np.uint8 or frames.shape[1:] != shape:
+            raise UsageError(
+                f"{root}: {shard.name} holds {frames.dtype} of shape {frames.shape}, not uint8 "
+                f"frames of shape (n, {', '.join(map(str, shape))}); rerun the render command"
+            )
+        total += frames.shape[0]
+    if total != int(ident["n"]):
+        raise UsageError(f"{root} has {total} frames in its shards for n = {ident['n']}")
+
+
 def load_angles(path: str | os.PathLike) -> tuple[np.ndarray, dict]:
     """Angles and metadata of a complete dataset without reading its frames.
 

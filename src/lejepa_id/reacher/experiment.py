@@ -355,10 +355,12 @@ def _apply_set(tree: dict, overrides: dict, key: str, value: Any) -> None:
 
 
 def check_datasets(exp: ReacherExperiment) -> None:
-    """Complete datasets of the right kinds and one image size (frames are not read)."""
-    from lejepa_id.reacher.datasets import load_angles
+    """Complete datasets of the right kinds and one image size, every shard a frame
+    array (its header read, not its frames)."""
+    from lejepa_id.reacher.datasets import check_shards, load_angles
 
     _, gallery = load_angles(exp.eval)
+    check_shards(exp.eval, gallery)
     if gallery["identity"]["kind"] != "eval":
         raise UsageError(
             f"eval: {exp.eval} holds {gallery['identity']['kind']} pairs; --eval (eval:) "
@@ -367,6 +369,7 @@ def check_datasets(exp: ReacherExperiment) -> None:
     for run in exp.runs:
         path = exp.data_path(run)
         _, meta = load_angles(path)
+        check_shards(path, meta)
         kind, size = meta["identity"]["kind"], meta["identity"]["size"]
         if kind == "eval":
             raise UsageError(f"runs.{run}.data: {path} is an eval dataset, not pairs")

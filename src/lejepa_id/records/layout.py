@@ -29,9 +29,16 @@ RESERVED = 512
 
 
 def check_path_length(path: str | Path, what: str = "--out", reserve: int = RESERVED) -> Path:
-    """Refuse (one-line UsageError) a path with a name over 255 bytes, or one so long
-    that the files below it would pass 4,096 bytes, before anything is written."""
+    """Refuse (one-line UsageError) a path with a control character (a newline) or a
+    name over 255 bytes, or one so long that the files below it would pass 4,096 bytes,
+    before anything is written."""
     path = Path(path)
+    control = next((c for c in str(path) if ord(c) < 32 or ord(c) == 127), None)
+    if control is not None:
+        # A newline in a folder name splits every message and listing that names it.
+        raise UsageError(
+            f"{what} {str(path)!r} holds a control character ({control!r}); use a name without one"
+        )
     for part in path.parts:
         if len(os.fsencode(part)) > NAME_MAX:
             raise UsageError(
@@ -62,6 +69,11 @@ def check_run_dirs(root: Path, run_ids: Collection[str]) -> None:
 def ensure_writable(out: str | Path) -> Path:
     """Create ``out`` if needed and prove it writable, or raise a one-line UsageError."""
     out = check_path_length(out)
+    if out.is_symlink() and not out.exists():
+        raise UsageError(
+            f"output directory {str(out)!r} is a symbolic link to nothing (a loop or a "
+            "missing target)"
+        )
     try:
         out.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(dir=out, prefix=".write-test-")
@@ -74,8 +86,9 @@ def ensure_writable(out: str | Path) -> Path:
 
 def check_creatable(path: str | Path, what: str = "--out") -> Path:
     """Refuse (one-line UsageError) a directory that could not be created, without
-    creating anything: its nearest existing ancestor must be a writable directory."""
-    path = Path(path)
+    creating anything: its nearest existing ancestor must be a writable directory, and
+    its name must pass :func:`check_path_length`."""
+    path = check_path_length(path, what)
     probe = path
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent

@@ -17,6 +17,10 @@ run's own result folder ``OUT/<experiment>/<run_id>/``.
 from __future__ import annotations
 
 import math
+import os
+import secrets
+import socket
+import urllib.parse
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +60,13 @@ class Logger:
     def start(self, member: Member) -> None:
         """Called once per member before its first step."""
 
+    def resume(self, member: Member, step: int) -> None:
+        """Called instead of :meth:`start` when the member continues from a checkpoint
+        taken after ``step`` steps: what was logged up to ``step`` is kept, what a killed
+        run logged after it is dropped, and logging continues from there. The default
+        starts afresh."""
+        self.start(member)
+
     def log(self, member: Member, step: int, metrics: Mapping[str, float]) -> None:
         """One evaluation of ``member`` after ``step`` optimizer steps."""
 
@@ -83,6 +94,16 @@ class CSVLogger(Logger):
     def start(self, member: Member) -> None:
         self.tables[member] = {}
 
+    def resume(self, member: Member, step: int) -> None:
+        """Keep the file's rows up to ``step`` (a killed run's later rows are redone)."""
+        table: dict[str, list[float]] = {}
+        path = self.path(member)
+        if path.is_file():
+            for row in _read_csv(path.read_text()):
+                if row.get("step", math.inf) <= step:
+                    append_curve_row(table, row)
+        self.tables[member] = table
+
     def log(self, member: Member, step: int, metrics: Mapping[str, float]) -> None:
         table = self.tables.setdefault(member, {})
         append_curve_row(table, {"step": step, **metrics})
@@ -95,6 +116,30 @@ def _csv(table: Mapping[str, list[float]]) -> str:
     for i in range(len(table[keys[0]])):
         rows.append(",".join(_cell(table[k][i]) for k in keys))
     return "\n".join(rows) + "\n"
+
+
+def _read_csv(text: str) -> list[dict[str, float]]:
+    """The rows :func:`_csv` wrote, each value as it was: an int where the cell is an
+    integer literal (the step), a float otherwise, NaN for an empty cell."""
+    lines = text.splitlines()
+    if not lines:
+        return []
+    keys = lines[0].split(",")
+    rows = []
+    for line in lines[1:]:
+        cells = line.split(",")
+        if len(cells) == len(keys):
+            rows.append({k: _value(c) for k, c in zip(keys, cells)})
+    return rows
+
+
+def _value(cell: str) -> float:
+    if not cell:
+        return math.nan
+    try:
+        return int(cell)
+    except ValueError:
+        return float(cell)
 
 
 def _cell(value: float) -> str:
@@ -119,10 +164,16 @@ class TensorBoardLogger(Logger):
         self.writers: dict[Member, Any] = {}
 
     def start(self, member: Member) -> None:
+        self.writers[member] = self._writer(log_dir=str(self._folder(member)))
+
+    def resume(self, member: Member, step: int) -> None:
+        """Continue in the same folder; TensorBoard drops the events a killed run wrote
+        after ``step`` (``purge_step``)."""
+        self.writers[member] = self._writer(log_dir=str(self._folder(member)), purge_step=step + 1)
+
+    def _folder(self, member: Member) -> Path:
         folder = self.root / member.run / "tensorboard"
-        if member.inits > 1:
-            folder = folder / f"init{member.init}"
-        self.writers[member] = self._writer(log_dir=str(folder))
+        return folder / f"init{member.init}" if member.inits > 1 else folder
 
     def log(self, member: Member, step: int, metrics: Mapping[str, float]) -> None:
         writer = self.writers[member]
@@ -157,17 +208,44 @@ class WandbLogger(Logger):
         self.runs: dict[Member, Any] = {}
 
     def start(self, member: Member) -> None:
+        self._init(member, secrets.token_hex(4), False)
+
+    def resume(self, member: Member, step: int) -> None:
+        """Continue the member's W&B run (its id is kept in its folder), or start one."""
+        path = self._id_file(member)
+        run_id = path.read_text().strip() if path.is_file() else ""
+        if not run_id:
+            self.start(member)
+            return
+        self._init(member, run_id, True)
+
+    def _id_file(self, member: Member) -> Path:
+        suffix = "" if member.inits == 1 else f"-init{member.init}"
+        return self.root / member.run / f".wandb-id{suffix}"
+
+    def _init(self, member: Member, run_id: str, resume: bool) -> None:
         folder = self.root / member.run
         folder.mkdir(parents=True, exist_ok=True)
-        self.runs[member] = self._wandb.init(
-            project=self.project or "lejepa-id",
-            name=member.label,
-            group=member.run,
-            config=dict(member.config),
-            dir=str(folder),
-            # Several members of one stacked group log at once from one process.
-            reinit="create_new",
-        )
+        atomic_write_bytes(self._id_file(member), run_id.encode())
+        try:
+            self.runs[member] = self._wandb.init(
+                project=self.project or "lejepa-id",
+                name=member.label,
+                group=member.run,
+                config=dict(member.config),
+                dir=str(folder),
+                id=run_id,
+                resume="allow" if resume else None,
+                # Several members of one stacked group log at once from one process.
+                reinit="create_new",
+                settings=self._wandb.Settings(init_timeout=WANDB_INIT_TIMEOUT_S),
+            )
+        except Exception as exc:  # noqa: BLE001 - wandb's errors are many; each is one line
+            first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raise UsageError(
+                f"--logger wandb could not start a run: {first} "
+                "(WANDB_MODE=offline logs without an account or a network)"
+            ) from None
 
     def log(self, member: Member, step: int, metrics: Mapping[str, float]) -> None:
         clean = {k: v for k, v in metrics.items() if not math.isnan(v)}
@@ -206,6 +284,48 @@ def check_loggers(names: Sequence[str]) -> None:
                     f"--logger {name} needs the {module} package: "
                     f"pip install 'lejepa-identifiability[{name}]'"
                 )
+        if name == "wandb":
+            check_wandb()
+
+
+WANDB_INIT_TIMEOUT_S = 20
+"""How long ``wandb.init`` may wait for the W&B service before the run is refused."""
+WANDB_MODES = ("online", "offline", "disabled", "dryrun", "run", "shared")
+WANDB_HOST = "api.wandb.ai"
+
+
+def check_wandb(env: Mapping[str, str] | None = None) -> None:
+    """What ``--logger wandb`` needs, checked before anything is trained or written: a
+    known ``WANDB_MODE``; when online, an API key and a reachable service (a few
+    seconds at most, never W&B's own minutes of retries)."""
+    env = os.environ if env is None else env
+    mode = env.get("WANDB_MODE", "online").strip().lower() or "online"
+    if mode not in WANDB_MODES:
+        raise UsageError(f"WANDB_MODE={mode!r} is not one of {', '.join(WANDB_MODES)}")
+    if mode not in ("online", "run", "shared"):
+        return
+    offline = "; set WANDB_MODE=offline to log without an account or a network"
+    if not env.get("WANDB_API_KEY") and not _netrc_has_key(env):
+        raise UsageError(
+            f"--logger wandb: no W&B API key (WANDB_API_KEY or `wandb login`){offline}"
+        )
+    host = urllib.parse.urlsplit(env.get("WANDB_BASE_URL", f"https://{WANDB_HOST}"))
+    try:
+        socket.create_connection((host.hostname or WANDB_HOST, host.port or 443), timeout=5).close()
+    except OSError as exc:
+        raise UsageError(f"--logger wandb: cannot reach {host.geturl()} ({exc}){offline}") from None
+
+
+def _netrc_has_key(env: Mapping[str, str]) -> bool:
+    import netrc
+
+    path = env.get("NETRC") or str(Path.home() / ".netrc")
+    host = urllib.parse.urlsplit(env.get("WANDB_BASE_URL", f"https://{WANDB_HOST}")).hostname
+    try:
+        entry = netrc.netrc(path).authenticators(host or WANDB_HOST)
+    except (OSError, netrc.NetrcParseError):
+        return False
+    return bool(entry and entry[2])
 
 
 class LoggerHub(Logger):
@@ -219,6 +339,14 @@ class LoggerHub(Logger):
         if member.run not in self.skip:
             for logger in self.loggers:
                 logger.start(member)
+
+    def resume(self, member: Member, step: int) -> None:
+        if member.run not in self.skip:
+            for logger in self.loggers:
+                if hasattr(logger, "resume"):
+                    logger.resume(member, step)
+                else:  # a user's logger without resume() starts afresh
+                    logger.start(member)
 
     def log(self, member: Member, step: int, metrics: Mapping[str, float]) -> None:
         if member.run not in self.skip:

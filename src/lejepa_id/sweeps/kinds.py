@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from lejepa_id.config.experiments import load_experiment
+from lejepa_id.config.experiments import MAX_CONFIG_BYTES, load_experiment
 from lejepa_id.encoders.stacked import encoder_cost
 from lejepa_id.errors import UsageError
 from lejepa_id.records.validate import register_config_check, synthetic_config_problem
@@ -168,6 +168,8 @@ def file_kind(path: str | Path) -> str:
     """The ``kind:`` an experiment YAML declares (synthetic when absent or unreadable:
     the synthetic loader then reports the problem with the file)."""
     try:
+        if Path(path).stat().st_size > MAX_CONFIG_BYTES:
+            return "synthetic"  # refused by the synthetic loader, before a slow parse
         tree = yaml.safe_load(Path(path).read_text())
     except (OSError, yaml.YAMLError, UnicodeDecodeError):
         return "synthetic"

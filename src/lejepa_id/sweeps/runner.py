@@ -239,6 +239,9 @@ def run_experiment(
     jobs = options.jobs or default_jobs(device_type, len(gpus))
     if executor is None:
         executor = _make_executor(options, jobs, device_type, root, gpus)
+    from lejepa_id.objectives.probe import probe_configs
+
+    probe_configs([s.config for s in specs])
     # Every refusal is above this line: from here on the sweep writes.
     ensure_writable(root)
     with sweep_lock(root):

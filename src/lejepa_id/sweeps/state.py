@@ -150,7 +150,22 @@ def check_compatible(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
                 f"{root / spec.run_id} was trained with {key}={stored['config'][key]!r} but "
                 f"this config has {key}={want[key]!r}; use another --out or the same config"
             )
+        _check_plugins(spec, stored, root / spec.run_id)
         kind_of(spec).check_stored(spec, stored, root / spec.run_id)
+
+
+def _check_plugins(spec: RunSpec, stored: dict[str, Any], run: Path) -> None:
+    """A run trained by one version of a plugin is not resumed beside runs of another."""
+    now = getattr(spec, "plugin_sha256", {}) or {}
+    before = stored.get("plugins") or {}
+    if not isinstance(before, dict):
+        return
+    for path, digest in before.items():
+        if path in now and now[path] != digest:
+            raise UsageError(
+                f"{run} was trained with plugin {path} of sha256 {str(digest)[:12]}..., "
+                f"which now hashes {now[path][:12]}...; restore it or use another --out"
+            )
 
 
 def write_manifest(
@@ -241,8 +256,9 @@ LOCK = ".sweep.lock"
 
 
 @contextlib.contextmanager
-def sweep_lock(root: Path) -> Iterator[None]:
-    """Refuse a second sweep writing into ``root`` while this one runs.
+def sweep_lock(root: Path, what: str = "sweep") -> Iterator[None]:
+    """Refuse a second sweep (or ``what``: a second ``paper``) writing into ``root``
+    while this one runs.
 
     The lock is an exclusive ``flock`` on ``root/.sweep.lock``, taken atomically: of two
     sweeps started together exactly one gets it. The kernel drops it when its holder
@@ -258,7 +274,7 @@ def sweep_lock(root: Path) -> Iterator[None]:
             owner = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
             os.close(fd)
             raise UsageError(
-                f"another sweep (pid {owner}) is writing into {root}; wait for it or stop it"
+                f"another {what} (pid {owner}) is writing into {root}; wait for it or stop it"
             ) from None
         # A holder that finished between our open and our flock unlinked the file we
         # locked: lock the current file instead.

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import os
+import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -52,17 +54,71 @@ class Checkpoint:
         atomic_write_bytes(self.path, buffer.getvalue())
 
     def load(self, cfgs: Sequence[Any], names: Sequence[str]) -> dict | None:
-        """The saved state when it is of these runs (configs as ``to_dict()``), else None."""
-        if not self.path.is_file():
+        """The saved state when it is a sound checkpoint of these runs (configs as
+        ``to_dict()``, names, every key, a step inside the schedule), else None.
+
+        A file in the place of the checkpoint that is not one (unreadable, truncated, a
+        folder, a hand edit, another config's) is moved aside with a one-line warning,
+        so the run trains from the start and the next save is not blocked by it. The
+        temporary files of a save that was killed are removed first."""
+        for stale in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            stale.unlink(missing_ok=True)
+        if not self.path.exists() and not self.path.is_symlink():
             return None
-        try:
-            state = torch.load(self.path, map_location="cpu", weights_only=True)
-        except Exception:  # noqa: BLE001 - an unreadable checkpoint means: start again
-            return None
-        if not isinstance(state, dict):
-            return None
-        same = state.get("configs") == [c.to_dict() for c in cfgs]
-        return state if same and state.get("names") == list(names) else None
+        state, unread = _read(self.path)
+        problem = unread if state is None else _state_problem(state, cfgs, names)
+        if problem is None:
+            return state
+        aside = self.reject()
+        print(
+            f"warning: checkpoint {self.path} {problem}; moved to {aside.name}, "
+            "training from step 0",
+            file=sys.stderr,
+        )
+        return None
+
+    def reject(self) -> Path:
+        """Move the checkpoint aside (kept for a look, never read again); its new path."""
+        aside = self.path.with_name(f"{self.path.name}.rejected-{time.strftime('%Y%m%dT%H%M%S')}")
+        os.replace(self.path, aside)
+        return aside
 
     def remove(self) -> None:
         self.path.unlink(missing_ok=True)
+
+
+# What Trainer.state_dict writes; a checkpoint lacking any of them is not restored.
+STATE_KEYS = (
+    "format", "configs", "names", "done", "elapsed_s", "encoder", "module", "engine",
+    "data_generators", "draw_generators", "curves", "recent_loss", "recent_count",
+    "last_loss", "last_terms", "last_rows",
+)  # fmt: skip
+FORMAT = 1
+
+
+def _read(path: Path) -> tuple[dict | None, str]:
+    if not path.is_file():
+        return None, "is not a file"
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is moved aside
+        return None, f"is unreadable ({type(exc).__name__}; truncated or not a checkpoint)"
+    if not isinstance(state, dict):
+        return None, f"holds a {type(state).__name__}, not a checkpoint"
+    return state, ""
+
+
+def _state_problem(state: dict, cfgs: Sequence[Any], names: Sequence[str]) -> str | None:
+    missing = [k for k in STATE_KEYS if k not in state]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    if state["format"] != FORMAT:
+        return f"has format {state['format']!r}, not {FORMAT}"
+    if state["names"] != list(names) or state["configs"] != [c.to_dict() for c in cfgs]:
+        return "is of other runs or another config"
+    done, steps = state["done"], cfgs[0].steps
+    if type(done) is not int or not 0 < done < steps or done % CHUNK:
+        return (
+            f"is at step {done!r}, not a multiple of {CHUNK} inside the schedule (1 to {steps - 1})"
+        )
+    return None

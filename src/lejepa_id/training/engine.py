@@ -349,6 +349,14 @@ STEP_VAR = "LEJEPA_ID_STEP"
 STEP_PATHS = ("auto", "eager", "static", "graph")
 
 
+def step_setting(env: Mapping[str, str] | None = None) -> str:
+    """``LEJEPA_ID_STEP`` as one of :data:`STEP_PATHS` (a bad value raises UsageError)."""
+    value = (os.environ if env is None else env).get(STEP_VAR, "auto").strip().lower() or "auto"
+    if value not in STEP_PATHS:
+        raise UsageError(f"{STEP_VAR}={value!r} is not one of {', '.join(STEP_PATHS)}")
+    return value
+
+
 def step_engine(
     device: torch.device, env: Mapping[str, str] | None = None
 ) -> Callable[..., Engine]:
@@ -357,9 +365,7 @@ def step_engine(
     eagerly (:class:`GraphedEngine` without capture); ``graph``
     that program captured as a CUDA graph (CUDA only); ``auto`` (default) ``graph`` on
     CUDA, ``eager`` elsewhere. Bad values raise UsageError."""
-    value = (os.environ if env is None else env).get(STEP_VAR, "auto").strip().lower() or "auto"
-    if value not in STEP_PATHS:
-        raise UsageError(f"{STEP_VAR}={value!r} is not one of {', '.join(STEP_PATHS)}")
+    value = step_setting(env)
     if value == "graph" and device.type != "cuda":
         raise UsageError(f"{STEP_VAR}=graph needs a CUDA device, got {device.type}")
     if value == "auto":

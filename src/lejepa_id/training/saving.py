@@ -84,6 +84,9 @@ def train_and_save(
     )
     for spec, res in zip(specs, results):
         res.name = spec.run_id
+        # Which plugin code trained it (path -> sha256), checked when a sweep resumes.
+        if getattr(spec, "plugin_sha256", None):
+            res.extra["plugins"] = dict(spec.plugin_sha256)
         if spec.run_id not in keep:
             res.save(
                 Path(root) / spec.run_id if root else run_dir(out, spec.experiment, spec.run_id)

@@ -28,9 +28,11 @@ from lejepa_id.errors import UsageError
 from lejepa_id.metrics.evaluation import EvalSet, Scorer
 from lejepa_id.metrics.reference import grid_metrics
 from lejepa_id.objectives import build_objective
+from lejepa_id.objectives.probe import probe_objective
 from lejepa_id.records.loggers import Logger, LoggerHub, Member
 from lejepa_id.records.result import RunResult, append_curve_row
 from lejepa_id.runtime import derive_seed, generator, resolve_device
+from lejepa_id.training.checkpoints import FORMAT as CHECKPOINT_FORMAT
 from lejepa_id.training.checkpoints import Checkpoint, checkpoint_interval
 from lejepa_id.training.engine import Schedule, run_loop, step_engine
 from lejepa_id.training.stacking import check_stack
@@ -206,6 +208,17 @@ class _Trainer:
             k: torch.tensor([getattr(cfgs[r], k) for r, _ in self.members], device=self.device)
             for k in self.objective.per_run
         }
+        # A plugin's loss is checked once here, not found wrong by a traceback mid-step.
+        probe_objective(
+            self.objective,
+            members=len(self.members),
+            views=c0.views,
+            code_dim=c0.code_size,
+            per_run=self.per_run,
+            module=self.module,
+            action_size=self.worlds[0].transition.action_size(),
+            device=self.device,
+        )
 
     def _build_engine(self) -> None:
         """Data streams, random directions, schedule and the shared training step."""
@@ -329,7 +342,7 @@ class _Trainer:
     def state_dict(self, done: int, elapsed: float, rows: list[dict[str, float]]) -> dict:
         """The group's training state after ``done`` steps, at a chunk boundary."""
         return {
-            "format": 1,
+            "format": CHECKPOINT_FORMAT,
             "configs": [c.to_dict() for c in self.cfgs],
             "names": self.names,
             "done": done,
@@ -373,7 +386,16 @@ class _Trainer:
         label = self.names[0] if len(self.cfgs) == 1 else f"{len(self.cfgs)} runs"
         state = saver.load(self.cfgs, self.names) if saver is not None else None
         if state is not None and saver is not None:
-            first, before, last_rows = self.load_state_dict(state)
+            try:
+                first, before, last_rows = self.load_state_dict(state)
+            except (RuntimeError, KeyError, TypeError, ValueError, IndexError) as exc:
+                # Keys and step were sound but the tensors do not fit this group.
+                aside = saver.reject()
+                raise UsageError(
+                    f"checkpoint {saver.path} does not fit these runs "
+                    f"({type(exc).__name__}); moved to {aside.name}: rerun to train from "
+                    "step 0"
+                ) from None
             note = f"{label or 'train'}: continuing from step {first} ({saver.path})"
             print(note, file=sys.stderr)
         bar = tqdm(
@@ -412,7 +434,10 @@ class _Trainer:
                 saver.save(self.state_dict(done, elapsed, last_rows))
 
         for member in members:
-            hub.start(member)
+            if first:  # continued from a checkpoint: the logs keep their rows up to it
+                hub.resume(member, first)
+            else:
+                hub.start(member)
         try:
             with bar:
                 done = run_loop(

@@ -3,7 +3,8 @@
 A named mixing is built by this package and known to be sound. A callable or module a
 user passes (``World.make(my_fn)``, ``train(cfg, worlds=...)``) is run once on a few
 latents shaped as training shapes them, ``(views, batch, n)``, and must return a
-``torch.Tensor`` of shape ``(views, batch, D)`` on the latents' device, finite, of a
+``torch.Tensor`` of shape ``(views, batch, D)`` with D >= n (an injective map cannot
+have fewer observed dimensions than latents) on the latents' device, finite, of a
 floating dtype the encoders take:
 
 - float32: used as is;
@@ -65,6 +66,12 @@ def probe_mixing(mixing: nn.Module, dim: int) -> nn.Module:
         raise UsageError(
             f"mixing {name!r} mapped latents of shape {tuple(z.shape)} to {tuple(x.shape)}; "
             f"it must map (..., {dim}) to (..., D), keeping the leading dimensions"
+        )
+    if x.shape[-1] < dim:
+        # Fewer observed dimensions than latents: no encoder can recover z from x.
+        raise UsageError(
+            f"mixing {name!r} maps {dim} latents to {x.shape[-1]} observed dimension"
+            f"{'s' if x.shape[-1] > 1 else ''}; an injective mixing needs D >= {dim}"
         )
     if x.device != z.device:
         raise UsageError(

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import torch
 
-from lejepa_id.errors import UsageError
+from lejepa_id.errors import UsageError, check_registration
 from lejepa_id.worlds.laws import LatentLaw
 
 _TRANSITIONS: dict[str, type[Transition]] = {}
@@ -81,10 +81,15 @@ class Transition(ABC):
         raise NotImplementedError(f"transition {cls.name!r} cannot be built from a config")
 
 
-def register_transition(name: str) -> Callable[[type[Transition]], type[Transition]]:
-    """Class decorator: make a Transition subclass buildable by ``name``."""
+def register_transition(
+    name: str, override: bool = False
+) -> Callable[[type[Transition]], type[Transition]]:
+    """Class decorator: make a Transition subclass buildable by ``name``; a name already
+    registered is refused in one line naming both origins, unless ``override=True``."""
 
     def add(cls: type[Transition]) -> type[Transition]:
+        existing = _TRANSITIONS.get(name)
+        check_registration("transition", name, existing, cls, override, "register_transition")
         cls.name = name
         _TRANSITIONS[name] = cls
         return cls
