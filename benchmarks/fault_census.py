@@ -43,6 +43,7 @@ import pandas as pd
 import torch
 
 from lejepa_id.cli.main import main
+from lejepa_id.config.limits import INT_RANGES
 from lejepa_id.config.run import RunConfig, _allowed_types, run_keys
 from lejepa_id.errors import UsageError
 from lejepa_id.records.result import RunResult
@@ -111,11 +112,22 @@ BAD = {
 }
 
 
+def bad_values(key: str, kind: type) -> list[str]:
+    """The bad values tried for ``key``. A threshold that is unbounded above on purpose
+    (config/limits.py: a huge one means "never") is tried one below its minimum instead
+    of at 1e30, which it rightly accepts."""
+    values = BAD[kind]
+    low, high = INT_RANGES.get(key, (None, 0))
+    if kind is int and high is None and low is not None:
+        values = [v for v in values if v != "1e30"] + [str(low - 1)]
+    return values
+
+
 def config_cases(tmp: Path) -> None:
     out = tmp / "config-out"
     for key in run_keys():
         kind = next(t for t in (str, int, float) if t in _allowed_types(key))
-        for value in BAD[kind]:
+        for value in bad_values(key, kind):
             sets = [f"--set={s}" for s in FAST] + [f"--set={key}={value}"]
             argv = ["run", str(CONFIG), "--run", "spiral_lejepa", "--seed", "0",
                     "--out", str(out), "--no-progress", *sets]  # fmt: skip

@@ -12,6 +12,20 @@ import torch
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
+def pytest_configure(config):
+    """Under pytest-xdist (scripts/test.sh: a worker per core) every core already runs a
+    worker: a second thread per worker would only make the workers' threads wait for each
+    other. Runs then take one thread unless a test or the user chose (the 2d mlp's weights
+    do not depend on the count; tests/test_threads.py sets the count it checks)."""
+    import os
+
+    if os.environ.get("PYTEST_XDIST_WORKER") and not (
+        {"LEJEPA_ID_THREADS", "OMP_NUM_THREADS"} & set(os.environ)
+    ):
+        os.environ["LEJEPA_ID_THREADS"] = "1"
+        torch.set_num_threads(1)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _wandb_offline(tmp_path_factory):
     """W&B offline in every test, its files in a temporary folder: no test needs an

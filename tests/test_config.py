@@ -194,6 +194,11 @@ def test_duplicate_axis_values_are_refused(axis):
         ({"t_max": float("inf")}, "t_max=inf must be a finite number"),
         ({"mode": "whiten", "batch": 1}, "batch=1 must be >= 2"),
         ({"batch": 2**20, "hidden": 4096}, "GiB"),
+        # Seeds enter derive_seed modulo 2^63: outside [0, 2^63) two seeds would be one.
+        ({"seed": 10**30}, "seed=1000000000000000000000000000000 must be <= 9,223,372,036,"),
+        ({"seed": -1}, "seed=-1 must be >= 0"),
+        ({"mixing_seed": 2**63}, "mixing_seed=9223372036854775808 must be <= 9,223,"),
+        ({"eval_seed": -5}, "eval_seed=-5 must be >= 0"),
     ],
 )
 def test_sizes_and_nonsense_are_refused_with_the_range(overrides, message):
@@ -204,6 +209,8 @@ def test_sizes_and_nonsense_are_refused_with_the_range(overrides, message):
 def test_the_smallest_allowed_values_are_accepted():
     make_run_config({"law": "gennorm", "alpha": 0.1, "batch": 2, "eval_size": 100})
     make_run_config({"mixing": "coupling", "dim": 16, "eval_size": 100, "steps": 1})
+    make_run_config({"seed": 2**63 - 1, "mixing_seed": 0, "eval_seed": 0})
+    make_run_config({"eval_every": 10**30})  # a threshold: a huge one means "never"
 
 
 @pytest.mark.parametrize(

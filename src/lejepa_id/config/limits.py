@@ -38,9 +38,15 @@ INT_RANGES: dict[str, tuple[int | None, int | None]] = {
     "steps": (1, 100_000_000),
     "batch": (2, 1_048_576),
     "eval_size": (100, 10_000_000),
+    # Thresholds, unbounded above on purpose: a huge one means "never" (no intermediate
+    # evaluation, best of inits at every dim), a meaning a bound would take away.
     "eval_every": (1, None),
     "eval_every_early": (1, None),
     "early_until": (0, None),
+    # Seeds enter derive_seed modulo 2^63: beyond that range two seeds would be one.
+    "seed": (0, 2**63 - 1),
+    "mixing_seed": (0, 2**63 - 1),
+    "eval_seed": (0, 2**63 - 1),
     "scatter": (0, 1_000_000),
 }
 ALPHA_MIN = 0.1
@@ -51,9 +57,10 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+=-]{0,99}")
 
 
 def check_int_ranges(values: dict[str, Any]) -> None:
-    """Raise UsageError for the first integer setting outside its range."""
+    """Raise UsageError for the first integer setting outside its range (None: unset)."""
     for key, (low, high) in INT_RANGES.items():
-        check_int_range(key, values[key], low, high)
+        if values[key] is not None:
+            check_int_range(key, values[key], low, high)
 
 
 def check_int_range(key: str, value: int, low: int | None, high: int | None) -> None:
