@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from lejepa_id.errors import UsageError
 from lejepa_id.metrics import registry as metric_registry
 from lejepa_id.objectives import Objective, register_objective
 from lejepa_id.testing import StackingError, check_stacking
-from lejepa_id.worlds import transitions
+from lejepa_id.worlds import mixings, transitions
 
 PLUGINS = Path(__file__).parent / "plugins"
 FILES = [PLUGINS / f for f in ("barlow_objective.py", "tanh_encoder.py", "hops_transition.py")]
@@ -35,6 +36,7 @@ def isolated(monkeypatch):
     objectives_now = dict(components._REGISTERED["objective"])
     monkeypatch.setitem(components._REGISTERED, "objective", objectives_now)
     monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))
+    monkeypatch.setattr(mixings, "_MIXINGS", dict(mixings._MIXINGS))
     monkeypatch.setattr(encoders, "_ENCODERS", dict(encoders._ENCODERS))
     monkeypatch.setattr(encoders, "_COSTS", dict(encoders._COSTS))
     monkeypatch.setattr(encoders, "_SHAPES", dict(encoders._SHAPES))
@@ -134,6 +136,13 @@ HIJACKS = {
         "class Fake(OU):\n"
         "    pass\n",
     ),
+    "mixing": (
+        "spiral",
+        "from lejepa_id.worlds import register_mixing\n"
+        "@register_mixing('spiral'{extra})\n"
+        "def fake(dim, **_):\n"
+        "    return lambda z: 2 * z\n",
+    ),
 }
 
 
@@ -161,6 +170,7 @@ def test_a_plugin_cannot_silently_replace_a_built_in(isolated, tmp_path, capsys,
         "objective": lambda: components._REGISTERED["objective"][name],
         "encoder": lambda: encoders._ENCODERS[name],
         "transition": lambda: transitions._TRANSITIONS[name],
+        "mixing": lambda: mixings._MIXINGS[name],
     }
     assert table[kind]() is getattr(module, "Fake", getattr(module, "fake", None))
 
@@ -384,3 +394,90 @@ def test_a_plugin_calling_sys_exit_is_one_line_not_the_commands_exit(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"called sys.exit({code}) while it was imported" in err[0]
     assert not out.exists() and str(plugin) not in plugins.loaded()
+
+
+SWIRL = PLUGINS / "swirl_mixing.py"
+CONFIG_2D = Path(__file__).parents[1] / "configs" / "2d.yaml"
+CLI_TINY = ["--set", "steps=4", "--set", "eval_size=200", "--set", "scatter=0",
+            "--set", "hidden=16", "--set", "num_directions=16", "--no-progress",
+            "--device", "cpu"]  # fmt: skip
+
+
+def _cli(command: str, out: Path, plugin: Path, *sets: str) -> list[str]:
+    argv = [command, str(CONFIG_2D), "--out", str(out), "--plugin", str(plugin), *CLI_TINY]
+    argv += [w for s in sets for w in ("--set", s)]
+    if command == "run":
+        return argv + ["--run", "spiral_lejepa", "--seed", "0"]
+    return argv + ["--set", "runs=[spiral_lejepa, spiral_whiten]", "--set", "seeds=[0]"]
+
+
+@pytest.mark.parametrize("command", ["run", "sweep"])
+def test_a_plugin_mixing_is_a_config_value_for_run_and_sweep(isolated, tmp_path, capsys, command):
+    from lejepa_id.cli.main import main
+
+    out = tmp_path / "out"
+    assert main(_cli(command, out, SWIRL, "mixing=swirl")) == 0
+    records = [json.loads(p.read_text()) for p in (out / "2d").glob("*/result.json")]
+    assert len(records) == (1 if command == "run" else 2)
+    for record in records:
+        assert record["config"]["mixing"] == "swirl" and record["status"] == "finished"
+        assert str(SWIRL) in record["plugins"]
+    # The world the record names is the plugin's: x of the first latents is the swirl's.
+    from lejepa_id.worlds.build import world_for
+
+    world = world_for(make_run_config(records[0]["config"]))
+    z = torch.tensor([[0.5, -1.0]])
+    assert torch.allclose(world.render(z), plugins.load(str(SWIRL)).Swirl(0.75)(z))
+    capsys.readouterr()
+
+
+def test_an_unknown_mixing_names_the_registered_ones_and_plugins(isolated):
+    with pytest.raises(UsageError, match="mixing='swirl' is not one of spiral, banana") as caught:
+        make_run_config({"mixing": "swirl"}).validate()
+    assert "--plugin" in str(caught.value)
+    plugins.load(str(SWIRL))
+    assert make_run_config({"mixing": "swirl"}).validate().mixing == "swirl"
+    with pytest.raises(UsageError, match="swirl mixing needs an even dim"):
+        from lejepa_id.worlds.build import world_for
+
+        world_for(make_run_config({"mixing": "swirl", "dim": 3}).validate())
+
+
+BAD_MIXINGS = {
+    "wrong_shape": ("return lambda z: z.sum(-1)", r"mapped latents of shape \(2, 8, 2\)"),
+    "collapsed": (
+        "return lambda z: (z[..., :1] + z[..., 1:]).expand(z.shape)",
+        "sends 16 probe latents into 1 dimension of x; an invertible mixing of 2 latents",
+    ),
+    "even": ("return lambda z: z * z", "maps a latent z and -z to the same x"),
+    "fails": ("raise ValueError('no weights')", "failed to build for dim=2: ValueError: no"),
+    "not_callable": ("return 3", "built a int; it must return an nn.Module or a callable"),
+    "too_wide": (
+        "return lambda z: torch.cat([z, z[..., :1]], -1)",
+        "maps dim=2 latents to 3 observed dimensions but the run has obs_dim=None; set obs_dim=3",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "command, case",
+    [("run", c) for c in sorted(BAD_MIXINGS)] + [("sweep", "collapsed"), ("sweep", "fails")],
+)
+def test_a_bad_plugin_mixing_is_one_line_and_no_folder(isolated, tmp_path, capsys, command, case):
+    from lejepa_id.cli.main import main
+
+    body, match = BAD_MIXINGS[case]
+    plugin = tmp_path / f"{case}.py"
+    plugin.write_text(
+        "import torch\n"
+        "from lejepa_id.worlds import register_mixing\n"
+        f"@register_mixing({case!r})\n"
+        "def build(dim, **_):\n"
+        f"    {body}\n"
+    )
+    out = tmp_path / "out"
+    assert main(_cli(command, out, plugin, f"mixing={case}")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert f"mixing {case!r}" in err[0] and re.search(match, err[0]), err[0]
+    assert not out.exists()

@@ -47,6 +47,14 @@ def first_latent_only(z):
     return z[..., :1]  # 2 latents into 1 observed dimension: not injective
 
 
+def onto_a_line(z):
+    return (z[..., :1] - z[..., 1:]) * torch.tensor([1.0, 2.0, 3.0])  # D = 3, a line of x
+
+
+def squared(z):
+    return z * z  # z and -z give one x
+
+
 @pytest.mark.parametrize(
     "fn, match",
     [
@@ -58,6 +66,8 @@ def first_latent_only(z):
         (nan_out, "NaN or infinite"),
         (batch_mixer, "keeping the leading dimensions"),
         (first_latent_only, r"maps 2 latents to 1 observed dimension.*D >= 2"),
+        (onto_a_line, "sends 16 probe latents into 1 dimension of x; an invertible mixing"),
+        (squared, "maps a latent z and -z to the same x"),
     ],
 )
 def test_bad_user_mixing_is_refused_at_make_in_one_line(fn, match):

@@ -60,3 +60,13 @@ def resolve_config(value: str | Path) -> Path:
     raise UsageError(
         f"config file {text!r} does not exist; the paper's configs by name: {', '.join(known)}"
     )
+
+
+def config_spelling(value: str | Path) -> str:
+    """How a command that reruns a config names it: a shipped config by its name (which
+    resolves from any folder and from the wheel), any other file by its absolute path."""
+    path = resolve_config(value).resolve()
+    for name, shipped in paper_configs().items():
+        if shipped.resolve() == path:
+            return name
+    return str(path)

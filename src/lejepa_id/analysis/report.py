@@ -46,7 +46,7 @@ from lejepa_id.errors import UsageError
 from lejepa_id.metrics.registry import metric_infos
 from lejepa_id.records.io import atomic_write_bytes
 from lejepa_id.records.layout import ensure_writable
-from lejepa_id.sweeps.state import read_manifest
+from lejepa_id.sweeps.state import read_manifest, rerun_commands
 
 
 def _objective_has(key: str) -> Callable[[Any], bool]:
@@ -337,26 +337,32 @@ def _summary_html(frame: pd.DataFrame, report: Report) -> list[str]:
 
 def commands(directory: Path, frame: pd.DataFrame, report: Report) -> list[str]:
     """The commands that made this folder and page: ``lejepa-id paper`` when it wrote
-    budget.json, else one ``lejepa-id sweep`` per experiment rebuilt from its sweep.json
-    (the config by the experiment's name, the recorded ``--set`` overrides and seeds),
-    then the report's own command."""
+    budget.json, else per experiment the sweeps its sweep.json recorded (config, every
+    ``--set`` as given, ``--plugin`` and ``--logger``: given again with ``--out`` this
+    folder, they train the same runs), then the report's own command. A folder from before
+    sweeps recorded their commands gets one rebuilt from its overrides and seeds."""
     out = []
     if report.budget is not None:
         out.append(f"lejepa-id paper --budget {report.budget.get('budget')} --out {directory}")
     else:
         for name in sorted(set(frame["experiment"])) if not frame.empty else []:
             manifest = read_manifest(directory / name) or {}
-            sets = [
-                f"{k}={v if isinstance(v, str) else json.dumps(v)}"
-                for k, v in (manifest.get("overrides") or {}).items()
-            ]
-            seeds = (manifest.get("axes") or {}).get("seeds")
-            if seeds:
-                sets.append(f"seeds=[{', '.join(str(s) for s in seeds)}]")
-            quoted = "".join(f" --set '{s}'" for s in sets)
-            out.append(f"lejepa-id sweep configs/{name}.yaml --out {directory}{quoted}")
+            recorded = rerun_commands(manifest, directory)
+            out += recorded or [_rebuilt_command(directory, name, manifest)]
     out.append(report.command or f"lejepa-id report {directory}")
     return out
+
+
+def _rebuilt_command(directory: Path, name: str, manifest: dict[str, Any]) -> str:
+    sets = [
+        f"{k}={v if isinstance(v, str) else json.dumps(v)}"
+        for k, v in (manifest.get("overrides") or {}).items()
+    ]
+    seeds = (manifest.get("axes") or {}).get("seeds")
+    if seeds:
+        sets.append(f"seeds=[{', '.join(str(s) for s in seeds)}]")
+    quoted = "".join(f" --set '{s}'" for s in sets)
+    return f"lejepa-id sweep configs/{name}.yaml --out {directory}{quoted}"
 
 
 def _meta_html(directory: Path, frame: pd.DataFrame, report: Report) -> list[str]:

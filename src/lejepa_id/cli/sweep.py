@@ -49,7 +49,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     # SIGTERM (a scheduler or `kill`) stops the sweep like Ctrl-C (main installs the
     # handler): pool workers are terminated, submitted jobs cancelled, and every
     # finished run stays saved for the next invocation.
-    summary = run_sweep(args.config, sets, args.out, options, progress=not args.no_progress)
+    from lejepa_id.plugins import resolve
+
+    plugins = [resolve(p) for p in args.plugins]
+    summary = run_sweep(
+        args.config, sets, args.out, options, progress=not args.no_progress, plugins=plugins
+    )
     for note in summary.notes:
         print(note, file=sys.stderr)
     for line in summary.lines():

@@ -29,7 +29,13 @@ from lejepa_id.config.memory import check_memory
 from lejepa_id.encoders.stacked import encoder_names, shape_problem
 from lejepa_id.errors import UsageError
 from lejepa_id.runtime.devices import check_device, is_cuda
-from lejepa_id.worlds import COUPLING_DRAWS, LAW_NAMES, MIXING_NAMES, transition_names
+from lejepa_id.worlds import (
+    COUPLING_DRAWS,
+    LAW_NAMES,
+    MIXING_NAMES,
+    mixing_names,
+    transition_names,
+)
 from lejepa_id.worlds.cuda_worlds import RECORDED, has_recorded_world
 from lejepa_id.worlds.transitions import transition_class
 
@@ -236,7 +242,11 @@ class RunConfig:
         for key, value in {**values, **self.params}.items():
             if key not in CORE_FIELDS:
                 _check_type(key, value, self._key_of(key))
-        _check_choice("mixing", self.mixing, MIXING_NAMES)
+        if self.mixing not in mixing_names():
+            raise UsageError(
+                f"mixing={self.mixing!r} is not one of {', '.join(mixing_names())} (a mixing "
+                "of your own: register it in a plugin and pass --plugin FILE)"
+            )
         _check_choice("coupling_draw", self.coupling_draw, COUPLING_DRAWS)
         _check_choice("law", self.law, LAW_NAMES)
         _check_choice("encoder", self.encoder, encoder_names())
@@ -313,7 +323,7 @@ class RunConfig:
             raise UsageError(f"dim={self.dim!r} must be even for the coupling mixing")
         if self.mixing == "coupling" and self.coupling_draw == "published_cuda":
             self._validate_recorded_world()
-        if self.obs_size != self.dim and self.mixing != "linear":
+        if self.obs_size != self.dim and self.mixing in MIXING_NAMES and self.mixing != "linear":
             raise UsageError(
                 f"obs_dim={self.obs_dim!r}: mixing {self.mixing} keeps D = dim = {self.dim}; "
                 "only the linear mixing embeds in a larger space"

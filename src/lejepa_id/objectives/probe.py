@@ -22,6 +22,7 @@ import torch
 from lejepa_id.config.run import RunConfig
 from lejepa_id.errors import UsageError, origin
 from lejepa_id.objectives.registry import Objective, build_objective
+from lejepa_id.worlds.build import check_plugin_mixings
 from lejepa_id.worlds.transitions import transition_class
 
 PROBE_BATCH = 8
@@ -75,9 +76,11 @@ def probe_objective(
 
 
 def probe_configs(configs: list[Any]) -> None:
-    """Probe each plugin objective the runs of a sweep select, once, before any worker
-    starts (a broken loss is one line then, not an error.json per run); configs that are
-    not a :class:`RunConfig` (a Reacher run) are left to their own kind."""
+    """Probe each plugin objective and plugin mixing the runs of a sweep select, once,
+    before any worker starts (a broken loss or world is one line then, not an error.json
+    per run); configs that are not a :class:`RunConfig` (a Reacher run) are left to their
+    own kind."""
+    check_plugin_mixings([c for c in configs if isinstance(c, RunConfig)])
     seen: set[str] = set()
     for c in configs:
         if not isinstance(c, RunConfig) or c.mode in seen:

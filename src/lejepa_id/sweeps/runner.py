@@ -49,6 +49,7 @@ from lejepa_id.sweeps.state import (
     read_manifest,
     read_result,
     recorded_groups,
+    sweep_command,
     sweep_lock,
     write_manifest,
 )
@@ -190,6 +191,7 @@ def run_sweep(
     options: ExecutorOptions | None = None,
     progress: bool = True,
     executor: Any = None,
+    plugins: Sequence[str] = (),
 ) -> SweepSummary:
     """Train every run of an experiment that is not already done under ``out``.
 
@@ -201,6 +203,9 @@ def run_sweep(
         progress: show the progress bar.
         executor: an explicit executor object with ``run(groups, root, progress)``
             (tests pass a submitit DebugExecutor wrapped in SubmititExecutor).
+        plugins: the ``--plugin`` files or modules the command named (already loaded),
+            canonical; the manifest records them with the config and ``sets``, so the
+            report prints a command that trains the same runs again.
     """
     options = options or ExecutorOptions()
     config = resolve_config(config)
@@ -213,7 +218,10 @@ def run_sweep(
         )
     check_path_length(out)
     exp = _load(config, sets)
-    return run_experiment(exp, experiment_dir(out, exp.name), options, progress, executor)
+    command = sweep_command(config, list(sets or []), plugins, options.loggers)
+    return run_experiment(
+        exp, experiment_dir(out, exp.name), options, progress, executor, command=command
+    )
 
 
 def run_experiment(
@@ -222,10 +230,12 @@ def run_experiment(
     options: ExecutorOptions | None = None,
     progress: bool = True,
     executor: Any = None,
+    command: dict[str, Any] | None = None,
 ) -> SweepSummary:
     """Train every run of a loaded experiment that is not already done in ``root``, the
     experiment's folder (``OUT/<experiment>`` for ``lejepa-id sweep``); each run's result
-    goes to ``root/<run_id>``."""
+    goes to ``root/<run_id>``. ``command`` (:func:`~lejepa_id.sweeps.state.sweep_command`)
+    is what the manifest records of the command that asked."""
     root = Path(root)
     options = options or ExecutorOptions()
     specs = exp.expand()
@@ -256,7 +266,7 @@ def run_experiment(
         per_device = -(-jobs // max(1, len(gpus))) if local else 1
         planned = plan_groups(fresh, device_type, per_device, memory, options.max_members)
         groups = reindex(replayed + planned)
-        write_manifest(exp, specs, root, [g.run_ids for g in groups])
+        write_manifest(exp, specs, root, [g.run_ids for g in groups], command)
         notes += replay_notes
         summary = SweepSummary(exp.name, root, len(specs), len(done), len(groups), notes=notes)
         start = time.perf_counter()

@@ -26,8 +26,9 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import shlex
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from lejepa_id.errors import UsageError
 from lejepa_id.records.io import atomic_write_json, read_json, read_json_mapping
 from lejepa_id.records.result import RESULT_FILE
 from lejepa_id.records.validate import record_problem
+from lejepa_id.resources import config_spelling
 from lejepa_id.sweeps.kinds import kind_of
 
 MANIFEST = "sweep.json"
@@ -95,7 +97,14 @@ def _normalize(value: Any) -> Any:
 
 
 # The manifest's keys and the JSON type each must have.
-MANIFEST_SHAPE = {"axes": dict, "base_configs": dict, "run_ids": dict, "runs": dict, "groups": list}
+MANIFEST_SHAPE = {
+    "axes": dict,
+    "base_configs": dict,
+    "run_ids": dict,
+    "runs": dict,
+    "groups": list,
+    "commands": list,
+}
 
 
 def read_manifest(root: Path) -> dict[str, Any] | None:
@@ -115,7 +124,55 @@ def read_manifest(root: Path) -> dict[str, Any] | None:
         raise UsageError(f"sweep manifest {str(path)!r}: 'groups' must be lists of run ids")
     if not all(isinstance(c, dict) for c in manifest.get("base_configs", {}).values()):
         raise UsageError(f"sweep manifest {str(path)!r}: 'base_configs' must map runs to configs")
+    if not all(_is_command(c) for c in manifest.get("commands", [])):
+        raise UsageError(
+            f"sweep manifest {str(path)!r}: 'commands' must be mappings of a 'config' and "
+            "lists of strings 'sets', 'plugins' and 'loggers'"
+        )
     return manifest
+
+
+def sweep_command(
+    config: str | Path,
+    sets: list[str],
+    plugins: Sequence[str] = (),
+    loggers: Sequence[str] = (),
+) -> dict[str, Any]:
+    """What the manifest keeps of one ``lejepa-id sweep`` so that it can be given again:
+    the config as any folder can name it (a shipped config's name, else the file's
+    absolute path), every ``--set`` as it was written and in order (a later one wins), the
+    ``--plugin`` files and the trackers (they write files into every run)."""
+    return {
+        "config": config_spelling(config),
+        "sets": list(sets),
+        "plugins": list(plugins),
+        "loggers": list(loggers),
+    }
+
+
+def _is_command(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("config"), str)
+        and all(
+            isinstance(value.get(k, []), list) and all(isinstance(v, str) for v in value.get(k, []))
+            for k in ("sets", "plugins", "loggers")
+        )
+    )
+
+
+def rerun_commands(manifest: dict[str, Any], out: str | Path) -> list[str]:
+    """The shell lines that train this experiment again under the results root ``out``:
+    one per distinct sweep that wrote into its folder, in the order they ran (each may have
+    added runs or seeds); empty for a manifest written before sweeps recorded them."""
+    lines = []
+    for command in manifest.get("commands", []):
+        words = ["lejepa-id", "sweep", command["config"], "--out", str(out)]
+        for flag, key in (("--set", "sets"), ("--plugin", "plugins"), ("--logger", "loggers")):
+            for value in command.get(key, []):
+                words += [flag, value]
+        lines.append(shlex.join(words))
+    return lines
 
 
 def check_compatible(exp: Experiment, specs: list[RunSpec], root: Path) -> None:
@@ -169,12 +226,20 @@ def _check_plugins(spec: RunSpec, stored: dict[str, Any], run: Path) -> None:
 
 
 def write_manifest(
-    exp: Experiment, specs: list[RunSpec], root: Path, groups: list[list[str]] | None = None
+    exp: Experiment,
+    specs: list[RunSpec],
+    root: Path,
+    groups: list[list[str]] | None = None,
+    command: dict[str, Any] | None = None,
 ) -> None:
-    """Write (or extend) sweep.json: the union of every run planned into ``root``, and
-    the groups trained so far (``groups``: run ids of each group, appended)."""
+    """Write (or extend) sweep.json: the union of every run planned into ``root``, the
+    groups trained so far (``groups``: run ids of each group, appended) and each distinct
+    command that planned them (``command``, from :func:`sweep_command`, appended)."""
     path = root / MANIFEST
     old = read_manifest(root) or {}
+    commands = list(old.get("commands", []))
+    if command is not None and command not in commands:
+        commands.append(command)
     axes = {k: list(v) for k, v in old.get("axes", {}).items()}
     for key, values in exp.axes.items():
         merged = axes.setdefault(key, [])
@@ -191,6 +256,7 @@ def write_manifest(
         "base_configs": {**old.get("base_configs", {}), **base_configs(exp)},
         "run_ids": run_ids,
         "groups": recorded_groups(old) + [g for g in groups or [] if g not in recorded_groups(old)],
+        "commands": commands,
         "updated": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     atomic_write_json(path, manifest)

@@ -15,6 +15,8 @@ from lejepa_id.worlds.mixings import (
     build_mixing,
     coupling_weights,
     mixing_label,
+    mixing_names,
+    register_mixing,
 )
 from lejepa_id.worlds.transitions import (
     OU,
@@ -45,6 +47,8 @@ __all__ = [
     "build_mixing",
     "coupling_weights",
     "mixing_label",
+    "mixing_names",
+    "register_mixing",
     "register_transition",
     "transition_class",
     "transition_names",

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import torch
 
 from lejepa_id.errors import UsageError
 from lejepa_id.runtime import resolve_device
-from lejepa_id.worlds.mixings import MIXING_NAMES
+from lejepa_id.worlds.mixings import MIXING_NAMES, mixing_names
 from lejepa_id.worlds.transitions import transition_class
 from lejepa_id.worlds.world import World
 
@@ -19,7 +21,7 @@ def world_for(config: Any) -> World:
     A ``published`` coupling draw happens on the run's device, as in the published code.
     """
     transition = transition_class(config.transition).from_config(config)
-    return World.make(
+    world = World.make(
         config.mixing,
         config.dim,
         law=config.law,
@@ -31,6 +33,29 @@ def world_for(config: Any) -> World:
         obs_dim=config.obs_dim,
         transition=transition,
     )
+    if config.mixing not in MIXING_NAMES and world.obs_dim != config.obs_size:
+        # A plugin's mixing decides D; the encoder is built for the config's.
+        raise UsageError(
+            f"mixing {config.mixing!r} maps dim={config.dim} latents to {world.obs_dim} "
+            f"observed dimensions but the run has obs_dim={config.obs_dim!r}; set "
+            f"obs_dim={world.obs_dim}"
+        )
+    return world
+
+
+def check_plugin_mixings(configs: Sequence[Any]) -> None:
+    """Build, once each, the worlds of runs whose mixing a plugin registered, so a broken
+    one (it fails, returns the wrong shape, is not invertible) is one line before a sweep
+    starts a worker rather than an error.json per run."""
+    seen: set[tuple] = set()
+    for c in configs:
+        mixing = getattr(c, "mixing", None)
+        if not isinstance(mixing, str) or mixing in MIXING_NAMES:
+            continue  # a built-in mixing, or a run of another kind
+        key = (mixing, c.dim, c.obs_dim)
+        if key not in seen:
+            seen.add(key)
+            world_for(dataclasses.replace(c, device="cpu"))
 
 
 def check_world_matches(config: Any, world: World) -> None:
@@ -59,11 +84,11 @@ def check_world_matches(config: Any, world: World) -> None:
             f"{[round(float(r), 6) for r in have]}"
         )
     label = world.mixing_name
-    if label in MIXING_NAMES and label != config.mixing:
+    if label in mixing_names() and label != config.mixing:
         raise UsageError(f"mixing={config.mixing!r} but the supplied world's mixing is {label!r}")
 
 
 def recorded_mixing(config: Any, world: World) -> str:
     """The mixing a result records: the named one, or ``custom:<name>`` for a user's."""
     label = world.mixing_name
-    return label if label in MIXING_NAMES else f"custom:{label}"
+    return label if label in mixing_names() else f"custom:{label}"

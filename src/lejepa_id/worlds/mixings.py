@@ -3,21 +3,57 @@
 A mixing is any callable mapping latents of shape (..., n) to observations of shape
 (..., D), D >= n. The named ones below follow docs/model.md, section 2 (D = n), plus ``linear``,
 an isometric embedding of R^n in R^D; :func:`as_mixing` also accepts any user-supplied
-torch callable.
+torch callable. Every name a run's ``mixing`` key may take is registered with
+:func:`register_mixing`, the built-in ones too, so a plugin's ``@register_mixing("swirl")``
+makes ``mixing: swirl`` a config value (see docs/extending.md).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import torch
 from torch import nn
 
-from lejepa_id.errors import UsageError
+from lejepa_id.errors import UsageError, check_registration, origin
 from lejepa_id.worlds.cuda_worlds import recorded_world
 
 MIXING_NAMES = ("spiral", "banana", "sinusoid", "coupling", "linear")
+"""The built-in mixings (trusted: never probed); :func:`mixing_names` adds the plugins'."""
+
+MixingBuilder = Callable[..., Any]
+_MIXINGS: dict[str, MixingBuilder] = {}
+
+
+def register_mixing(name: str, override: bool = False) -> Callable[[MixingBuilder], MixingBuilder]:
+    """Decorator: make ``builder`` the mixing a run selects with ``mixing: name``.
+
+    The world calls ``builder(dim=n, seed=s, obs_dim=D, layers=L, draw=d, device=dev)``
+    (the run's ``dim``, ``resolved_mixing_seed``, ``obs_dim`` (None: D = n), ``layers``,
+    ``coupling_draw`` and device; take the ones you use and ``**_`` for the rest) and
+    renders with what it returns: an ``nn.Module`` or any torch callable mapping
+    (..., n) to (..., D). A plugin's mixing is checked once on a probe batch before
+    anything trains on it (:mod:`lejepa_id.worlds.probe`). A name already registered (a
+    built-in's too) is refused in one line naming both origins, unless ``override=True``
+    says the replacement is meant."""
+
+    def add(builder: MixingBuilder) -> MixingBuilder:
+        existing = _MIXINGS.get(name)
+        check_registration("mixing", name, existing, builder, override, "register_mixing")
+        _MIXINGS[name] = builder
+        return builder
+
+    return add
+
+
+def mixing_names() -> tuple[str, ...]:
+    """Every mixing a config may name: the built-in ones, then the plugins', in the order
+    they were registered."""
+    return tuple(_MIXINGS)
+
+
 COUPLING_DRAWS = ("float64", "published", "published_cuda")
 
 
@@ -194,22 +230,81 @@ def build_mixing(
     device: torch.device | str | None = None,
     obs_dim: int | None = None,
 ) -> nn.Module:
-    """Build a named mixing; the 2D ones require ``dim == 2``.
+    """Build a registered mixing; the 2D ones require ``dim == 2``.
 
     ``draw`` and ``device`` choose how the coupling mixing's weights are drawn (see
-    :func:`coupling_weights`); ``obs_dim`` is D for ``linear``, the one mixing with D > n.
+    :func:`coupling_weights`); ``obs_dim`` is D for ``linear``, the one built-in mixing
+    with D > n. A plugin's mixing comes back wrapped under its registered name, which
+    its probe messages and the run's record use.
     """
-    if name not in MIXING_NAMES:
-        raise UsageError(f"mixing={name!r} is not one of {', '.join(MIXING_NAMES)}")
-    if obs_dim is not None and obs_dim != dim and name != "linear":
+    if name not in _MIXINGS:
+        raise UsageError(f"mixing={name!r} is not one of {', '.join(_MIXINGS)}")
+    builder = _MIXINGS[name]
+    options = dict(dim=dim, seed=seed, obs_dim=obs_dim, layers=layers, draw=draw, device=device)
+    if name in MIXING_NAMES:
+        return builder(**options)
+    try:
+        made = builder(**options)
+    except UsageError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the user's builder, any error
+        first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        raise UsageError(
+            f"mixing {name!r} ({origin(builder)}) failed to build for dim={dim}: {first}"
+        ) from None
+    if not callable(made):
+        raise UsageError(
+            f"mixing {name!r} ({origin(builder)}) built a {type(made).__name__}; it must "
+            "return an nn.Module or a callable mapping (..., n) to (..., D)"
+        )
+    return CallableMixing(made, name)
+
+
+def _keeps_dim(name: str, dim: int, obs_dim: int | None) -> None:
+    if obs_dim is not None and obs_dim != dim:
         raise UsageError(f"obs_dim={obs_dim!r}: the {name} mixing keeps D = dim = {dim}")
-    if name == "linear":
-        return Linear(dim, obs_dim, seed)
-    if name == "coupling":
-        return Coupling(dim, layers, seed, draw, device)
+
+
+def _two_d(name: str, dim: int, obs_dim: int | None) -> None:
+    _keeps_dim(name, dim, obs_dim)
     if dim != 2:
         raise UsageError(f"dim={dim!r}: the {name} mixing is defined for dim = 2 only")
-    return {"spiral": Spiral, "banana": Banana, "sinusoid": Sinusoid}[name]()
+
+
+@register_mixing("spiral")
+def _spiral(dim: int, obs_dim: int | None = None, **_: Any) -> nn.Module:
+    _two_d("spiral", dim, obs_dim)
+    return Spiral()
+
+
+@register_mixing("banana")
+def _banana(dim: int, obs_dim: int | None = None, **_: Any) -> nn.Module:
+    _two_d("banana", dim, obs_dim)
+    return Banana()
+
+
+@register_mixing("sinusoid")
+def _sinusoid(dim: int, obs_dim: int | None = None, **_: Any) -> nn.Module:
+    _two_d("sinusoid", dim, obs_dim)
+    return Sinusoid()
+
+
+@register_mixing("coupling")
+def _coupling(
+    dim: int,
+    seed: int,
+    layers: int,
+    draw: str,
+    device: torch.device | str | None,
+    obs_dim: int | None = None,
+) -> nn.Module:
+    _keeps_dim("coupling", dim, obs_dim)
+    return Coupling(dim, layers, seed, draw, device)
+
+
+@register_mixing("linear")
+def _linear(dim: int, seed: int, obs_dim: int | None = None, **_: Any) -> nn.Module:
+    return Linear(dim, obs_dim, seed)
 
 
 def as_mixing(

@@ -85,6 +85,7 @@ def probe_mixing(mixing: nn.Module, dim: int) -> nn.Module:
         )
     if not bool(torch.isfinite(x).all()):
         raise UsageError(f"mixing {name!r} returned NaN or infinite values on a probe batch")
+    _check_invertible(mixing, name, z, x)
     if x.dtype == torch.float64:
         warnings.warn(
             f"mixing {name!r} returns float64; its output is cast to float32 for training",
@@ -92,3 +93,32 @@ def probe_mixing(mixing: nn.Module, dim: int) -> nn.Module:
         )
         return Float32Output(mixing)
     return mixing
+
+
+# Singular values below this fraction of the largest are float32 rounding, not a direction.
+RANK_RTOL = 1e-5
+
+
+def _check_invertible(mixing: nn.Module, name: str, z: torch.Tensor, x: torch.Tensor) -> None:
+    """Two signs that a mixing cannot be inverted, read off the probe batch: its outputs
+    lie in fewer than n dimensions (no continuous injective map of R^n does that), or it
+    gives -z the x it gives z (an even map: |z|, z^2, a norm)."""
+    flat = x.reshape(-1, x.shape[-1]).double()
+    spread = flat - flat.mean(0)
+    rank = int(torch.linalg.matrix_rank(spread, rtol=RANK_RTOL))
+    need = min(z.shape[-1], flat.shape[0] - 1)
+    if rank < need:
+        raise UsageError(
+            f"mixing {name!r} sends {flat.shape[0]} probe latents into {rank} dimension"
+            f"{'s' if rank != 1 else ''} of x; an invertible mixing of {z.shape[-1]} latents "
+            f"spans {need}"
+        )
+    with torch.no_grad():
+        mirrored = mixing(-z)
+    if isinstance(mirrored, torch.Tensor) and mirrored.shape == x.shape:
+        same = (mirrored.double() - x.double()).abs().amax(-1) <= 1e-6 * (1 + x.abs().amax(-1))
+        if bool(same.any()):
+            raise UsageError(
+                f"mixing {name!r} maps a latent z and -z to the same x on a probe batch; "
+                "an invertible mixing tells them apart"
+            )

@@ -81,7 +81,9 @@ class World:
                 device=device,
                 obs_dim=obs_dim,
             )
-            return cls(LatentLaw(law, alpha), transition or OU(rho), g, dim)
+            # A plugin's registered mixing is probed like any user callable; a built-in
+            # one is trusted (checked() skips it).
+            return cls(LatentLaw(law, alpha), transition or OU(rho), g, dim).checked()
         world = cls(LatentLaw(law, alpha), transition or OU(rho), as_mixing(mixing), dim)
         return world.checked()
 
