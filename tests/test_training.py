@@ -83,9 +83,10 @@ class _BreaksAfter:
 
 
 def test_divergence_is_recorded_with_its_step_and_spares_the_group():
-    # One call is World.make's probe batch (worlds/probe.py), one probes the observation
-    # size, the 2D eval set renders 3 times (z, z', grid); the data stream 16 steps per call.
-    bad = World.make(_BreaksAfter(1 + 1 + 3 + 2), dim=2, rho=0.9)
+    # Two calls are World.make's probe (worlds/probe.py: a batch z, then -z for an even
+    # map), one probes the observation size, the 2D eval set renders 3 times (z, z',
+    # grid); the data stream 16 steps per call.
+    bad = World.make(_BreaksAfter(2 + 1 + 3 + 2), dim=2, rho=0.9)
     good = World.make("spiral", dim=2, rho=0.9)
     cfgs = [RunConfig(**TINY, seed=0, rho=0.9), RunConfig(**TINY, seed=1, rho=0.9)]
     res_bad, res_good = train(cfgs, worlds=[bad, good], progress=False)
