@@ -67,6 +67,15 @@ def test_best_of_k_keeps_the_lowest_final_loss():
     assert len(res.init_final_losses) == 3
     assert res.init_final_losses[res.selected_init] == min(res.init_final_losses)
     assert len(set(res.init_final_losses)) == 3  # different initializations
+    # Every initialization's own end point is kept; the selected one is the run's.
+    assert len(res.init_final_metrics) == 3
+    kept = res.init_final_metrics[res.selected_init]
+    assert kept["r2_hz"] == res.metrics["r2_hz"]
+    assert kept["orth_err"] == res.metrics["orth_err"]
+    assert [m["loss_last100"] for m in res.init_final_metrics] == res.init_final_losses
+    assert len({m["r2_hz"] for m in res.init_final_metrics}) == 3
+    assert not any(m["diverged"] for m in res.init_final_metrics)
+    assert res.to_dict()["init_final_metrics"] == res.init_final_metrics
     big = RunConfig(**TINY, inits=3, inits_max_dim=1)
     assert big.effective_inits == 1
 

@@ -33,6 +33,28 @@ def test_table_has_one_row_per_run_and_skips_corrupt_files(results: Path, tmp_pa
     assert len(pd.read_csv(tmp_path / "runs.csv")) == len(frame)
 
 
+def test_each_initialization_of_a_best_of_k_run_gets_its_columns(tmp_path: Path) -> None:
+    cfg = RunConfig(mixing="coupling", encoder="matched", dim=4, inits=3, seed=1)
+    write_run(tmp_path, "scaling", "lejepa", "lejepa-dim4-seed1", cfg, metrics(0.99999, dim=4))
+    path = tmp_path / "scaling" / "lejepa-dim4-seed1" / "result.json"
+    record = json.loads(path.read_text())
+    record["init_final_metrics"] = [
+        {"r2_hz": 0.99999, "orth_err": 0.002, "loss_last100": 0.0489, "diverged": False},
+        {"r2_hz": 0.871, "orth_err": 0.61, "loss_last100": 0.0859, "diverged": False},
+        {"r2_hz": None, "orth_err": 0.7, "loss_last100": 0.0902, "diverged": False},
+    ]
+    path.write_text(json.dumps(record))
+    (old,) = collect(tmp_path).frame.to_dict("records")
+    assert old["inits_trained"] == 3
+    assert [old[f"init{k}_r2_hz"] for k in range(2)] == [0.99999, 0.871]
+    assert pd.isna(old["init2_r2_hz"])  # a NaN stored as null reads back as NaN
+    assert [old[f"init{k}_loss_last100"] for k in range(3)] == [0.0489, 0.0859, 0.0902]
+    assert old["init1_orth_err"] == 0.61
+    del record["init_final_metrics"]  # a record written before per-init values
+    path.write_text(json.dumps(record))
+    assert "inits_trained" not in collect(tmp_path).frame.columns
+
+
 def test_a_reacher_grid_is_tabulated_one_level_deeper(tmp_path: Path) -> None:
     # A Reacher grid OUT/<name>/<label>/lam<lam>_seed<seed>/: a finished run and a crashed one.
     grid = tmp_path / "rgrid"

@@ -157,9 +157,29 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
     row["loss_plateau"] = loss_plateau(data.get("curves"))
     for key in ("wall_time_s", "steps_per_s", "selected_init", "device"):
         row[key] = data.get(key)
+    row.update(_init_columns(data.get("init_final_metrics")))
     row["error"] = data.get("error") if status == "failed" else None
     row["path"] = str(path.parent)
     return row
+
+
+INIT_COLUMNS = ("r2_hz", "orth_err", "loss_last100")
+"""Per-initialization values a best-of-K run's row carries, as ``init<k>_<key>``."""
+MAX_INIT_COLUMNS = 32
+"""Rows carry the first this many initializations (the paper trains 3); the rest stay in
+the run's result.json, so a table of a huge K does not grow thousands of columns."""
+
+
+def _init_columns(per_init: Any) -> dict[str, Any]:
+    """``inits_trained`` and ``init<k>_r2_hz`` etc. from a record's ``init_final_metrics``
+    (records written before it have neither)."""
+    if not isinstance(per_init, list) or not per_init:
+        return {}
+    out: dict[str, Any] = {"inits_trained": len(per_init)}
+    for k, values in enumerate(per_init[:MAX_INIT_COLUMNS]):
+        values = values if isinstance(values, dict) else {}
+        out.update({f"init{k}_{key}": _number(values.get(key)) for key in INIT_COLUMNS})
+    return out
 
 
 def _rho_columns(rho: Any) -> dict[str, Any]:

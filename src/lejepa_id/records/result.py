@@ -23,6 +23,10 @@ from lejepa_id.runtime import software_versions
 RESULT_FILE = "result.json"
 
 
+INIT_METRICS = ("r2_hz", "r2_zh", "orth_err", "mcc")
+"""The metrics kept for every initialization of a best-of-K run (with its loss terms)."""
+
+
 @dataclass
 class RunResult:
     """What a run produced: config, final metrics and losses, curves and weights.
@@ -55,6 +59,10 @@ class RunResult:
     threads: int = 0
     selected_init: int = 0
     init_final_losses: list[float] = field(default_factory=list)
+    init_final_metrics: list[dict[str, float]] = field(default_factory=list)
+    """Each initialization's final identification metrics (``INIT_METRICS``) and loss, in
+    init order: best of K keeps one encoder, but how often a single initialization stalls
+    is a result of its own (docs/stall.md)."""
     device: str = "cpu"
     versions: dict[str, str] = field(default_factory=software_versions)
     weights: dict[str, torch.Tensor] = field(default_factory=dict, repr=False)
@@ -88,6 +96,7 @@ class RunResult:
             "threads",
             "selected_init",
             "init_final_losses",
+            "init_final_metrics",
             "device",
             "versions",
             "name",

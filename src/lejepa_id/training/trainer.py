@@ -30,7 +30,7 @@ from lejepa_id.metrics.reference import grid_metrics
 from lejepa_id.objectives import build_objective
 from lejepa_id.objectives.probe import probe_objective
 from lejepa_id.records.loggers import Logger, LoggerHub, Member
-from lejepa_id.records.result import RunResult, append_curve_row
+from lejepa_id.records.result import INIT_METRICS, RunResult, append_curve_row
 from lejepa_id.runtime import derive_seed, generator, resolve_device
 from lejepa_id.training.checkpoints import FORMAT as CHECKPOINT_FORMAT
 from lejepa_id.training.checkpoints import Checkpoint, checkpoint_interval
@@ -476,6 +476,12 @@ class _Trainer:
             )
             res.selected_init = self.members[pick][1]
             res.init_final_losses = [final_loss[i] for i in idx]
+            if rows:
+                res.init_final_metrics = [
+                    {k: rows[i][k] for k in (*INIT_METRICS, *self.last_terms) if k in rows[i]}
+                    | {"loss_last100": final_loss[i], "diverged": diverged_at[i] is not None}
+                    for i in idx
+                ]
             res.curves = self.curves[pick]
             if not alive:
                 res.status, res.diverged_step = "diverged", diverged_at[pick]
