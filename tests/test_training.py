@@ -62,7 +62,7 @@ def test_batched_group_equals_runs_trained_one_by_one(mode):
             assert res.metrics[k] == pytest.approx(v, rel=1e-4, abs=1e-5, nan_ok=True), k
 
 
-def test_best_of_k_keeps_the_lowest_final_loss():
+def test_best_of_k_keeps_the_lowest_final_loss(tmp_path):
     res = train(RunConfig(**TINY, inits=3), progress=False)
     assert len(res.init_final_losses) == 3
     assert res.init_final_losses[res.selected_init] == min(res.init_final_losses)
@@ -76,6 +76,18 @@ def test_best_of_k_keeps_the_lowest_final_loss():
     assert len({m["r2_hz"] for m in res.init_final_metrics}) == 3
     assert not any(m["diverged"] for m in res.init_final_metrics)
     assert res.to_dict()["init_final_metrics"] == res.init_final_metrics
+    # Every initialization's weights are saved beside the kept ones, and listed.
+    res.save(tmp_path)
+    every = load_tensors(tmp_path / "init_weights.safetensors")
+    kept = load_tensors(tmp_path / "weights.safetensors")
+    for name, value in kept.items():
+        assert torch.equal(every[f"init{res.selected_init}.{name}"], value)
+    others = [k for k in range(3) if k != res.selected_init]
+    assert not torch.equal(every[f"init{others[0]}.{name}"], value)
+    assert len(every) == 3 * len(kept)
+    assert "init_weights.safetensors" in read_json(tmp_path / "result.json")["files"]
+    single = train(RunConfig(**TINY), progress=False)
+    assert single.init_weights == {} and len(single.init_final_metrics) == 1
     big = RunConfig(**TINY, inits=3, inits_max_dim=1)
     assert big.effective_inits == 1
 

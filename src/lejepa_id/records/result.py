@@ -66,6 +66,9 @@ class RunResult:
     device: str = "cpu"
     versions: dict[str, str] = field(default_factory=software_versions)
     weights: dict[str, torch.Tensor] = field(default_factory=dict, repr=False)
+    init_weights: dict[str, torch.Tensor] = field(default_factory=dict, repr=False)
+    """Every initialization's weights as ``init<k>.<name>`` when more than one was trained
+    (``init_weights.safetensors``): a stalled start can be studied beside the kept one."""
     scatter: dict[str, torch.Tensor] | None = field(default=None, repr=False)
     name: str = ""
     mixing: str = ""
@@ -113,6 +116,8 @@ class RunResult:
         files = {RUN_FILES[0]: save_tensors(directory / RUN_FILES[0], self.weights)}
         if self.scatter is not None:
             files[RUN_FILES[1]] = save_tensors(directory / RUN_FILES[1], self.scatter)
+        if self.init_weights:
+            files[RUN_FILES[3]] = save_tensors(directory / RUN_FILES[3], self.init_weights)
         # A Reacher run writes its codes while it evaluates, just before this record.
         codes = directory / RUN_FILES[2]
         if self.metrics and codes.is_file():

@@ -31,7 +31,12 @@ from typing import Any
 from lejepa_id.records.io import file_sha256
 
 # Files a run may complete, in the order they are written (result.json comes last).
-RUN_FILES = ("weights.safetensors", "scatter.safetensors", "codes.safetensors")
+RUN_FILES = (
+    "weights.safetensors",
+    "scatter.safetensors",
+    "codes.safetensors",
+    "init_weights.safetensors",
+)
 STATUSES = ("finished", "diverged")
 NON_FINITE = {"inf": "inf", "-inf": "-inf"}
 # What every synthetic record's config has had since the first release; figures group

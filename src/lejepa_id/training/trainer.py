@@ -497,6 +497,12 @@ class _Trainer:
                     **{k: row[k] for k in self.last_terms},
                 }
             res.weights = self._member_weights(pick)
+            if len(idx) > 1:
+                res.init_weights = {
+                    f"init{self.members[i][1]}.{name}": value
+                    for i in idx
+                    for name, value in self._member_weights(i).items()
+                }
             if cfg.scatter and alive:
                 res.scatter = self._scatter(r, pick, cfg)
             results.append(res)
