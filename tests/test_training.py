@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from lejepa_id import RunConfig, World, load_encoder, train
+from lejepa_id.errors import UsageError
 from lejepa_id.records.io import load_tensors, read_json
 from lejepa_id.training.engine import lr_factor
 
@@ -90,6 +91,36 @@ def test_best_of_k_keeps_the_lowest_final_loss(tmp_path):
     assert single.init_weights == {} and len(single.init_final_metrics) == 1
     big = RunConfig(**TINY, inits=3, inits_max_dim=1)
     assert big.effective_inits == 1
+
+
+def test_best_of_k_over_worlds_trains_the_published_codes_starts():
+    # The published code's best of K: start k is the whole run at seed + 1000 k.
+    cfg = RunConfig(**TINY, inits=3, inits_over="world", seed=5)
+    res = train(cfg, progress=False)
+    seeds = [m["seed"] for m in res.init_final_metrics]
+    assert seeds == [5, 1005, 2005]
+    assert res.init_final_losses[res.selected_init] == min(res.init_final_losses)
+    assert res.extra["kept_seed"] == seeds[res.selected_init]
+    assert res.config.seed == 5 and res.config.inits == 3
+    for k, seed in enumerate(seeds):
+        alone = train(RunConfig(**TINY, seed=seed), progress=False)
+        got = res.init_final_metrics[k]["r2_hz"]
+        assert got == pytest.approx(alone.metrics["r2_hz"], rel=1e-4, abs=1e-5)
+        if k == res.selected_init:
+            for name, value in alone.weights.items():
+                assert torch.allclose(res.weights[name], value, rtol=1e-4, atol=1e-5)
+    assert res.to_dict()["kept_seed"] == res.extra["kept_seed"]
+    # Over encoders (the default), the three starts share the run's world and seed.
+    same = train(RunConfig(**TINY, inits=3, seed=5), progress=False)
+    assert "kept_seed" not in same.extra and "seed" not in same.init_final_metrics[0]
+
+
+def test_best_of_k_over_worlds_refuses_a_given_world_and_a_bad_choice():
+    world = World.make("spiral", dim=2)
+    with pytest.raises(UsageError, match="inits_over='world'"):
+        train(RunConfig(**TINY, inits=2, inits_over="world"), world, progress=False)
+    with pytest.raises(UsageError, match="inits_over"):
+        RunConfig(**TINY, inits_over="worlds").validate()
 
 
 class _BreaksAfter:

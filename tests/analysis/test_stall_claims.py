@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy.stats import beta
 
-from lejepa_id.analysis.claims import Evidence, current, judge
+from lejepa_id.analysis.claims import Evidence, current, judge, versions
 from lejepa_id.analysis.claims.fabricate import runs
 from lejepa_id.analysis.claims.stall_worlds import fabricated_world
 
@@ -99,3 +99,11 @@ def test_worlds_with_every_or_no_initialization_stalled_are_counted_apart() -> N
     assert claim.values["mixed_worlds"] == 7
     assert (claim.values["all_stalled_worlds"], claim.values["no_stall_worlds"]) == (1, 1)
     assert claim.verdict == "pass"
+
+
+def test_a_run_whose_starts_are_other_worlds_is_outside_v2_only() -> None:
+    over_worlds = grid(12).assign(inits_over="world")
+    assert rate(over_worlds).verdict == "not measured"  # v2, the current rule
+    assert judge(versions("sigreg_stall_rate")[0], Evidence(frame=over_worlds)).verdict == "fail"
+    mixed = grid(0).assign(inits_over=["world"] * 40 + ["encoder"] * 40)
+    assert rate(mixed).values["worlds"] == 40

@@ -155,7 +155,7 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
         row[f"final_{key}"] = _number(value)
     # The objective's own plateau over the last half of training (analysis.convergence).
     row["loss_plateau"] = loss_plateau(data.get("curves"))
-    for key in ("wall_time_s", "steps_per_s", "selected_init", "device"):
+    for key in ("wall_time_s", "steps_per_s", "selected_init", "kept_seed", "device"):
         row[key] = data.get(key)
     row.update(_init_columns(data.get("init_final_metrics")))
     row["error"] = data.get("error") if status == "failed" else None

@@ -42,6 +42,11 @@ from lejepa_id.worlds.transitions import transition_class
 TWO_D_MIXINGS = ("spiral", "banana", "sinusoid")
 
 
+INITS_OVER = ("encoder", "world")
+WORLD_SEED_STRIDE = 1000
+"""Start k of an ``inits_over: world`` run is seeded seed + 1000 k, as the published code does."""
+
+
 @dataclass(init=False)
 class RunConfig:
     """One training run (docs/model.md, sections 2 to 6).
@@ -95,6 +100,11 @@ class RunConfig:
     """Encoders trained from different initializations; the lowest final loss is kept."""
     inits_max_dim: int = 1_000_000
     """Train ``inits`` encoders only when dim <= this; larger dims train one."""
+    inits_over: str = "encoder"
+    """What the ``inits`` starts vary: ``encoder`` (the paper's protocol: K encoder
+    initializations on the run's one world) or ``world`` (the published code's: start k
+    is a whole run at seed + 1000 k, its own world, data and evaluation set; the kept
+    world's seed is recorded as ``kept_seed``)."""
     # --- objective ---
     mode: str = "lejepa"
     """Objective: a registered one (lejepa, whiten, infonce); its hyperparameters are keys."""
@@ -248,6 +258,7 @@ class RunConfig:
                 "of your own: register it in a plugin and pass --plugin FILE)"
             )
         _check_choice("coupling_draw", self.coupling_draw, COUPLING_DRAWS)
+        _check_choice("inits_over", self.inits_over, INITS_OVER)
         _check_choice("law", self.law, LAW_NAMES)
         _check_choice("encoder", self.encoder, encoder_names())
         check_device(self.device)

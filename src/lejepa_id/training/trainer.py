@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from lejepa_id.config.run import RunConfig
+from lejepa_id.config.run import WORLD_SEED_STRIDE, RunConfig
 from lejepa_id.encoders.stacked import build_encoder, shape_problem
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics.evaluation import EvalSet, Scorer
@@ -113,6 +113,23 @@ def train(
     check_stack(cfgs)
     if names is not None and len(names) != len(cfgs):
         raise UsageError(f"train() got {len(names)} names for {len(cfgs)} configs")
+    starts, owners = _world_starts(cfgs)
+    if len(starts) != len(cfgs):
+        if worlds is not None:
+            raise UsageError(
+                "inits_over='world' draws each start's world from its own seed; it cannot "
+                "train on worlds given to train() (use inits_over='encoder')"
+            )
+        given = names or [""] * len(cfgs)
+        labels = [f"{given[r] or 'run'}@seed{c.seed}" for r, idx in enumerate(owners)
+                  for c in (starts[i] for i in idx)]  # fmt: skip
+        parts = train(starts, None, progress, labels, on_eval, threads, loggers, checkpoint)
+        merged = [
+            _keep_best_world(c, given[r], [parts[i] for i in idx])
+            if len(idx) > 1 else parts[idx[0]]
+            for r, (c, idx) in enumerate(zip(cfgs, owners))
+        ]  # fmt: skip
+        return merged[0] if single else merged
     cfgs, wlds = _worlds(cfgs, worlds)
     c0 = cfgs[0]
     members = sum(c.effective_inits for c in cfgs)
@@ -130,6 +147,46 @@ def train(
                 # One truth: the result's config names the world it was trained on.
                 res.config = dataclasses.replace(cfg, mixing=res.mixing)
     return results[0] if single else results
+
+
+def _world_starts(cfgs: list[RunConfig]) -> tuple[list[RunConfig], list[list[int]]]:
+    """Each ``inits_over='world'`` run as its K whole runs (seed + 1000 k, one start
+    each, as the published code trains them); the configs to train, and per given config
+    the indices of its starts among them."""
+    out: list[RunConfig] = []
+    owners: list[list[int]] = []
+    for c in cfgs:
+        k = c.effective_inits if c.inits_over == "world" else 1
+        owners.append(list(range(len(out), len(out) + k)))
+        if k == 1:
+            out.append(c)
+            continue
+        out += [
+            dataclasses.replace(
+                c, seed=c.seed + WORLD_SEED_STRIDE * i, inits=1, inits_over="encoder"
+            ).validate()
+            for i in range(k)
+        ]
+    return out, owners
+
+
+def _keep_best_world(cfg: RunConfig, name: str, parts: list[RunResult]) -> RunResult:
+    """One ``inits_over='world'`` run from its starts: the lowest final loss is kept (its
+    world's metrics are the run's), every start's end point and weights recorded."""
+    finished = [k for k, p in enumerate(parts) if p.status == "finished"]
+    pick = min(finished, key=lambda k: parts[k].losses["loss_last100"]) if finished else 0
+    res = dataclasses.replace(parts[pick], config=cfg, name=name)
+    res.selected_init = pick
+    res.init_final_losses = [p.init_final_losses[0] for p in parts]
+    res.init_final_metrics = [
+        (p.init_final_metrics[0] if p.init_final_metrics else {}) | {"seed": p.config.seed}
+        for p in parts
+    ]
+    res.init_weights = {
+        f"init{k}.{key}": value for k, p in enumerate(parts) for key, value in p.weights.items()
+    }
+    res.extra = {**res.extra, "kept_seed": parts[pick].config.seed}
+    return res
 
 
 def _worlds(

@@ -20,6 +20,7 @@ from lejepa_id.analysis.claims.stall_worlds import (
     LENGTH,
     SCOPE,
     THRESHOLDS,
+    V2_REASON,
     fabricated,
     init_values,
     world_rows,
@@ -51,6 +52,14 @@ V1 = ClaimRule(
     scope=SCOPE.statement,
     premises=(SCOPE, LENGTH, MIXED),
     thresholds=THRESHOLDS | {"alpha": 0.01, "min_mixed": 7},
+)
+
+
+V2 = V1.amend(
+    date="2026-12-02",
+    reason=V2_REASON,
+    filter=V1.filter + "; starts over encoders only (inits_over encoder)",
+    thresholds={"one_world": True},
 )
 
 
@@ -130,6 +139,15 @@ register_claim(
     counterexample=lambda rule: _mixed(12, stalled_lower=True),
     premise_unmet={
         "scope": lambda rule: _mixed(12, True, lam=1e-3),
+        "length": lambda rule: _mixed(12, True, steps=3000),
+        "mixed_worlds": lambda rule: _mixed(5, True),
+    },
+)(_judge)
+register_claim(
+    V2,
+    counterexample=lambda rule: _mixed(12, stalled_lower=True),
+    premise_unmet={
+        "scope": lambda rule: _mixed(12, True, inits_over="world"),
         "length": lambda rule: _mixed(12, True, steps=3000),
         "mixed_worlds": lambda rule: _mixed(5, True),
     },

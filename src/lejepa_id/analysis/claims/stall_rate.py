@@ -17,6 +17,7 @@ from lejepa_id.analysis.claims.stall_worlds import (
     LENGTH,
     SCOPE,
     THRESHOLDS,
+    V2_REASON,
     fabricated,
     world_rows,
 )
@@ -47,6 +48,14 @@ V1 = ClaimRule(
     scope=SCOPE.statement,
     premises=(SCOPE, LENGTH, WORLDS),
     thresholds=THRESHOLDS | {"rate": 0.05, "level": 0.95, "min_worlds": 72},
+)
+
+
+V2 = V1.amend(
+    date="2026-12-02",
+    reason=V2_REASON,
+    filter=V1.filter + "; starts over encoders only (inits_over encoder)",
+    thresholds={"one_world": True},
 )
 
 
@@ -116,6 +125,15 @@ register_claim(
     counterexample=lambda rule: _worlds(80, 12),
     premise_unmet={
         "scope": lambda rule: _worlds(80, 12, encoder="mlp"),
+        "length": lambda rule: _worlds(80, 12, steps=3000),
+        "worlds": lambda rule: _worlds(40, 12),
+    },
+)(_judge)
+register_claim(
+    V2,
+    counterexample=lambda rule: _worlds(80, 12),
+    premise_unmet={
+        "scope": lambda rule: _worlds(80, 12, inits_over="world"),
         "length": lambda rule: _worlds(80, 12, steps=3000),
         "worlds": lambda rule: _worlds(40, 12),
     },

@@ -42,10 +42,19 @@ THRESHOLDS: dict[str, Any] = {
 }
 
 
+V2_REASON = (
+    "a run with inits_over='world' (a key added the same day, before any stall run) holds "
+    "K worlds, not one; such runs are left out"
+)
+
+
 def world_rows(frame: pd.DataFrame, t: dict[str, Any]) -> pd.DataFrame:
-    """SIGReg runs in the claims' scope, one row per world (first run of a repeated one)."""
+    """SIGReg runs in the claims' scope, one row per world (first run of a repeated one);
+    from v2 (``one_world`` threshold) only runs whose starts share one world."""
     if frame.empty or "inits_trained" not in frame.columns:
         return frame.iloc[0:0]
+    if t.get("one_world") and "inits_over" in frame.columns:
+        frame = frame[frame["inits_over"].fillna("encoder") == "encoder"]
     rows = frame[
         (frame["mode"] == "lejepa")
         & (frame["mixing"] == "coupling")
