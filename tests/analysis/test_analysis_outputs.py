@@ -151,6 +151,8 @@ def test_report_claims_json_and_html_say_the_same(results: Path) -> None:
         "theorem3_bound": "pass",
         "scaling": "not shown",  # largest N is 8, not 1024
         "scaling_reproduces_table": "fail",  # fabricated values, not the paper's
+        "sigreg_stall_rate": "not measured",  # no start of any run recorded
+        "stall_is_optimization": "not measured",
         "published_2d": "not shown",  # the published setting, no same-device reference
         "anisotropic_boundary": "not measured",  # no beyond-the-paper runs
         "anisotropic_r2": "not measured",

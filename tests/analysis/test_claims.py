@@ -162,6 +162,8 @@ def test_claims_json_has_the_schema_and_reads_external_claims(tmp_path: Path) ->
         "theorem3_bound",
         "scaling",
         "scaling_reproduces_table",
+        "sigreg_stall_rate",
+        "stall_is_optimization",
         "published_2d",
         "anisotropic_boundary",
         "anisotropic_r2",
