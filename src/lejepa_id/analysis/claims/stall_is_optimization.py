@@ -23,6 +23,7 @@ from lejepa_id.analysis.claims.stall_worlds import (
     V2_REASON,
     fabricated,
     init_values,
+    shared_premises,
     world_rows,
 )
 
@@ -91,7 +92,7 @@ def _judge(rule: ClaimRule, ev: Evidence) -> Claim:
         else:
             none_stalled += 1
     up, down = sum(g > 0 for g in gaps), sum(g < 0 for g in gaps)
-    shortest = int(rows["steps"].min())
+    premises, too_short = shared_premises(rows, t)
     v: dict[str, Any] = {
         "mixed_worlds": len(gaps),
         "stalled_higher": up,
@@ -101,11 +102,8 @@ def _judge(rule: ClaimRule, ev: Evidence) -> Claim:
         "all_stalled_worlds": all_stalled,
         "no_stall_worlds": none_stalled,
         "median_gap": float(sorted(gaps)[len(gaps) // 2]) if gaps else None,
-        "premises": {
-            "scope": check(SCOPE, None, True),
-            "length": check(LENGTH, shortest, shortest >= t["steps"]),
-            "mixed_worlds": check(MIXED, len(gaps), len(gaps) >= t["min_mixed"]),
-        },
+        "premises": premises
+        | {"mixed_worlds": check(MIXED, len(gaps), len(gaps) >= t["min_mixed"])},
     }
     claim.values = v
     claim.summary = (
@@ -113,8 +111,8 @@ def _judge(rule: ClaimRule, ev: Evidence) -> Claim:
         f"lower on {down} (p {v['p_higher']:.2g} / {v['p_lower']:.2g}); {all_stalled} worlds "
         f"with every initialization stalled, {none_stalled} with none"
     )
-    if shortest < t["steps"]:
-        claim.premise_unmet(f"the shortest run trained {shortest} steps of {t['steps']}")
+    if too_short is not None:
+        claim.premise_unmet(too_short)
     elif len(gaps) < t["min_mixed"]:
         claim.premise_unmet(f"{len(gaps)} mixed worlds, the rule needs {t['min_mixed']}")
     elif up > down and v["p_higher"] < t["alpha"]:

@@ -19,6 +19,7 @@ from lejepa_id.analysis.claims.stall_worlds import (
     THRESHOLDS,
     V2_REASON,
     fabricated,
+    shared_premises,
     world_rows,
 )
 
@@ -80,7 +81,7 @@ def _judge(rule: ClaimRule, ev: Evidence) -> Claim:
         int(n): {"worlds": int(len(g)), "stalled": int((g["r2_hz"] <= t["floor"]).sum())}
         for n, g in rows.groupby("dim")
     }
-    shortest = int(rows["steps"].min())
+    premises, too_short = shared_premises(rows, t)
     v: dict[str, Any] = {
         "worlds": int(len(rows)),
         "stalled": int(stalls.sum()),
@@ -88,11 +89,7 @@ def _judge(rule: ClaimRule, ev: Evidence) -> Claim:
         "ci_low": low,
         "ci_high": high,
         "per_n": per_n,
-        "premises": {
-            "scope": check(SCOPE, None, True),
-            "length": check(LENGTH, shortest, shortest >= t["steps"]),
-            "worlds": check(WORLDS, len(rows), len(rows) >= t["min_worlds"]),
-        },
+        "premises": premises | {"worlds": check(WORLDS, len(rows), len(rows) >= t["min_worlds"])},
     }
     claim.values = v
     claim.summary = (
@@ -100,8 +97,8 @@ def _judge(rule: ClaimRule, ev: Evidence) -> Claim:
         f"{low:.3f} to {high:.3f}); per N: "
         + ", ".join(f"N = {n}: {c['stalled']}/{c['worlds']}" for n, c in per_n.items())
     )
-    if shortest < t["steps"]:
-        claim.premise_unmet(f"the shortest run trained {shortest} steps of {t['steps']}")
+    if too_short is not None:
+        claim.premise_unmet(too_short)
     elif len(rows) < t["min_worlds"]:
         claim.premise_unmet(f"{len(rows)} worlds judged, the rule needs {t['min_worlds']}")
     elif high < t["rate"]:

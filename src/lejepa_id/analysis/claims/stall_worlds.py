@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from lejepa_id.analysis.claims.base import Premise
+from lejepa_id.analysis.claims.base import Premise, check
 from lejepa_id.analysis.claims.fabricate import evidence
 from lejepa_id.analysis.claims.registry import Evidence
 
@@ -67,6 +67,18 @@ def world_rows(frame: pd.DataFrame, t: dict[str, Any]) -> pd.DataFrame:
     draw = rows["coupling_draw"] if "coupling_draw" in rows else pd.Series("?", rows.index)
     keys = pd.DataFrame({"dim": rows["dim"], "seed": rows["seed"], "draw": draw.fillna("?")})
     return rows[~keys.duplicated()]
+
+
+def shared_premises(rows: pd.DataFrame, t: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The scope and length premises as measured on ``rows`` (in scope by construction),
+    and why the length premise fails (None when it holds)."""
+    shortest = int(rows["steps"].min())
+    checks = {
+        "scope": check(SCOPE, None, True),
+        "length": check(LENGTH, shortest, shortest >= t["steps"]),
+    }
+    short = f"the shortest run trained {shortest} steps of {t['steps']}"
+    return checks, None if shortest >= t["steps"] else short
 
 
 def init_values(row: pd.Series, key: str) -> list[float]:
