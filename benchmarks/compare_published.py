@@ -3,7 +3,7 @@
     python benchmarks/compare_published.py steps --published DIR --run spiral_lejepa --seed 1337
     python benchmarks/compare_published.py eval  --published DIR --run spiral_lejepa --seed 1337
     python benchmarks/compare_published.py final --published DIR --runs spiral_lejepa \\
-        --seeds 1337 1338 1339 --out benchmarks/results/parity-2d-cpu.json
+        --seeds 1337 1338 1339 --out benchmarks/results/parity-2d-cpu.json [--exact] [--perturb]
     python benchmarks/compare_published.py reference --published DIR RUN.pt ... --out REF.json
 
 ``--published`` is the ``experiments/`` folder of a checkout of the published code (the one
@@ -24,7 +24,12 @@ runs its ``run.py`` as it is, in a fresh process.
   ways: by its own code as it reports it, and both encoders on one common yardstick (a
   large evaluation set drawn once, the same for both codes and every seed) so that the
   evaluation sets' draws drop out. Both run side by side, one thread each. Writes a JSON
-  of every number with the device (resumed: finished pairs are kept).
+  of every number with the device (resumed: finished pairs are kept). Two variants, each
+  recorded in the JSON: ``--exact`` trains this code with its reference paths (SIGReg by
+  its defining formula, AdamW's per-tensor loop), which decides whether the fast paths
+  bias a whole run; ``--perturb`` is the control, the published run from initial weights
+  perturbed by one float32 rounding, whose distance from the unperturbed published run is
+  what rounding chaos alone does over 20,000 steps.
 - ``reference``: published 2d runs' ``.pt`` files scored on this code's own evaluation
   set, written as the same-device reference that the ``published_2d`` claim reads.
 
@@ -70,6 +75,41 @@ from lejepa_id.worlds.build import world_for  # noqa: E402
 
 PUBLISHED_NAME = "published_lejepa_id"
 OURS = "import sys; from lejepa_id.cli.main import main; sys.exit(main())"
+# This code with its reference paths: SIGReg by its defining formula and AdamW's
+# per-tensor loop (the default paths are the multiple-angle recurrence and fused AdamW).
+OURS_EXACT = """
+import functools, sys, torch
+import lejepa_id.objectives.lejepa as lejepa
+import lejepa_id.training.engine as engine
+lejepa.sigreg = functools.partial(lejepa.sigreg, fast=False)
+def per_tensor(self, weight_decay, device):
+    return torch.optim.AdamW(self.params, lr=self.schedule.lr, weight_decay=weight_decay,
+                             foreach=False)
+engine.Engine._optimizer = per_tensor
+from lejepa_id.cli.main import main
+sys.exit(main())
+"""
+# The control: the published run.py as it is, from initial weights perturbed by one float32
+# rounding (relative 2^-24, random signs, from a generator of its own so that the run's
+# stream of draws is untouched). Its distance from the unperturbed run is what rounding
+# alone does to a whole run.
+PUBLISHED_PERTURBED = """
+import runpy, sys, torch
+sys.path.insert(0, sys.argv[1])
+import run
+build = run.build_encoder
+def perturbed(*args, **kwargs):
+    encoder = build(*args, **kwargs)
+    gen = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for p in encoder.parameters():
+            sign = torch.randint(0, 2, p.shape, generator=gen) * 2 - 1
+            p.mul_(1 + sign.to(p.dtype) * 2.0**-24)
+    return encoder
+run.build_encoder = perturbed
+sys.argv = [sys.argv[1] + "/run.py", *sys.argv[2:]]
+run.main()
+"""
 
 
 def load_published(experiments: Path) -> dict[str, ModuleType]:
@@ -342,20 +382,26 @@ def one_thread() -> dict[str, str]:
             "PYTHONPATH": str(REPO / "src")}  # fmt: skip
 
 
-def start_published(experiments: Path, run: str, seed: int, steps: int, work: Path):
+def start_published(
+    experiments: Path, run: str, seed: int, steps: int, work: Path, perturb: bool = False
+):
     cfg = yaml.safe_load((experiments / "configs" / "2d.yaml").read_text())
     cfg.update(steps=steps, out=str(work / "published"))
     path = work / f"published-{steps}.yaml"
     path.write_text(yaml.safe_dump(cfg, sort_keys=False))
-    cmd = [sys.executable, str(experiments / "run.py"), "--config", str(path)]
+    if perturb:
+        cmd = [sys.executable, "-c", PUBLISHED_PERTURBED, str(experiments), "--config", str(path)]
+    else:
+        cmd = [sys.executable, str(experiments / "run.py"), "--config", str(path)]
     log = (work / "published.log").open("w")
     proc = subprocess.Popen([*cmd, "--run", run, "--seed", str(seed)], cwd=work, env=one_thread(),
                             stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
     return proc, work / "published" / f"{run}_seed={seed}.pt"
 
 
-def start_ours(run: str, seed: int, steps: int, work: Path, sets: list[str]):
-    cmd = [sys.executable, "-c", OURS, "run", str(REPO / "configs" / "2d.yaml"), "--run", run]
+def start_ours(run: str, seed: int, steps: int, work: Path, sets: list[str], exact: bool = False):
+    code = OURS_EXACT if exact else OURS
+    cmd = [sys.executable, "-c", code, "run", str(REPO / "configs" / "2d.yaml"), "--run", run]
     cmd += ["--seed", str(seed), "--set", f"steps={steps}", *sum((["--set", s] for s in sets), [])]
     log = (work / "ours.log").open("w")
     proc = subprocess.Popen([*cmd, "--out", str(work / "ours"), "--no-progress", "--threads", "1"],
@@ -374,8 +420,13 @@ def cmd_final(args: argparse.Namespace) -> None:
     """Whole runs of both codes, each scored by itself and on one common yardstick."""
     rows: list[dict[str, Any]] = []
     out = args.out
+    variant = variant_of(args)
     if out is not None and out.exists():
-        rows = json.loads(out.read_text())["rows"]  # resume: keep finished pairs
+        previous = json.loads(out.read_text())
+        if previous.get("variant", VARIANT_DEFAULT) != variant:
+            sys.exit(f"{out} holds runs of another variant ({previous.get('variant')}); "
+                     f"give another --out for {variant}")  # fmt: skip
+        rows = previous["rows"]  # resume: keep finished pairs
     done = {(r["run"], r["seed"]) for r in rows}
     for run in args.runs:
         config = our_config(run, args.seeds[0], args.set)  # the yardstick does not depend on it
@@ -388,8 +439,10 @@ def cmd_final(args: argparse.Namespace) -> None:
                 work = Path(tmp) if args.keep is None else args.keep / f"{run}-seed{seed}"
                 work.mkdir(parents=True, exist_ok=True)
                 t0 = time.perf_counter()
-                proc_p, pt = start_published(args.published, run, seed, steps, work)
-                proc_o, ours_dir = start_ours(run, seed, steps, work, args.set)
+                proc_p, pt = start_published(
+                    args.published, run, seed, steps, work, perturb=args.perturb
+                )
+                proc_o, ours_dir = start_ours(run, seed, steps, work, args.set, exact=args.exact)
                 finish(proc_o, "ours")
                 t_o = time.perf_counter() - t0
                 finish(proc_p, "published run.py")
@@ -462,10 +515,21 @@ def cmd_reference(args: argparse.Namespace) -> None:
     print(f"wrote {args.out}")
 
 
+VARIANT_DEFAULT = {"ours": "fast paths", "published": "as published"}
+
+
+def variant_of(args: argparse.Namespace) -> dict[str, str]:
+    return {
+        "ours": "reference paths" if args.exact else "fast paths",
+        "published": "initial weights perturbed by 2^-24" if args.perturb else "as published",
+    }
+
+
 def write(out: Path, rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
     doc = {
         "device": f"cpu ({os.cpu_count()} cores, {platform.processor() or platform.machine()})",
         "torch": torch.__version__,
+        "variant": variant_of(args),
         "yardstick": {"samples": args.yardstick, "seed": 2027},
         "rows": rows,
     }
@@ -517,6 +581,12 @@ def main() -> None:
     f.add_argument("--yardstick", type=int, default=1_000_000, help="common evaluation set")
     f.add_argument("--out", type=Path, help="JSON of every number (resumed if it exists)")
     f.add_argument("--keep", type=Path, help="keep both codes' run folders under this folder")
+    f.add_argument("--exact", action="store_true", help="our reference SIGReg and AdamW paths")
+    f.add_argument(
+        "--perturb",
+        action="store_true",
+        help="the control: the published run from initial weights perturbed by one rounding",
+    )
     r = sub.choices["reference"]
     r.add_argument("pt", type=Path, nargs="+", help="published 2d runs' .pt files")
     r.add_argument("--out", type=Path, required=True, help="the reference JSON to write")

@@ -82,3 +82,61 @@ def test_the_parity_benchmark_maps_coupling_matrices_in_layer_order():
     config = RunConfig(mixing="coupling", encoder="matched", layers=12).validate()
     enc = compare.our_encoder(config, weights)
     assert torch.equal(enc.weight[0], torch.stack(mats))
+
+
+def test_the_parity_benchmarks_exact_variant_switches_to_the_reference_paths(monkeypatch):
+    """``final --exact`` must train with SIGReg's defining formula and AdamW's per-tensor
+    loop, or its whole-run comparison says nothing about the fast paths."""
+    import functools
+
+    import torch
+
+    import lejepa_id.objectives.lejepa as lejepa
+    import lejepa_id.training.engine as engine
+
+    compare = _module("compare_published")
+    # Let monkeypatch restore both after the snippet patches them.
+    monkeypatch.setattr(lejepa, "sigreg", lejepa.sigreg)
+    monkeypatch.setattr(engine.Engine, "_optimizer", engine.Engine._optimizer)
+    patches = compare.OURS_EXACT.split("from lejepa_id.cli.main")[0]
+    exec(patches, {})
+    assert isinstance(lejepa.sigreg, functools.partial)
+    assert lejepa.sigreg.keywords == {"fast": False}
+    linear = torch.nn.Linear(2, 2)
+    holder = type("E", (), {"params": list(linear.parameters())})()
+    holder.schedule = type("S", (), {"lr": 1e-3})()
+    opt = engine.Engine._optimizer(holder, 0.01, torch.device("cpu"))
+    assert opt.defaults["foreach"] is False and not opt.defaults["fused"]
+    assert opt.defaults["weight_decay"] == 0.01
+
+
+def test_the_parity_benchmarks_control_perturbs_only_the_initial_weights(tmp_path):
+    """``final --perturb`` runs the published run.py with every initial weight moved by at
+    most one float32 rounding, and leaves the run's own stream of draws untouched."""
+    import subprocess
+    import sys
+
+    compare = _module("compare_published")
+    (tmp_path / "run.py").write_text(
+        "import sys, torch\n"
+        "def build_encoder(*a, **k):\n"
+        "    torch.manual_seed(0)\n"
+        "    return torch.nn.Linear(50, 40)\n"
+        "def main():\n"
+        "    enc = build_encoder()\n"
+        "    torch.save({'w': enc.weight.detach(), 'draw': torch.randn(3), 'argv': sys.argv},\n"
+        "               sys.argv[-1])\n"
+    )
+    plain, perturbed = tmp_path / "plain.pt", tmp_path / "perturbed.pt"
+    code = "import sys; sys.argv = ['run.py', sys.argv[1]]; import run; run.main()"
+    subprocess.run([sys.executable, "-c", code, str(plain)], cwd=tmp_path, check=True)
+    cmd = [sys.executable, "-c", compare.PUBLISHED_PERTURBED, str(tmp_path), str(perturbed)]
+    subprocess.run(cmd, cwd=tmp_path, check=True)
+    import torch
+
+    a, b = torch.load(plain), torch.load(perturbed)
+    rel = ((b["w"] - a["w"]) / a["w"]).abs()
+    assert rel.max() <= 2.0**-23  # at most one rounding
+    assert (rel > 0).float().mean() > 0.3  # most entries moved (1 + 2^-24 rounds to 1)
+    assert torch.equal(a["draw"], b["draw"])  # the stream after the build is the same
+    assert b["argv"][1:] == [str(perturbed)]
