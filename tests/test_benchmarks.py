@@ -140,3 +140,33 @@ def test_the_parity_benchmarks_control_perturbs_only_the_initial_weights(tmp_pat
     assert (rel > 0).float().mean() > 0.3  # most entries moved (1 + 2^-24 rounds to 1)
     assert torch.equal(a["draw"], b["draw"])  # the stream after the build is the same
     assert b["argv"][1:] == [str(perturbed)]
+
+
+def test_the_stall_control_records_every_start_of_the_published_best_of_k(tmp_path):
+    """The published run.py keeps only its best start; the control's wrapper must record
+    each start's result as run_single returned it, and pass the result on unchanged."""
+    import json
+    import subprocess
+    import sys
+
+    stall = _module("published_stall")
+    (tmp_path / "run.py").write_text(
+        "import json, sys\n"
+        "def run_single(spec, device):\n"
+        "    s = spec['seed']\n"
+        "    return {'r2_hz': 1 - 1 / s, 'r2_zh': 0.5, 'orth_err': s / 10,\n"
+        "            'final_loss': 1 / s}, None\n"
+        "def main():\n"
+        "    kept = [run_single({'seed': s}, 'cpu')[0] for s in (1, 1001, 2001)]\n"
+        "    json.dump({'argv': sys.argv, 'kept': kept}, open('kept.json', 'w'))\n"
+    )
+    starts = tmp_path / "starts.jsonl"
+    cmd = [sys.executable, "-c", stall.PUBLISHED_EVERY_START, str(tmp_path), str(starts)]
+    subprocess.run([*cmd, "--config", "c.yaml"], cwd=tmp_path, check=True)
+    rows = [json.loads(line) for line in starts.read_text().splitlines()]
+    assert [r["seed"] for r in rows] == [1, 1001, 2001]
+    assert rows[1] == {"seed": 1001, "r2_hz": 1 - 1 / 1001, "r2_zh": 0.5,
+                       "orth_err": 100.1, "final_loss": 1 / 1001}  # fmt: skip
+    kept = json.loads((tmp_path / "kept.json").read_text())
+    assert kept["argv"][1:] == ["--config", "c.yaml"]
+    assert kept["kept"][2]["final_loss"] == 1 / 2001
