@@ -107,3 +107,18 @@ def test_a_run_whose_starts_are_other_worlds_is_outside_v2_only() -> None:
     assert judge(versions("sigreg_stall_rate")[0], Evidence(frame=over_worlds)).verdict == "fail"
     mixed = grid(0).assign(inits_over=["world"] * 40 + ["encoder"] * 40)
     assert rate(mixed).values["worlds"] == 40
+
+
+@pytest.mark.parametrize("claim_id", ["scaling", "scaling_reproduces_table"])
+def test_the_scaling_verdicts_cite_the_stall_claims(claim_id: str) -> None:
+    """A scaling verdict is read on the worlds a folder holds; it must point the reader at
+    the claims that say how often a world of the family stalls, whatever the verdict."""
+    judged = 0
+    for version in versions(claim_id):
+        for fabricate in [version.counterexample, *version.premise_unmet.values()]:
+            claim = judge(version, fabricate(version.rule))
+            if claim.summary.startswith("no sweep"):
+                continue
+            judged += 1
+            assert any("sigreg_stall_rate" in n and "docs/stall.md" in n for n in claim.notes)
+    assert judged >= 2

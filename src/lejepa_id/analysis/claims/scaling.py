@@ -18,6 +18,7 @@ import pandas as pd
 from lejepa_id.analysis.claims.base import Claim, Premise, check
 from lejepa_id.analysis.claims.fabricate import evidence
 from lejepa_id.analysis.claims.registry import ClaimRule, Evidence, register_claim
+from lejepa_id.analysis.claims.stall_worlds import CITATION as STALL_CITATION
 from lejepa_id.analysis.plotting import paper_worlds, sweeping
 
 SCOPE = Premise(
@@ -145,6 +146,7 @@ def _judge(rule: ClaimRule, ev: Evidence, protocol_premise: bool) -> Claim:
         claim.notes.append(f"the floor holds at every N measured, up to N = {top}")
     else:
         claim.verdict = "pass" if degrades else "fail"
+    claim.notes.append(STALL_CITATION)
     return claim
 
 

@@ -11,6 +11,7 @@ from lejepa_id.analysis.claims.base import Claim, Premise
 from lejepa_id.analysis.claims.fabricate import evidence
 from lejepa_id.analysis.claims.registry import ClaimRule, Evidence, register_claim
 from lejepa_id.analysis.claims.scaling import scaling_rows
+from lejepa_id.analysis.claims.stall_worlds import CITATION as STALL_CITATION
 from lejepa_id.analysis.stats import tost_summary
 
 MODES = {"lejepa": "sigreg", "whiten": "vicreg", "infonce": "infonce"}
@@ -125,6 +126,7 @@ def _judge(rule: ClaimRule, ev: Evidence) -> Claim:
         claim.premise_unmet("cells with one seed have no interval")
     else:
         claim.verdict = "not shown"
+    claim.notes.append(STALL_CITATION)
     return claim
 
 

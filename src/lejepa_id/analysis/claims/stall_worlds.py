@@ -18,6 +18,14 @@ from lejepa_id.analysis.claims.base import Premise, check
 from lejepa_id.analysis.claims.fabricate import evidence
 from lejepa_id.analysis.claims.registry import Evidence
 
+CITATION = (
+    "how often a coupling world stalls for SIGReg is the sigreg_stall_rate claim, and "
+    "whether a stall is a failure of optimization the stall_is_optimization claim "
+    "(docs/stall.md)"
+)
+"""The note the scaling claims carry: their verdict is read on the worlds run, and the
+stall claims say how far those worlds speak for the family."""
+
 SCOPE = Premise(
     "scope",
     "coupling worlds (L = 4) inverted by the matched encoder, N from 4 to 32, SIGReg at "
