@@ -1,0 +1,71 @@
+"""scripts/stall_figure.py on tiny best-of-3 runs: its counts are the records' own, its
+interval the exact binomial one, and a folder without such runs is one line, exit 2."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from lejepa_id import train
+from lejepa_id.config.experiments import load_experiment
+
+ROOT = Path(__file__).parents[2]
+
+
+def _script():
+    path = ROOT / "scripts" / "stall_figure.py"
+    spec = importlib.util.spec_from_file_location("stall_figure", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("stall-results")
+    for mode, seed in (("lejepa", 1), ("lejepa", 2), ("whiten", 1)):
+        sets = ["dims=[4]", f"seeds=[{seed}]", "steps=60", "eval_size=1000"]
+        exp = load_experiment(ROOT / "configs" / "stall.yaml", sets)
+        config = exp.run_config(mode, dim=4, seed=seed)
+        train(config, progress=False).save(root / "stall" / f"{mode}-dim4-seed{seed}")
+    return root
+
+
+def test_the_frequency_table_counts_the_records_starts_and_kept_encoders(results, tmp_path):
+    figure = _script()
+    out = tmp_path / "img" / "stall"
+    assert figure.main([str(results), "--out", str(out)]) == 0
+    doc = json.loads(out.with_suffix(".json").read_text())
+    lejepa = doc["lejepa"]["4"]
+    records = {
+        seed: json.loads(
+            (results / "stall" / f"lejepa-dim4-seed{seed}" / "result.json").read_text()
+        )
+        for seed in (1, 2)
+    }
+    for seed, record in records.items():
+        world = lejepa["per_world"][str(seed)]
+        assert world["starts"] == [m["r2_hz"] for m in record["init_final_metrics"]]
+        assert world["kept"] == record["metrics"]["r2_hz"]
+    kept = [r["metrics"]["r2_hz"] for r in records.values()]
+    starts = [m["r2_hz"] for r in records.values() for m in r["init_final_metrics"]]
+    assert lejepa["worlds"] == 2 and lejepa["starts"] == 6
+    assert lejepa["stalled_worlds"] == sum(r <= 0.999 for r in kept)
+    assert lejepa["stalled_starts"] == sum(r <= 0.999 for r in starts)
+    # 60 steps identify nothing: 2 of 2 stalled, exact interval (0.025^(1/2), 1).
+    assert lejepa["stalled_worlds"] == 2
+    assert lejepa["ci_low"] == pytest.approx(0.025**0.5) and lejepa["ci_high"] == 1.0
+    assert doc["whiten"]["4"]["worlds"] == 1
+    assert "| lejepa | 4 | 2 | 2 |" in out.with_suffix(".md").read_text()
+    assert out.with_suffix(".png").stat().st_size > 0 and out.with_suffix(".pdf").is_file()
+
+
+def test_a_folder_without_best_of_k_coupling_runs_is_refused(tmp_path, capsys):
+    figure = _script()
+    assert figure.main([str(tmp_path), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no best-of-K coupling run" in err[0]
+    assert not list(tmp_path.iterdir())
