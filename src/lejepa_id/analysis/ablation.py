@@ -42,11 +42,13 @@ SETTING = ["experiment", "label", "mode", "encoder", "lam", "sigma", "rho", "ste
 
 
 def law_class(law: str, alpha: float) -> str:
+    """The paper's class of a law (gaussian, laplace, gennorm), or a plugin law's name:
+    the ablation compares the paper's classes only."""
     if law == "gaussian" or (law == "gennorm" and alpha == 2.0):
         return "gaussian"
     if law == "laplace" or (law == "gennorm" and alpha == 1.0):
         return "laplace"
-    return "gennorm"
+    return "gennorm" if law == "gennorm" else str(law)
 
 
 def ablation_runs(frame: pd.DataFrame) -> pd.DataFrame:
@@ -63,6 +65,7 @@ def ablation_runs(frame: pd.DataFrame) -> pd.DataFrame:
         return rows
     rows = with_labels(rows)
     rows = rows.assign(law_class=[law_class(r.law, r.alpha) for r in rows.itertuples()])
+    rows = rows[rows["law_class"].isin(CLASSES)]
     keep = []
     for _, sel in rows.groupby(["label", "mode"], dropna=False):
         best = None
