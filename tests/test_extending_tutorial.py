@@ -127,7 +127,7 @@ def test_the_tutorial_runs_through_sweep_figures_and_report(tutorial, tmp_path, 
             "--no-progress", "--device", "cpu", *sets]  # fmt: skip
     assert main(argv) == 0, capsys.readouterr().err
     records = [json.loads(p.read_text()) for p in (out / "mine").glob("*/result.json")]
-    assert sorted(r["config"]["mode"] for r in records) == ["decorr"] * 2 + ["lejepa"] * 2
+    assert sorted(r["config"]["mode"] for r in records) == ["decorr"] * 4 + ["lejepa"] * 4
     for record in records:
         assert record["status"] == "finished" and record["config"]["law"] == "triangle"
         assert record["config"]["mixing"] == "shear" and "code_spread" in record["metrics"]
@@ -159,6 +159,15 @@ def test_the_tutorial_runs_through_sweep_figures_and_report(tutorial, tmp_path, 
     titles = [ax.get_title() for ax in panels.axes]
     assert any(t.startswith("SIGReg (LeJEPA)") for t in titles)
     assert any(t.startswith("Decorrelation (mine)") for t in titles)
+    # The scaling figure draws it in its colour, the tables give it a column and a table.
+    lines = [ln for ax in drawn["scaling_r2_vs_n"].axes for ln in ax.get_lines()]
+    assert any(to_rgba(ln.get_color()) == olive for ln in lines)
+    assert "Decorrelation" in (out / "figures" / "mine_table.md").read_text().splitlines()[0]
+    index = json.loads((out / "figures" / "figures_index.json").read_text())
+    (table,) = [t for t in index["tables"] if t["name"] == "tab_scaling_decorr"]
+    assert "Decorrelation (mine)" in table["caption"]
+    tex = (out / "figures" / table["tex"]).read_text()
+    assert r"\begin{tabular}" in tex and "Decorrelation (mine)" in tex
     losses = drawn["scatter_losses_r2"]
     labels = {ax.get_ylabel() for ax in losses.axes} | {ax.get_xlabel() for ax in losses.axes}
     assert "R²(h → z), Decorrelation" in labels and "final covariance" in labels
@@ -169,10 +178,9 @@ def test_the_tutorial_runs_through_sweep_figures_and_report(tutorial, tmp_path, 
     page = (out / "report.html").read_text()
     assert "Decorrelation (mine)" in page and "var(h)" in page
     # The results table: the run's objective by its label, its law and its lambda.
-    row = re.search(r"<tr[^>]*><td>mine</td><td>shear_decorr</td>(.*?)</tr>", page)
-    assert row is not None
-    cells = re.findall(r"<td>(.*?)</td>", row.group(1))
-    assert cells[:5] == ["Decorrelation (mine)", "triangle", "", "2", "0.3"]
+    rows = re.findall(r"<tr[^>]*><td>mine</td><td>shear_decorr</td>(.*?)</tr>", page)
+    cells = [re.findall(r"<td>(.*?)</td>", row)[:5] for row in rows]
+    assert cells == [["Decorrelation (mine)", "triangle", "", str(n), "0.3"] for n in (2, 4)]
     # The training curves' legend in the objective's colour.
     assert f"color:{to_hex(olive)}" in page
     plt.close("all")
