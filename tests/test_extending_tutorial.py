@@ -142,6 +142,12 @@ def test_the_tutorial_runs_through_sweep_figures_and_report(tutorial, tmp_path, 
     assert len(err) == 1 and "not loaded (aggregate runs no user code unless asked)" in err[0]
     assert all(str(folder / name) in err[0] for name in FILES) and "--recorded-plugins" in err[0]
     assert str(folder / "shear_mixing.py") not in plugins.loaded()
+    # Unloaded, the figures still draw its runs, under the objective's raw name.
+    drawn = _drawn(monkeypatch)
+    assert main(["figures", str(out), "--formats", "png"]) == 0
+    titles = [ax.get_title() for ax in drawn["mine_panels"].axes]
+    assert any(t.startswith("decorr\n") for t in titles), titles
+    assert "not loaded (figures runs no user code" in capsys.readouterr().err
 
     # With consent they are loaded: the table, the figures and the report know them.
     forget()

@@ -241,3 +241,32 @@ def test_code_panels_are_square_with_ticks(tmp_path: Path) -> None:
         "SIGReg (LeJEPA)",
         "VICReg (whiten)",
     ]
+
+
+def test_objectives_are_ordered_by_the_registry_never_a_fixed_list(monkeypatch) -> None:
+    from dataclasses import dataclass
+
+    from lejepa_id.config import components
+    from lejepa_id.objectives import Objective, register_objective
+
+    monkeypatch.setitem(components._REGISTERED, "objective",
+                        dict(components._REGISTERED["objective"]))  # fmt: skip
+
+    @register_objective("zz_first")
+    @dataclass(frozen=True)
+    class First(Objective):
+        order = -1  # a plugin may ask to come first
+
+    @register_objective("aa_mine")
+    @dataclass(frozen=True)
+    class Mine(Objective):
+        label = "Mine"
+
+    present = ["aa_mine", "infonce", "not_loaded", "whiten", "zz_first", "lejepa", None]
+    assert plotting.ordered_modes(present) == [
+        "zz_first", "lejepa", "whiten", "infonce", "aa_mine", "not_loaded"
+    ]  # fmt: skip
+    assert (
+        plotting.MODE_LABELS["aa_mine"] == "Mine" and plotting.MODE_LABELS["zz_first"] == "zz_first"
+    )
+    assert plotting.MODE_LABELS.get("not_loaded", "not_loaded") == "not_loaded"
