@@ -247,7 +247,7 @@ def consent(args: object, command: str) -> bool:
     elif missing:
         many = "s" if len(missing) > 1 else ""
         print(
-            f"lejepa-id: {directory}'s runs were trained with plugin{many} "
+            f"lejepa-id: the runs under {directory} were trained with plugin{many} "
             f"{', '.join(missing)}, not loaded ({command} runs no user code unless asked): "
             f"pass --plugin {missing[0]} or --recorded-plugins to show their components "
             "by their own names",

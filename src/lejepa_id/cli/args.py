@@ -96,8 +96,8 @@ def add_recorded_plugins_argument(p: argparse.ArgumentParser, where: str) -> Non
     p.add_argument(
         "--recorded-plugins",
         action="store_true",
-        help=f"also load the plugins {where} names (they are your code: without this flag "
-        "they are named, not run)",
+        help=f"also load the plugins {where} (they are your code: without this flag they "
+        "are named, not run)",
     )
 
 

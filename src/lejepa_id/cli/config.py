@@ -95,5 +95,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="override a config key, as for run and sweep; repeatable",
     )
     add_plugin_argument(show)
-    add_recorded_plugins_argument(show, "the config's plugins: list")
+    add_recorded_plugins_argument(show, "that the config's plugins: list names")
     show.set_defaults(func=cmd_config_show)

@@ -222,7 +222,7 @@ def _add_plugin(p: argparse.ArgumentParser) -> None:
     loaded (lejepa_id.cli.main loads every --plugin before the command runs), and the
     plugins DIR's runs were trained with only under --recorded-plugins."""
     add_plugin_argument(p)
-    add_recorded_plugins_argument(p, "the sweeps and runs under DIR recorded")
+    add_recorded_plugins_argument(p, "that DIR's runs were trained with")
 
 
 def _register_analysis(sub: argparse._SubParsersAction) -> None:
