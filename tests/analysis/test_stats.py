@@ -25,8 +25,10 @@ from lejepa_id.analysis.stats import fmt_interval, fmt_mean_std, fmt_sig
         (-3.1e-5, 1.2e-5, "(-3 ± 1)×10⁻⁵"),
         (3e-7, math.nan, "3.00×10⁻⁷"),
         (-0.00001, 0.001, "0.000 ± 0.001"),  # never "-0.000"
-        (0.7842, 0.0, "0.7842 ± 0"),
-        (0.99, 1.1e-16, "0.9900 ± 0"),  # equal values: float rounding is no spread
+        # Equal values (a fixed mixing's R² over seeds): the value, as a paper prints it.
+        (0.7842, 0.0, "0.7842"),
+        (0.99, 1.1e-16, "0.9900"),  # float rounding is no spread
+        (4e-6, 0.0, "4.00×10⁻⁶"),
         (0.999, math.nan, "0.9990"),  # one seed: no spread to round by
         (math.nan, 0.1, "–"),
     ],

@@ -84,17 +84,16 @@ def fmt_mean_std(mean: float, std: float, digits: int = 4) -> str:
     last digit (``0.9999982(6)``: 0.9999982 ± 0.0000006), and a mean below 10⁻³ shares a
     power of ten with its std (``(7.4 ± 0.5)×10⁻⁶``). Without a spread (one value: std NaN)
     the mean alone at ``digits`` places (a small one at three significant digits with its
-    power of ten); with no spread at all (several equal values: std 0) ``mean ± 0``."""
+    power of ten), and so with no spread at all: several equal values (a quantity the seed
+    does not change, such as a fixed mixing's R²(x→z)) print as that value, not ``± 0``."""
     if not math.isfinite(mean):
         return "–"
-    if not math.isfinite(std):
+    # Equal values give a std of float rounding (1e-16), not a spread to round by.
+    if not math.isfinite(std) or abs(std) <= 1e-12 * max(1.0, abs(mean)):
         if mean != 0 and abs(mean) < SMALL:
             exponent = math.floor(math.log10(abs(mean)))
             return fmt_sig(mean / 10.0**exponent) + power_of_ten(exponent)
         return f"{mean:.{digits}f}"
-    # Equal values give a std of float rounding (1e-16), not a spread to round by.
-    if abs(std) <= 1e-12 * max(1.0, abs(mean)):
-        return f"{mean:.{digits}f} ± 0"
     std = abs(std)
     if abs(mean) < SMALL and std < SMALL:
         exponent = math.floor(math.log10(max(abs(mean), std)))
