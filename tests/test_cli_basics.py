@@ -53,7 +53,7 @@ def _complete(shell: str, words: list[str], tmp_path: Path) -> list[str]:
         (["lejepa-id", "run", "--device", ""], ["auto", "cpu", "cuda"]),
         (["lejepa-id", "sweep", "--logger", ""], ["csv", "tensorboard", "wandb"]),
         (["lejepa-id", "reacher", "render", ""], ["eval", "ou", "traj", "trajmatch"]),
-        (["lejepa-id", "config", "show", "--r"], ["--run"]),
+        (["lejepa-id", "config", "show", "--r"], ["--run", "--recorded-plugins"]),
         (["lejepa-id", "completion", ""], ["bash", "zsh"]),
     ],
 )

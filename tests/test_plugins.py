@@ -23,7 +23,7 @@ from lejepa_id.errors import UsageError
 from lejepa_id.metrics import registry as metric_registry
 from lejepa_id.objectives import Objective, register_objective
 from lejepa_id.testing import StackingError, check_stacking
-from lejepa_id.worlds import mixings, transitions
+from lejepa_id.worlds import laws, mixings, transitions
 
 PLUGINS = Path(__file__).parent / "plugins"
 FILES = [PLUGINS / f for f in ("barlow_objective.py", "tanh_encoder.py", "hops_transition.py")]
@@ -37,6 +37,7 @@ def isolated(monkeypatch):
     monkeypatch.setitem(components._REGISTERED, "objective", objectives_now)
     monkeypatch.setattr(transitions, "_TRANSITIONS", dict(transitions._TRANSITIONS))
     monkeypatch.setattr(mixings, "_MIXINGS", dict(mixings._MIXINGS))
+    monkeypatch.setattr(laws, "_LAWS", dict(laws._LAWS))
     monkeypatch.setattr(encoders, "_ENCODERS", dict(encoders._ENCODERS))
     monkeypatch.setattr(encoders, "_COSTS", dict(encoders._COSTS))
     monkeypatch.setattr(encoders, "_SHAPES", dict(encoders._SHAPES))
@@ -480,4 +481,83 @@ def test_a_bad_plugin_mixing_is_one_line_and_no_folder(isolated, tmp_path, capsy
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
     assert f"mixing {case!r}" in err[0] and re.search(match, err[0]), err[0]
+    assert not out.exists()
+
+
+UNIFORM = PLUGINS / "uniform_law.py"
+
+
+@pytest.mark.parametrize("command", ["run", "sweep"])
+def test_a_plugin_law_is_a_config_value_for_run_and_sweep(isolated, tmp_path, capsys, command):
+    from lejepa_id.cli.main import main
+    from lejepa_id.worlds.build import world_for
+
+    out = tmp_path / "out"
+    assert main(_cli(command, out, UNIFORM, "law=uniform")) == 0
+    records = [json.loads(p.read_text()) for p in (out / "2d").glob("*/result.json")]
+    assert len(records) == (1 if command == "run" else 2)
+    for record in records:
+        assert record["config"]["law"] == "uniform" and record["status"] == "finished"
+        assert str(UNIFORM) in record["plugins"]
+    # The world's latents are the plugin's: uniform on [-sqrt(3), sqrt(3)], unit variance.
+    world = world_for(make_run_config(records[0]["config"]))
+    z = world.sample_latents(20_000, torch.Generator().manual_seed(0))
+    assert float(z.abs().max()) <= 3**0.5 and abs(float(z.var()) - 1.0) < 0.03
+    assert not world.law.is_gaussian
+    capsys.readouterr()
+
+
+def test_an_unknown_law_names_the_registered_ones_and_plugins(isolated):
+    with pytest.raises(UsageError, match="law='uniform' is not one of gaussian, laplace, gen"):
+        make_run_config({"law": "uniform"}).validate()
+    plugins.load(str(UNIFORM))
+    assert make_run_config({"law": "uniform"}).validate().law == "uniform"
+    assert laws.law_names()[:3] == laws.LAW_NAMES and "uniform" in laws.law_names()
+
+
+def test_a_plugin_law_under_a_built_in_name_is_refused_naming_both(isolated, tmp_path):
+    plugin = tmp_path / "gauss.py"
+    plugin.write_text(
+        "import torch\nfrom lejepa_id.worlds import register_law\n"
+        "@register_law('gaussian')\ndef g(shape, generator, **_):\n"
+        "    return torch.zeros(shape)\n"
+    )
+    with pytest.raises(UsageError) as caught:
+        plugins.load(str(plugin))
+    message = str(caught.value)
+    assert "law 'gaussian' is registered twice: by built-in lejepa_id.worlds.laws" in message
+    assert f"plugin {plugin}" in message and "register_law('gaussian', override=True)" in message
+    assert laws._LAWS["gaussian"].__module__ == "lejepa_id.worlds.laws"
+
+
+BAD_LAWS = {
+    "wrong_shape": ("return torch.randn(shape[0])", r"drew shape \(64,\) when asked for \(64, 2\)"),
+    "wrong_dims": ("return torch.randn(*shape, 1)", r"drew shape \(64, 2, 1\) when asked"),
+    "nonfinite": ("return torch.full(shape, float('nan'))", "returned NaN or infinite values"),
+    "integers": ("return torch.ones(shape, dtype=torch.int64)", "returned int64 values"),
+    "numpy": ("import numpy; return numpy.zeros(shape)", "returned a numpy.ndarray"),
+    "fails": ("raise ValueError('no draws')", r"failed on a probe draw of shape \(64, 2\)"),
+}
+
+
+@pytest.mark.parametrize(
+    "command, case", [("run", c) for c in sorted(BAD_LAWS)] + [("sweep", "nonfinite")]
+)
+def test_a_bad_plugin_law_is_one_line_and_no_folder(isolated, tmp_path, capsys, command, case):
+    from lejepa_id.cli.main import main
+
+    body, match = BAD_LAWS[case]
+    plugin = tmp_path / f"{case}.py"
+    plugin.write_text(
+        "import torch\n"
+        "from lejepa_id.worlds import register_law\n"
+        f"@register_law({case!r})\n"
+        "def draw(shape, generator, **_):\n"
+        f"    {body}\n"
+    )
+    out = tmp_path / "out"
+    assert main(_cli(command, out, plugin, f"law={case}")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert f"law {case!r} (plugin {plugin})" in err[0] and re.search(match, err[0]), err[0]
     assert not out.exists()

@@ -14,7 +14,9 @@ the usual decorators (``register_objective``, ``register_encoder``,
 User code runs only where asked: commands that read or show (``config show``, dry runs,
 ``aggregate``, ``report``, ``figures``, ``curves``) load what ``--plugin`` names and
 nothing else; a YAML's ``plugins:`` list they meet is refused in one line
-(:func:`only_loaded`) rather than executed.
+(:func:`only_loaded`) rather than executed. The plugins a results folder's runs were
+trained with (:func:`recorded`) are named in one line and loaded only with the user's
+consent: ``--plugin`` naming them, or ``--recorded-plugins`` (:func:`consent`).
 
 A run records the plugins it was configured with (:attr:`RunSpec.plugins`), and every
 executor loads them again in its worker process or cluster job before training, so a
@@ -26,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -192,3 +195,62 @@ def only_loaded(command: str) -> Iterator[None]:
         yield
     finally:
         _REFUSING.pop()
+
+
+def recorded(directory: str | Path) -> tuple[str, ...]:
+    """The plugins the runs under ``directory`` were trained with, in the order first met:
+    every ``--plugin`` of the sweeps its ``sweep.json`` files recorded, and every plugin a
+    run's ``result.json`` lists (a YAML's ``plugins:``, a ``run``). ``directory`` is a
+    results root, an experiment's folder or a run's; unreadable files are skipped (the
+    table reader names them)."""
+    root = Path(directory)
+    specs: list[str] = []
+    for path in [root / "sweep.json", *sorted(root.glob("*/sweep.json"))]:
+        commands = _json(path).get("commands")
+        for command in commands if isinstance(commands, list) else []:
+            names = command.get("plugins") if isinstance(command, dict) else None
+            specs += [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+    for depth in ("", "*/", "*/*/", "*/*/*/"):
+        for path in sorted(root.glob(f"{depth}result.json")):
+            names = _json(path).get("plugins")
+            specs += [n for n in names if isinstance(n, str)] if isinstance(names, dict) else []
+    return tuple(dict.fromkeys(specs))
+
+
+def _json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def consent(args: object, command: str) -> bool:
+    """The consent rule of a command that only reads or shows, applied before it runs.
+
+    A results command (``aggregate``, ``figures``, ``report``, ``curves``) whose folder's
+    runs were trained with plugins not loaded yet names them in one line on stderr, and
+    loads them only under ``--recorded-plugins`` (``--plugin`` loads one by name). Their
+    objectives, mixings and metrics are then labelled, coloured and tabled like the
+    built-ins; unloaded, they show by their raw names. ``config show --recorded-plugins``
+    runs the config's ``plugins:`` list. Returns whether the command may load what its
+    files list (``config show`` with the flag)."""
+    allowed = bool(getattr(args, "recorded_plugins", False))
+    directory = getattr(args, "dir", None)
+    if directory is None:
+        return allowed
+    if not Path(directory).is_dir():
+        return False  # the command names a missing folder in its own one line
+    missing = [s for s in recorded(directory) if s not in _LOADED]
+    if missing and allowed:
+        load_all(missing)
+    elif missing:
+        many = "s" if len(missing) > 1 else ""
+        print(
+            f"lejepa-id: the runs under {directory} were trained with plugin{many} "
+            f"{', '.join(missing)}, not loaded ({command} runs no user code unless asked): "
+            f"pass --plugin {missing[0]} or --recorded-plugins to show their components "
+            "by their own names",
+            file=sys.stderr,
+        )
+    return False

@@ -93,8 +93,9 @@ def test_scaling_table_matches_the_paper_format(results: Path) -> None:
     table = scaling_table(frame[frame["status"] == "finished"], "scaling")
     assert list(table["N"]) == [2, 4, 8]
     # Rounded by the seeds' spread: the std to one significant digit, the mean to its place.
-    assert table.loc[0, "SIGReg"] == "0.9999895 ± 7e-7"
-    assert table.loc[0, "SIGReg (paper)"] == "0.9999980 ± 3e-7"
+    # A std below 10⁻⁴ in parentheses, in the mean's last digit: 0.9999895 ± 0.0000007.
+    assert table.loc[0, "SIGReg"] == "0.9999895(7)"
+    assert table.loc[0, "SIGReg (paper)"] == "0.9999980(3)"
     assert len(paper_table()) == 10
 
 

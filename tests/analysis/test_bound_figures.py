@@ -47,3 +47,18 @@ def test_bound_figures_count_the_theorem_scope_only(drawn: dict, tmp_path: Path)
     fig, _ = drawn["bound_decomposition"]
     assert [a.get_xlabel().split(" ")[0] for a in fig.axes[:2]] == ["ε", "alignment"]
     assert fig.axes[0].get_ylabel().startswith("centered Procrustes error")
+
+
+def test_one_rho_gets_no_colour_bar_and_several_get_one(drawn: dict, tmp_path: Path) -> None:
+    one = runs_frame([{"law": "gaussian"}, {"law": "gaussian", "mode": "whiten"}])
+    bound.fig_bound(one, tmp_path, ("png",), Figures())
+    bound.fig_bound_decomposition(one, tmp_path, ("png",), Figures())
+    for name, panels in (("bound", 1), ("bound_decomposition", 2)):
+        fig, _ = drawn[name]
+        # No colour bar axes beside the panels; the one value is written in the corner.
+        assert len(fig.axes) == panels, name
+        assert any(t.get_text() == "ρ = 0.95" for ax in fig.axes for t in ax.texts), name
+    two = runs_frame([{"law": "gaussian"}, {"law": "gaussian", "rho": 0.5}])
+    bound.fig_bound(two, tmp_path, ("png",), Figures())
+    fig, _ = drawn["bound"]
+    assert len(fig.axes) == 2 and not any(t.get_text().startswith("ρ =") for t in fig.axes[0].texts)

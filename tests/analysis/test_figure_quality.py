@@ -216,3 +216,57 @@ def test_contrast_ratio_is_symmetric_and_bounded() -> None:
         assert contrast_ratio(a, b) == pytest.approx(contrast_ratio(b, a))
         assert 1 <= contrast_ratio(a, b) <= 21
     assert math.isclose(contrast_ratio("grey", "grey"), 1.0)
+
+
+def test_code_panels_are_square_with_ticks(tmp_path: Path) -> None:
+    import torch
+
+    from lejepa_id.records.io import save_tensors
+
+    z = torch.randn(200, 2, generator=torch.Generator().manual_seed(0))
+    for mode in ("lejepa", "whiten"):
+        cfg = RunConfig(scatter=200, mode=mode)
+        write_run(tmp_path, "2d", f"spiral_{mode}", f"spiral_{mode}-seed0", cfg, metrics(0.99))
+        # Codes stretched 4:1 in their own units: an unequal aspect would hide it.
+        save_tensors(tmp_path / "2d" / f"spiral_{mode}-seed0" / "scatter.safetensors",
+                     {"z": z, "x": z.clone(), "h": z * torch.tensor([4.0, 1.0])})  # fmt: skip
+    fig = _draw(tmp_path, tmp_path / "figures")["2d_panels"]
+    shown = [ax for ax in fig.axes if ax.axison and ax.collections]
+    assert len(shown) == 4  # z, x and the codes of two objectives
+    for ax in shown:
+        # One unit on x is one unit on y (a rotation of z looks round), with ticks.
+        assert ax.get_aspect() == 1.0, ax.get_title()
+        assert len(ax.get_xticks()) >= 2 and len(ax.get_yticks()) >= 2, ax.get_title()
+    assert [ax.get_title().split("\n")[0] for ax in shown[2:]] == [
+        "SIGReg (LeJEPA)",
+        "VICReg (whiten)",
+    ]
+
+
+def test_objectives_are_ordered_by_the_registry_never_a_fixed_list(monkeypatch) -> None:
+    from dataclasses import dataclass
+
+    from lejepa_id.config import components
+    from lejepa_id.objectives import Objective, register_objective
+
+    monkeypatch.setitem(components._REGISTERED, "objective",
+                        dict(components._REGISTERED["objective"]))  # fmt: skip
+
+    @register_objective("zz_first")
+    @dataclass(frozen=True)
+    class First(Objective):
+        order = -1  # a plugin may ask to come first
+
+    @register_objective("aa_mine")
+    @dataclass(frozen=True)
+    class Mine(Objective):
+        label = "Mine"
+
+    present = ["aa_mine", "infonce", "not_loaded", "whiten", "zz_first", "lejepa", None]
+    assert plotting.ordered_modes(present) == [
+        "zz_first", "lejepa", "whiten", "infonce", "aa_mine", "not_loaded"
+    ]  # fmt: skip
+    assert (
+        plotting.MODE_LABELS["aa_mine"] == "Mine" and plotting.MODE_LABELS["zz_first"] == "zz_first"
+    )
+    assert plotting.MODE_LABELS.get("not_loaded", "not_loaded") == "not_loaded"

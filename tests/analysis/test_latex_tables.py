@@ -86,17 +86,25 @@ def test_text_columns_are_left_aligned_and_numbers_right(tables: Path) -> None:
 
 
 def test_numbers_are_rounded_by_their_uncertainty(tables: Path) -> None:
-    pattern = r"([0-9.]+) \$\\pm\$ ([0-9.e-]+)"
+    """Every mean ± std: the std at one significant digit, the mean to its place; a tiny
+    std in parentheses, a small mean with a power of ten; never an e-7."""
+    plain = r"(?<![(\d.])([0-9.]+) \$\\pm\$ ([0-9.]+)(?!\))"
+    paren = r"([0-9.]+)\((\d)\)"
+    power = r"\(([0-9.]+) \$\\pm\$ ([0-9.]+)\)\$\{\\times\}10\^\{-\d+\}\$"
+    seen = 0
     for name in ("tab_ablation.tex", "tab_scaling_lejepa.tex"):
-        found = re.findall(pattern, (tables / name).read_text())
-        assert found, name
-        for mean, sd in found:
-            if sd == "0":
-                continue
-            places = int(sd.split("e-")[1]) if "e-" in sd else len(sd.split(".")[1])
-            digits = sd.replace(".", "").lstrip("0").split("e")[0]
-            assert len(digits) == 1, (name, sd)  # the sd to one significant digit
-            assert len(mean.split(".")[1]) == places, (name, mean, sd)  # the mean to its place
+        text = (tables / name).read_text()
+        assert not re.search(r"\de-\d", text), name
+        for mean, sd in re.findall(plain, text) + re.findall(power, text):
+            seen += 1
+            if sd != "0":
+                assert len(sd.replace(".", "").lstrip("0")) == 1, (name, sd)
+                places = len(sd.split(".")[1]) if "." in sd else 0
+                assert len(mean.split(".")[1] if "." in mean else "") == places, (name, mean)
+        for mean, _ in re.findall(paren, text):
+            seen += 1
+            assert len(mean.split(".")[1]) > 4, (name, mean)  # only a tiny std goes there
+    assert seen
 
 
 def test_special_characters_compile_and_are_escaped(tmp_path: Path) -> None:
@@ -109,4 +117,13 @@ def test_special_characters_compile_and_are_escaped(tmp_path: Path) -> None:
     res = _compile(path, tmp_path)
     assert res.returncode == 0, res.stdout[-3000:]
     assert overfull(tmp_path, "odd") == []
-    assert tex("0.3 [-1.6, 2.1]") == r"0.3 [$-$1.6, 2.1]" and tex("run-1, 1e-7") == "run-1, 1e-7"
+    assert tex("0.3 [-1.6, 2.1]") == r"0.3 [$-$1.6, 2.1]"
+    # A small number as a paper prints it, never inside a name: plain LaTeX, no siunitx.
+    assert tex("run-1, 1e-7") == r"run-1, $1{\times}10^{-7}$"
+    assert tex("(7.4 ± 0.5)×10⁻⁶") == r"(7.4 $\pm$ 0.5)${\times}10^{-6}$"
+    assert tex("0.9999982 ± 6e-7") == r"0.9999982 $\pm$ $6{\times}10^{-7}$"
+    assert tex("-3e-07") == r"$-3{\times}10^{-7}$" and tex("lam1e-3_seed0") == r"lam1e-3\_seed0"
+    small = pd.DataFrame({"N": ["2", "4"], "R²(h→z)": ["0.9999982(6)", "(-7.4 ± 0.5)×10⁻⁶"]})
+    path.write_text(to_latex(small, "small numbers", "tab:small"))
+    res = _compile(path, tmp_path)
+    assert res.returncode == 0, res.stdout[-3000:]

@@ -17,10 +17,18 @@ from lejepa_id.analysis.stats import fmt_interval, fmt_mean_std, fmt_sig
         (0.678, 0.319, "0.7 ± 0.3"),
         (0.0096, 0.0096, "0.01 ± 0.01"),  # 0.0096 rounds up to one digit: 0.01
         (123.4, 12.3, "120 ± 10"),
-        (0.9999982, 5.6e-7, "0.9999982 ± 6e-7"),  # below 4 places: the compact exponent
+        # Below 4 places the uncertainty goes in parentheses, in the mean's last digit.
+        (0.9999982, 5.6e-7, "0.9999982(6)"),
+        (0.9999896, 7.4e-6, "0.999990(7)"),
+        # A small mean shares a power of ten with its std; alone, it keeps three digits.
+        (7.4e-6, 5.2e-7, "(7.4 ± 0.5)×10⁻⁶"),
+        (-3.1e-5, 1.2e-5, "(-3 ± 1)×10⁻⁵"),
+        (3e-7, math.nan, "3.00×10⁻⁷"),
         (-0.00001, 0.001, "0.000 ± 0.001"),  # never "-0.000"
-        (0.7842, 0.0, "0.7842 ± 0"),
-        (0.99, 1.1e-16, "0.9900 ± 0"),  # equal values: float rounding is no spread
+        # Equal values (a fixed mixing's R² over seeds): the value, as a paper prints it.
+        (0.7842, 0.0, "0.7842"),
+        (0.99, 1.1e-16, "0.9900"),  # float rounding is no spread
+        (4e-6, 0.0, "4.00×10⁻⁶"),
         (0.999, math.nan, "0.9990"),  # one seed: no spread to round by
         (math.nan, 0.1, "–"),
     ],

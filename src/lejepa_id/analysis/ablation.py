@@ -25,9 +25,9 @@ import pandas as pd
 from lejepa_id.analysis.latex import blank_repeats, to_latex, to_markdown
 from lejepa_id.analysis.plotting import (
     MODE_LABELS,
-    MODE_ORDER,
     Figures,
     ordered_labels,
+    ordered_modes,
     save,
     with_labels,
 )
@@ -42,11 +42,13 @@ SETTING = ["experiment", "label", "mode", "encoder", "lam", "sigma", "rho", "ste
 
 
 def law_class(law: str, alpha: float) -> str:
+    """The paper's class of a law (gaussian, laplace, gennorm), or a plugin law's name:
+    the ablation compares the paper's classes only."""
     if law == "gaussian" or (law == "gennorm" and alpha == 2.0):
         return "gaussian"
     if law == "laplace" or (law == "gennorm" and alpha == 1.0):
         return "laplace"
-    return "gennorm"
+    return "gennorm" if law == "gennorm" else str(law)
 
 
 def ablation_runs(frame: pd.DataFrame) -> pd.DataFrame:
@@ -63,6 +65,7 @@ def ablation_runs(frame: pd.DataFrame) -> pd.DataFrame:
         return rows
     rows = with_labels(rows)
     rows = rows.assign(law_class=[law_class(r.law, r.alpha) for r in rows.itertuples()])
+    rows = rows[rows["law_class"].isin(CLASSES)]
     keep = []
     for _, sel in rows.groupby(["label", "mode"], dropna=False):
         best = None
@@ -98,7 +101,7 @@ def ablation_table(rows: pd.DataFrame) -> pd.DataFrame:
     single-column page for any number of settings)."""
     lines = []
     for label in ordered_labels(rows) if not rows.empty else []:
-        for mode in MODE_ORDER:
+        for mode in ordered_modes(rows["mode"]):
             sel = rows[(rows["label"] == label) & (rows["mode"] == mode)]
             if not sel.empty:
                 lines += _ablation_lines(label, mode, sel)
@@ -161,7 +164,7 @@ def fig_ablation(rows: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     """Per mixing: mean ± std per objective and law class, each run as a black dot."""
     for label in ordered_labels(rows) if not rows.empty else []:
         sel = rows[rows["label"] == label]
-        modes = [m for m in MODE_ORDER if m in set(sel["mode"])]
+        modes = ordered_modes(sel["mode"])
         fig, ax = plt.subplots(figsize=(1.6 + 1.5 * len(modes), 3.2))
         width = 0.8 / len(CLASSES)
         for k, c in enumerate(CLASSES):
@@ -175,7 +178,7 @@ def fig_ablation(rows: pd.DataFrame, out: Path, formats, made: Figures) -> None:
                 ax.errorbar(x, v.mean(), yerr=std, fmt="D", ms=6, capsize=3, color=CLASS_COLORS[c],
                             label=CLASS_LABELS[c] if i == 0 else None)  # fmt: skip
                 ax.scatter(np.full(len(v), x + width / 3), v, s=8, color="k", zorder=3)
-        ax.set_xticks(range(len(modes)), [MODE_LABELS[m] for m in modes])
+        ax.set_xticks(range(len(modes)), [MODE_LABELS.get(m, m) for m in modes])
         ax.set_ylabel("grid R²(h → z)")
         ax.set_xlim(-0.5, len(modes) - 0.5)
         ax.set_title(f"{label}: latent-law ablation")

@@ -93,9 +93,15 @@ def fig_bound(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
 
 def _colorbar(fig, ax, inside: pd.DataFrame, scale: ColourScale) -> None:
     """ρ's colour bar: one band and tick per ρ the counted runs have (a sweep's few
-    values), a continuous bar over [0, 1] only for many."""
-    if not inside.empty:
-        scale.colorbar(fig, ax, "ρ (view correlation)")
+    values), a continuous bar over [0, 1] only for many. One ρ gets no bar (a quarter of
+    the width for one colour): the value is written in the axes' corner instead."""
+    if inside.empty:
+        return
+    if scale.values is not None and len(scale.values) == 1:
+        ax.text(0.03, 0.97, f"ρ = {scale.values[0]:g}", transform=ax.transAxes,
+                ha="left", va="top", fontsize=8)  # fmt: skip
+        return
+    scale.colorbar(fig, ax, "ρ (view correlation)")
 
 
 def fig_bound_decomposition(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:

@@ -34,10 +34,10 @@ from lejepa_id.analysis.bound import fig_bound, fig_bound_decomposition, fig_gri
 from lejepa_id.analysis.gennorm import fig_vs_alpha
 from lejepa_id.analysis.plotting import (
     MODE_LABELS,
-    MODE_ORDER,
     Figures,
     finished,
     ordered_labels,
+    ordered_modes,
     save,
     with_labels,
 )
@@ -65,13 +65,22 @@ def read_scatter(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None
     return arrays
 
 
+def square_panel(ax) -> None:
+    """One unit on x as long as one on y, with a few labelled ticks: a code that is a
+    rotation of the latents must look round, not stretched by the axes' box."""
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.xaxis.set_major_locator(MaxNLocator(3))
+    ax.yaxis.set_major_locator(MaxNLocator(3))
+    ax.tick_params(labelsize=7)
+
+
 def fig_panels(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     """Per experiment with scatters: rows = mixings, columns = z, x, then h per objective."""
     rows = frame[(frame["dim"] == 2) & (frame["scatter"] > 0)]
     for experiment, exp_rows in rows.groupby("experiment"):
         exp_rows = with_labels(exp_rows)
         labels = ordered_labels(exp_rows)
-        modes = [m for m in MODE_ORDER if m in set(exp_rows["mode"])]
+        modes = ordered_modes(exp_rows["mode"])
         fig, axes = plt.subplots(
             len(labels),
             2 + len(modes),
@@ -82,8 +91,6 @@ def fig_panels(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
             for j, mode in enumerate(modes):
                 pick = exp_rows[(exp_rows["label"] == label) & (exp_rows["mode"] == mode)]
                 ax = axes[i, 2 + j]
-                ax.set_xticks([])
-                ax.set_yticks([])
                 if pick.empty:
                     ax.set_axis_off()
                     continue
@@ -99,12 +106,12 @@ def fig_panels(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
                         axes[i, k].scatter(
                             arr[:, 0], arr[:, 1], c=color, s=1, cmap="hsv", rasterized=True
                         )
-                        axes[i, k].set_xticks([])
-                        axes[i, k].set_yticks([])
+                        square_panel(axes[i, k])
                         if i == 0:
                             axes[i, k].set_title(name, fontsize=9)
                     axes[i, 0].set_ylabel(label)
                 ax.scatter(h[:, 0], h[:, 1], c=color, s=1, cmap="hsv", rasterized=True)
+                square_panel(ax)
                 ax.set_title(
                     f"{MODE_LABELS.get(mode, mode)}\nR² = {run['r2_hz']:.4f}"
                     if i == 0
@@ -133,7 +140,7 @@ def fig_panels(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
 
 def fig_losses(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     """Rows = objectives, columns = the loss and its terms, y = R^2(h -> z), every run."""
-    modes = [m for m in MODE_ORDER if m in set(frame["mode"])]
+    modes = ordered_modes(frame["mode"])
     terms = {
         m: [
             c
@@ -163,7 +170,7 @@ def fig_losses(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
                 ax.scatter(sel[col], sel["r2_hz"], s=8, color=colors[exp], alpha=0.7, label=exp)
             ax.xaxis.set_major_locator(MaxNLocator(4))
             ax.set_xlabel(f"final {col.removeprefix('final_')}")
-            ax.set_ylabel(f"R²(h → z), {MODE_LABELS[mode].split(' ')[0]}")
+            ax.set_ylabel(f"R²(h → z), {MODE_LABELS.get(mode, mode).split(' ')[0]}")
     fig.tight_layout()
     handles = [plt.Line2D([], [], ls="", marker="o", color=c, label=e) for e, c in colors.items()]
     fig.legend(handles=handles, title="experiment", loc="center left",

@@ -17,11 +17,11 @@ import pandas as pd
 from lejepa_id.analysis.plotting import (
     MODE_COLORS,
     MODE_LABELS,
-    MODE_ORDER,
     Figures,
     legend_outside,
     named,
     ordered_labels,
+    ordered_modes,
     save,
     seed_stats,
     sweeping,
@@ -42,7 +42,7 @@ def gennorm_runs(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 
 def _series(ax, rows: pd.DataFrame, metric: str) -> None:
-    for mode in MODE_ORDER:
+    for mode in ordered_modes(rows["mode"]):
         stats = seed_stats(rows[rows["mode"] == mode], "alpha", metric)
         if stats.empty:
             continue
@@ -53,8 +53,8 @@ def _series(ax, rows: pd.DataFrame, metric: str) -> None:
             marker="o",
             ms=3,
             capsize=2,
-            color=MODE_COLORS[mode],
-            label=MODE_LABELS[mode],
+            color=MODE_COLORS.get(mode, "0.4"),
+            label=MODE_LABELS.get(mode, mode),
         )
     ax.axvline(2.0, color="grey", ls=":", lw=1)
     ax.set_xscale("log", base=2)

@@ -51,16 +51,34 @@ SPECIAL = {
 }
 
 
-MINUS = re.compile(r"(?<![\w.$])-(?=\.?\d)")
+MINUS = re.compile(r"(?<![\w.${])-(?=\.?\d)")
+# A power of ten as the tables print it (7.4×10⁻⁶, (7.4 ± 0.5)×10⁻⁶: analysis.stats).
+POWER = re.compile(r"×10([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+_DIGITS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+# A number in the compact exponent form (6e-7, 1.5e+03) standing alone: not part of a
+# name (run lam1e-3), with the minus sign MINUS put before it, if any.
+EXPONENT = re.compile(r"(\$-\$)?(?<![\w.])(\d+(?:\.\d+)?)e([-+]?)0*(\d+)(?![\w.])")
+
+
+def _power(match: re.Match) -> str:
+    sign = "-" if match.group(1) else ""
+    power = ("-" if match.group(3) == "-" else "") + match.group(4)
+    # {\times}: no binary-operator spacing, so a column is hardly wider than with "e-7".
+    return rf"${sign}{match.group(2)}{{\times}}10^{{{power}}}$"
 
 
 def tex(value: object) -> str:
-    """One cell of text as LaTeX: special characters escaped, symbols as math."""
+    """One cell of text as LaTeX: special characters escaped, symbols as math, and a
+    power of ten as a paper prints it (7.4×10⁻⁶ and 6e-7 as $6{\times}10^{-7}$): plain
+    LaTeX, no siunitx."""
     text = "".join(SPECIAL.get(ch, ch) for ch in str(value))
+    # Before the symbols: the superscript two of 10⁻² is an exponent's digit here.
+    text = POWER.sub(lambda m: rf"${{\times}}10^{{{m.group(1).translate(_DIGITS)}}}$", text)
     for symbol, latex in SYMBOLS.items():
         text = text.replace(symbol, latex)
     # A minus sign, not a hyphen, before a number (not inside a name or an exponent).
-    return MINUS.sub(r"$-$", text)
+    text = MINUS.sub(r"$-$", text)
+    return EXPONENT.sub(_power, text)
 
 
 def to_markdown(table: pd.DataFrame) -> str:
@@ -74,9 +92,11 @@ def to_markdown(table: pd.DataFrame) -> str:
 # A cell that is a number as the tables write them: 0.98, -3, 6e-7, <0.001, 0.98 ± 0.01,
 # 0.26 [0.07, 0.48], with an optional note in parentheses or words after it ("G higher").
 _NUMBER = r"[<>≤≥]?[-−]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?"
-NUMERIC = re.compile(
-    rf"^{_NUMBER}(\s*±\s*{_NUMBER})?(\s*\[{_NUMBER},\s*{_NUMBER}\])?(\s*\(.*\)|\s+[A-Za-z ]+)?$"
-)
+_POWER = r"×10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+"
+# ... or with a power of ten: 3.00×10⁻⁷, (7.4 ± 0.5)×10⁻⁶; 0.9999982(6) is a number and
+# a note in parentheses to the pattern, and right-aligned as one.
+_VALUE = rf"({_NUMBER}(\s*±\s*{_NUMBER})?|{_NUMBER}{_POWER}|\({_NUMBER}\s*±\s*{_NUMBER}\){_POWER})"
+NUMERIC = re.compile(rf"^{_VALUE}(\s*\[{_NUMBER},\s*{_NUMBER}\])?(\s*\(.*\)|\s+[A-Za-z ]+)?$")
 BLANKS = {"", "–", "-", "n/a", "nan"}
 
 

@@ -55,8 +55,22 @@ class _ObjectiveStyle(Mapping[str, str]):
 
 MODE_LABELS: Mapping[str, str] = _ObjectiveStyle("label")
 MODE_COLORS: Mapping[str, str] = _ObjectiveStyle("color")
-# The paper's objectives, in the order of its figures and tables.
-MODE_ORDER = ("lejepa", "whiten", "infonce")
+
+
+def ordered_modes(present) -> list[str]:
+    """The objectives among ``present`` in the order figures and tables show them: the
+    registered ones by their ``order`` (the paper's lejepa, whiten, infonce first; a
+    plugin's after, in registration order), then any the registry does not know (a
+    plugin not loaded), by name. Never a fixed list: a plugin's objective is drawn too."""
+    present = {m for m in present if isinstance(m, str)}
+    names = objective_names()
+    known = sorted(
+        (m for m in present if m in names),
+        key=lambda m: (getattr(objective_class(m), "order", 100), names.index(m)),
+    )
+    return known + sorted(present - set(known))
+
+
 MIXING_ORDER = ("spiral", "banana", "sinusoid", "nvp")
 THEOREM_MODES = ("lejepa", "whiten")  # the objectives Theorem 3 is stated for
 plt.rcParams.update({"font.size": 9, "axes.labelsize": 9, "legend.fontsize": 8})

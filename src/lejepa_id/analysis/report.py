@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.colors import to_hex
 
 from lejepa_id import __version__
 from lejepa_id.analysis.budget import annotate, claim_experiments, header_html, read_budget
@@ -397,7 +398,8 @@ def _curves_html(frame: pd.DataFrame) -> list[str]:
             continue
         modes = sorted({str(mode[n]) for n in runs}, key=str)
         legend = ", ".join(
-            f"<span style='color:{html.escape(MODE_COLORS.get(m, '#666'))}'>■</span> "
+            # CSS knows no matplotlib names (tab:olive): the colour as hex.
+            f"<span style='color:{to_hex(MODE_COLORS.get(m, '#666'))}'>■</span> "
             f"{html.escape(MODE_LABELS.get(m, m))}"
             for m in modes
         )

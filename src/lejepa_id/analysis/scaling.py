@@ -13,10 +13,10 @@ from lejepa_id.analysis.latex import to_latex, to_markdown
 from lejepa_id.analysis.plotting import (
     MODE_COLORS,
     MODE_LABELS,
-    MODE_ORDER,
     Figures,
     legend_outside,
     named,
+    ordered_modes,
     paper_worlds,
     save,
     sweeping,
@@ -38,7 +38,7 @@ def _curves(ax_r2, ax_orth, sel: pd.DataFrame, mode: str) -> None:
     # Log axes cannot show mean +- std when std > mean: draw every seed as a dot and the
     # mean over seeds as the line.
     means = sel.groupby("dim")[["r2_hz", "orth_err_normalized"]].mean()
-    color, label = MODE_COLORS[mode], MODE_LABELS[mode]
+    color, label = MODE_COLORS.get(mode, "0.4"), MODE_LABELS.get(mode, mode)
     ax_r2.plot(means.index, 1 - means["r2_hz"], marker="o", ms=3, color=color, label=label)
     ax_r2.scatter(sel["dim"], 1 - sel["r2_hz"], s=6, color=color, alpha=0.4)
     ax_orth.plot(means.index, means["orth_err_normalized"], marker="o", ms=3, color=color)
@@ -52,15 +52,17 @@ def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     for experiment in experiments:
         rows = frame[frame["experiment"] == experiment]
         fig, (ax_r2, ax_orth) = plt.subplots(1, 2, figsize=(8.4, 3.4))
-        for mode in MODE_ORDER:
+        for mode in ordered_modes(rows["mode"]):
             sel = rows[rows["mode"] == mode]
             if sel.empty:
                 continue
             _curves(ax_r2, ax_orth, sel, mode)
             # The paper's curve over the measured range only, for a like-for-like view.
             ref = paper[paper["N"] <= rows["dim"].max()]
+            if mode not in PAPER_COLUMNS:  # an objective the paper did not train
+                continue
             ax_r2.plot(ref["N"], 1 - ref[f"{PAPER_COLUMNS[mode]}_r2_hz_mean"], ls="--",
-                       color=MODE_COLORS[mode], alpha=0.5, lw=1)  # fmt: skip
+                       color=MODE_COLORS.get(mode, "0.4"), alpha=0.5, lw=1)  # fmt: skip
         base = rows.groupby("dim")["r2_xz"].mean()
         ax_r2.plot(base.index, 1 - base.values, marker="s", ms=3, color="grey",
                    label="mixing alone R²(x → z)")  # fmt: skip
@@ -111,10 +113,12 @@ def scaling_table(frame: pd.DataFrame, experiment: str) -> pd.DataFrame:
             "mixing R²(x→z)": _stat(at.drop_duplicates("seed")["r2_xz"], 4),
             "mixing (paper)": _paper(paper, dim, "mixing_r2_xz"),
         }
-        for mode, col in PAPER_COLUMNS.items():
-            name = MODE_LABELS[mode].split(" ")[0]
+        # The paper's objectives always (beside its numbers), any other one run here too.
+        for mode in ordered_modes({*PAPER_COLUMNS, *rows["mode"]}):
+            name = MODE_LABELS.get(mode, mode).split(" ")[0]
             line[name] = _stat(at[at["mode"] == mode]["r2_hz"])
-            line[f"{name} (paper)"] = _paper(paper, dim, f"{col}_r2_hz")
+            if mode in PAPER_COLUMNS:
+                line[f"{name} (paper)"] = _paper(paper, dim, f"{PAPER_COLUMNS[mode]}_r2_hz")
         out.append(line)
     return pd.DataFrame(out)
 
@@ -130,9 +134,14 @@ def objective_table(rows: pd.DataFrame, mode: str) -> pd.DataFrame:
                 "N": int(dim),
                 "seeds": int(at["seed"].nunique()),
                 "R²(h→z)": _stat(at["r2_hz"]),
-                "R²(h→z),\npaper": _paper(paper, dim, f"{PAPER_COLUMNS[mode]}_r2_hz"),
+                "R²(h→z),\npaper": (
+                    _paper(paper, dim, f"{PAPER_COLUMNS[mode]}_r2_hz")
+                    if mode in PAPER_COLUMNS
+                    else "–"
+                ),
                 "orth. error\n/ √N": _stat(at["orth_err_normalized"]),
-                "mixing\nR²(x→z)": _stat(at["r2_xz"], 4),
+                # One world per seed: runs sharing a seed repeat its value, not a spread.
+                "mixing\nR²(x→z)": _stat(at.drop_duplicates("seed")["r2_xz"], 4),
             }
         )
     return pd.DataFrame(out)
@@ -146,13 +155,13 @@ def write_scaling_tables(frame: pd.DataFrame, out: Path, made: Figures) -> None:
         atomic_write_bytes(md, to_markdown(scaling_table(frame, experiment)).encode())
         made.written.append(md)
         rows = frame[frame["experiment"] == experiment]
-        for mode in MODE_ORDER:
+        for mode in ordered_modes(rows["mode"]):
             sel = rows[(rows["mode"] == mode) & np.isfinite(rows["r2_hz"])]
             if sel.empty:
                 continue
             name = named(f"tab_scaling_{mode}", experiment, experiments, "scaling")
             caption = (
-                f"{experiment}, {MODE_LABELS[mode]}: R²(h → z) and orthogonality error, "
+                f"{experiment}, {MODE_LABELS.get(mode, mode)}: R²(h → z) and orthogonality error, "
                 "mean ± std over seeds, next to the paper's R² (5 seeds, 20,000 steps)."
             )
             path = out / f"{name}.tex"

@@ -66,28 +66,45 @@ def _fixed(value: float, decimals: int) -> str:
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
-def fmt_uncertainty(value: float, decimals: int) -> str:
-    """An uncertainty at ``decimals`` places: fixed point down to 4 places, else the
-    compact ``6e-7`` (a fixed 0.0000006 is as exact and three times as wide)."""
-    if decimals <= 4:
-        return _fixed(value, decimals)
-    return f"{value * 10.0**decimals:.0f}e-{decimals}"
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+SMALL = 1e-3
+"""Below this a mean is printed with a power of ten: 7.4×10⁻⁶, not 0.0000074."""
+
+
+def power_of_ten(exponent: int) -> str:
+    """``×10⁻⁶``: the factor a table prints after a mantissa (Unicode; LaTeX gets
+    ``{\\times}10^{-6}`` from :func:`lejepa_id.analysis.latex.tex`)."""
+    return "×10" + str(exponent).translate(SUPERSCRIPTS)
 
 
 def fmt_mean_std(mean: float, std: float, digits: int = 4) -> str:
-    """``mean ± std`` rounded by the uncertainty: the std to its first significant digit and
-    the mean to the same decimal place (0.98425, 0.00031 -> ``0.9843 ± 0.0003``). Without a
-    spread (one value: std NaN) the mean alone at ``digits`` places; with no spread at all
-    (std 0) ``mean ± 0`` at ``digits`` places."""
+    """``mean ± std`` rounded by the uncertainty, the way a paper prints it: the std to its
+    first significant digit and the mean to the same decimal place (0.98425, 0.00031 ->
+    ``0.9843 ± 0.0003``). An uncertainty below 10⁻⁴ goes in parentheses after the mean's
+    last digit (``0.9999982(6)``: 0.9999982 ± 0.0000006), and a mean below 10⁻³ shares a
+    power of ten with its std (``(7.4 ± 0.5)×10⁻⁶``). Without a spread (one value: std NaN)
+    the mean alone at ``digits`` places (a small one at three significant digits with its
+    power of ten), and so with no spread at all: several equal values (a quantity the seed
+    does not change, such as a fixed mixing's R²(x→z)) print as that value, not ``± 0``."""
     if not math.isfinite(mean):
         return "–"
-    if not math.isfinite(std):
-        return f"{mean:.{digits}f}"
     # Equal values give a std of float rounding (1e-16), not a spread to round by.
-    if abs(std) <= 1e-12 * max(1.0, abs(mean)):
-        return f"{mean:.{digits}f} ± 0"
-    places = _decimals(abs(std))
-    return f"{_fixed(mean, places)} ± {fmt_uncertainty(abs(std), places)}"
+    if not math.isfinite(std) or abs(std) <= 1e-12 * max(1.0, abs(mean)):
+        if mean != 0 and abs(mean) < SMALL:
+            exponent = math.floor(math.log10(abs(mean)))
+            return fmt_sig(mean / 10.0**exponent) + power_of_ten(exponent)
+        return f"{mean:.{digits}f}"
+    std = abs(std)
+    if abs(mean) < SMALL and std < SMALL:
+        exponent = math.floor(math.log10(max(abs(mean), std)))
+        scale = 10.0**exponent
+        places = _decimals(std / scale)
+        inner = f"{_fixed(mean / scale, places)} ± {_fixed(std / scale, places)}"
+        return f"({inner}){power_of_ten(exponent)}"
+    places = _decimals(std)
+    if places > 4:
+        return f"{_fixed(mean, places)}({round(std * 10.0**places)})"
+    return f"{_fixed(mean, places)} ± {_fixed(std, places)}"
 
 
 def fmt_interval(estimate: float, low: float, high: float) -> str:

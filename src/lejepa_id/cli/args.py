@@ -89,6 +89,18 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     add_plugin_argument(p)
 
 
+def add_recorded_plugins_argument(p: argparse.ArgumentParser, where: str) -> None:
+    """--recorded-plugins: consent to run the plugins ``where`` names (a results folder's
+    sweeps, a config's ``plugins:`` list), which a command that only reads or shows
+    otherwise names in one line and leaves unloaded (lejepa_id.plugins.consent)."""
+    p.add_argument(
+        "--recorded-plugins",
+        action="store_true",
+        help=f"also load the plugins {where} (they are your code: without this flag they "
+        "are named, not run)",
+    )
+
+
 def add_plugin_argument(p: argparse.ArgumentParser) -> None:
     """--plugin: a user's component module, loaded before the config is read."""
     p.add_argument(

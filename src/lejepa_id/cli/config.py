@@ -13,7 +13,7 @@ import argparse
 import dataclasses
 from typing import Any
 
-from lejepa_id.cli.args import add_plugin_argument
+from lejepa_id.cli.args import add_plugin_argument, add_recorded_plugins_argument
 
 
 def cmd_config_show(args: argparse.Namespace) -> int:
@@ -95,4 +95,5 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="override a config key, as for run and sweep; repeatable",
     )
     add_plugin_argument(show)
+    add_recorded_plugins_argument(show, "that the config's plugins: list names")
     show.set_defaults(func=cmd_config_show)

@@ -27,8 +27,8 @@ from lejepa_id.cli.paper import register as register_paper
 from lejepa_id.cli.reacher import register as register_reacher
 from lejepa_id.cli.sweep import register as register_sweeps
 from lejepa_id.errors import OneLineParser, Terminated, UsageError
+from lejepa_id.plugins import consent, load_entry_points, only_loaded
 from lejepa_id.plugins import load_all as load_plugins
-from lejepa_id.plugins import load_entry_points, only_loaded
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -225,7 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         apply_threads_argument(args)
         if trains:
             _check_environment()
-        with contextlib.nullcontext() if trains else only_loaded(_command_name(args)):
+        allowed = trains or consent(args, _command_name(args))
+        with contextlib.nullcontext() if allowed else only_loaded(_command_name(args)):
             return int(args.func(args) or 0)
     except UsageError as exc:
         print(f"lejepa-id: error: {exc}", file=sys.stderr)

@@ -12,7 +12,11 @@ import shlex
 import sys
 from pathlib import Path
 
-from lejepa_id.cli.args import add_plugin_argument, add_run_arguments
+from lejepa_id.cli.args import (
+    add_plugin_argument,
+    add_recorded_plugins_argument,
+    add_run_arguments,
+)
 from lejepa_id.errors import UsageError
 
 SLURM_OPTIONS = ("partition", "time", "gpus", "array_parallelism")
@@ -215,8 +219,10 @@ def _register_sweep(sub: argparse._SubParsersAction) -> None:
 def _add_plugin(p: argparse.ArgumentParser) -> None:
     """--plugin on the analysis commands: a plugin's metrics (their labels and report
     columns) and claims are known to the tables, figures and report only when it is
-    loaded (lejepa_id.cli.main loads every --plugin before the command runs)."""
+    loaded (lejepa_id.cli.main loads every --plugin before the command runs), and the
+    plugins DIR's runs were trained with only under --recorded-plugins."""
     add_plugin_argument(p)
+    add_recorded_plugins_argument(p, "that DIR's runs were trained with")
 
 
 def _register_analysis(sub: argparse._SubParsersAction) -> None:

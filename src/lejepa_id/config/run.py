@@ -31,8 +31,8 @@ from lejepa_id.errors import UsageError
 from lejepa_id.runtime.devices import check_device, is_cuda
 from lejepa_id.worlds import (
     COUPLING_DRAWS,
-    LAW_NAMES,
     MIXING_NAMES,
+    law_names,
     mixing_names,
     transition_names,
 )
@@ -76,7 +76,7 @@ class RunConfig:
     published_cuda (the worlds that draw gives on CUDA, the paper's own; on a CPU read from
     the recorded ones: layers = 4, dim 2 to 256, seeds 0 to 4)."""
     law: str = "gaussian"
-    """Latent law: gaussian, laplace or gennorm."""
+    """Latent law: gaussian, laplace, gennorm or a plugin's (``@register_law``)."""
     alpha: float = 2.0
     """Shape of the gennorm law (2 = Gaussian, 1 = Laplace); > 0."""
     transition: str = "ou"
@@ -259,7 +259,11 @@ class RunConfig:
             )
         _check_choice("coupling_draw", self.coupling_draw, COUPLING_DRAWS)
         _check_choice("inits_over", self.inits_over, INITS_OVER)
-        _check_choice("law", self.law, LAW_NAMES)
+        if self.law not in law_names():
+            raise UsageError(
+                f"law={self.law!r} is not one of {', '.join(law_names())} (a law of your "
+                "own: register it in a plugin and pass --plugin FILE)"
+            )
         _check_choice("encoder", self.encoder, encoder_names())
         check_device(self.device)
         limits.check_finite(values, _float_keys(values))

@@ -22,6 +22,7 @@ class InfoNCE(Objective):
 
     label = "InfoNCE"
     color = "tab:red"
+    order = 2
     views = 2
 
     def validate(self) -> InfoNCE:

@@ -36,6 +36,7 @@ class LeJEPA(Objective):
 
     label = "SIGReg (LeJEPA)"
     color = "tab:blue"
+    order = 0
     per_run = ("lam",)
 
     def validate(self) -> LeJEPA:

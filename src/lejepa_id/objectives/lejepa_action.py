@@ -62,6 +62,7 @@ class LeJEPAAction(LeJEPA):
 
     label = "SIGReg + action predictor"
     color = "tab:purple"
+    order = 3
     views = 2
     takes_actions = True
 

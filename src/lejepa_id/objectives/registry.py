@@ -31,6 +31,9 @@ class Objective:
     """How figures and reports name it (empty: its registered name)."""
     color: ClassVar[str] = ""
     """Its matplotlib colour in figures (empty: one from a fixed palette)."""
+    order: ClassVar[int] = 100
+    """Where figures and tables put it among the objectives, lowest first (the paper's
+    lejepa, whiten, infonce are 0, 1, 2); equal ones keep their registration order."""
     takes_actions: ClassVar[bool] = False
     """Whether the loss reads the ``actions`` an action world hands over with a batch (a
     transition that takes actions asks for an objective that does)."""

@@ -21,6 +21,7 @@ class Whiten(Objective):
 
     label = "VICReg (whiten)"
     color = "tab:green"
+    order = 1
     per_run = ("lam",)
 
     def validate(self) -> Whiten:

@@ -1,7 +1,7 @@
 """Worlds: latent laws, transitions and mixings, combined in a :class:`World`."""
 
 from lejepa_id.worlds.action import LinearAction, action_pairs
-from lejepa_id.worlds.laws import LAW_NAMES, LatentLaw
+from lejepa_id.worlds.laws import LAW_NAMES, LatentLaw, law_names, register_law
 from lejepa_id.worlds.mixings import (
     COUPLING_DRAWS,
     MIXING_NAMES,
@@ -45,9 +45,11 @@ __all__ = [
     "action_pairs",
     "as_mixing",
     "build_mixing",
+    "law_names",
     "coupling_weights",
     "mixing_label",
     "mixing_names",
+    "register_law",
     "register_mixing",
     "register_transition",
     "transition_class",

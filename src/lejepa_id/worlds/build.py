@@ -10,6 +10,7 @@ import torch
 
 from lejepa_id.errors import UsageError
 from lejepa_id.runtime import resolve_device
+from lejepa_id.worlds.laws import LAW_NAMES
 from lejepa_id.worlds.mixings import MIXING_NAMES, mixing_names
 from lejepa_id.worlds.transitions import transition_class
 from lejepa_id.worlds.world import World
@@ -44,15 +45,18 @@ def world_for(config: Any) -> World:
 
 
 def check_plugin_mixings(configs: Sequence[Any]) -> None:
-    """Build, once each, the worlds of runs whose mixing a plugin registered, so a broken
-    one (it fails, returns the wrong shape, is not invertible) is one line before a sweep
-    starts a worker rather than an error.json per run."""
+    """Build, once each, the worlds of runs whose mixing or latent law a plugin
+    registered, so a broken one (it fails, returns the wrong shape, is not invertible,
+    draws NaNs) is one line before a sweep starts a worker rather than an error.json per
+    run."""
     seen: set[tuple] = set()
     for c in configs:
-        mixing = getattr(c, "mixing", None)
-        if not isinstance(mixing, str) or mixing in MIXING_NAMES:
-            continue  # a built-in mixing, or a run of another kind
-        key = (mixing, c.dim, c.obs_dim)
+        mixing, law = getattr(c, "mixing", None), getattr(c, "law", None)
+        if not isinstance(mixing, str) or not isinstance(law, str):
+            continue  # a run of another kind
+        if mixing in MIXING_NAMES and law in LAW_NAMES:
+            continue  # built-in ones are trusted
+        key = (mixing, law, c.dim, c.obs_dim)
         if key not in seen:
             seen.add(key)
             world_for(dataclasses.replace(c, device="cpu"))

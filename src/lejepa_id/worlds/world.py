@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from lejepa_id.errors import UsageError
-from lejepa_id.worlds.laws import LatentLaw
+from lejepa_id.worlds.laws import LatentLaw, probe_law
 from lejepa_id.worlds.mixings import as_mixing, is_named_mixing, mixing_label
 from lejepa_id.worlds.probe import probe_mixing
 from lejepa_id.worlds.transitions import OU, Transition
@@ -42,7 +42,10 @@ class World:
 
     def checked(self) -> World:
         """This world with a user's mixing checked once on a probe batch (shape, dtype,
-        device, finiteness: :mod:`lejepa_id.worlds.probe`); a named mixing is trusted."""
+        device, finiteness: :mod:`lejepa_id.worlds.probe`) and a plugin's law on a probe
+        draw (:func:`~lejepa_id.worlds.laws.probe_law`); built-in ones are trusted."""
+        if not self._probed:
+            probe_law(self.law, self.dim)
         if not self._probed and not is_named_mixing(self.mixing):
             self.mixing = probe_mixing(self.mixing, self.dim)
             self._obs_dim = None
