@@ -269,9 +269,16 @@ def report(root: Path) -> None:
     rep = write_report(root)
     for note in rep.notes:
         print(note, file=sys.stderr)
+    from lejepa_id.analysis.budget import cell_mark, table_note
+
+    note = table_note(rep.claims, rep.budget)  # the budget said once, not per claim
+    if note:
+        print(note)
     for claim in rep.claims:
-        extra = f" [{claim.budget}]" if getattr(claim, "budget", "") else ""
-        print(f"  [{claim.verdict:12s}] {claim.id}: {claim.summary}{extra}")
+        mark = cell_mark(claim, rep.budget)
+        print(
+            f"  [{claim.verdict:12s}] {claim.id}: {claim.summary}" + (f" [{mark}]" if mark else "")
+        )
     print(f"wrote {rep.path}, {rep.claims_path} and {root / 'figures'}")
 
 
