@@ -293,7 +293,9 @@ def run_reacher(sizes: ReacherSizes, out: Path, args: argparse.Namespace) -> lis
         rs = RenderSpec(kw.pop("kind"), kw.pop("n"), **kw)
         frames = rs.n * (1 if rs.kind == "eval" else 2)
         # Few frames render faster in this process than in spawned workers.
-        render_dataset(rs, data / label, workers=1 if frames < 5000 else 0)
+        render_dataset(
+            rs, data / label, workers=1 if frames < 5000 else 0, progress=not args.no_progress
+        )
         print(f"dataset {label}: {frames} frames in {data / label}", flush=True)
     grid = configs_dir() / "reacher_grid.yaml"
     failed = _sweep(grid, reacher_grid_sets(sizes, data, args.device), out, args)
