@@ -1,11 +1,13 @@
 """Reacher frame datasets on disk: eval gallery, OU pairs, controller-trajectory pairs.
 
-Layout of a dataset directory::
+Layout of a dataset directory:
 
-    dataset.json            identity, status ("complete": true only when finished),
-                            per-channel mean/std of the frames, diagnostics
-    angles.npy              (n, V, 2) float64 joint angles (V = 1 for eval, 2 for pairs)
-    shards/frames_00000.npy (m, V, S, S, 3) uint8 frames of items [k m, (k + 1) m)
+```text
+dataset.json            identity, status ("complete": true only when finished),
+                        per-channel mean/std of the frames, diagnostics
+angles.npy              (n, V, 2) float64 joint angles (V = 1 for eval, 2 for pairs)
+shards/frames_00000.npy (m, V, S, S, 3) uint8 frames of items [k m, (k + 1) m)
+```
 
 The angles are drawn and saved before any frame is rendered, and each shard is written
 to a temporary file and renamed into place, so an interrupted render resumes by skipping
