@@ -289,7 +289,7 @@ def test_cli_run_with_csv_logger_then_curves_png(tmp_path, capsys):
     capsys.readouterr()
     assert main(["curves", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "1 runs" in out and (tmp_path / "curves.png").stat().st_size > 10_000
+    assert "1 run\n" in out and (tmp_path / "curves.png").stat().st_size > 10_000
     assert (
         main(["curves", str(run), "--metrics", "loss,mcc", "--out", str(tmp_path / "c.png")]) == 0
     )

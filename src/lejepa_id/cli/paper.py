@@ -265,7 +265,8 @@ def report(root: Path) -> None:
     from lejepa_id.analysis.table import write_table
 
     table = write_table(root)
-    print(f"{len(table.frame)} runs ({table.counts()})")
+    n = len(table.frame)
+    print(f"{n} run{'s' * (n != 1)} ({table.counts()})")
     rep = write_report(root)
     for note in rep.notes:
         print(note, file=sys.stderr)
@@ -325,7 +326,8 @@ def _plan_and_draw(runs: Path, gallery_dir: Path, k: int, every_figure: bool) ->
         entries = make_figures(gallery, plan, runs / "figures", ("png", "pdf"), runs_dir=runs)
     else:
         entries = _sweep_figures(plan, runs / "figures")
-    print(f"planned {len(plan['runs'])} runs, {len(entries)} figures in {runs}", flush=True)
+    n = len(plan["runs"])
+    print(f"planned {n} run{'s' * (n != 1)}, {len(entries)} figures in {runs}", flush=True)
 
 
 def _sweep_figures(plan: dict, out: Path) -> list[dict]:

@@ -46,7 +46,8 @@ def counts_text(counts: dict[str, int]) -> str:
     if not counts:
         return ""
     parts = [f"{n} {k.replace('_', ' ')}" for k, n in counts.items() if k != "total" and n]
-    return f"{counts.get('total', 0)} runs: {', '.join(parts) or 'none'}"
+    total = counts.get("total", 0)
+    return f"{total} run{'s' * (total != 1)}: {', '.join(parts) or 'none'}"
 
 
 @dataclass(frozen=True)
