@@ -48,6 +48,14 @@ def _wandb_offline(tmp_path_factory):
             os.environ[key] = value
 
 
+@pytest.fixture(autouse=True)
+def _pace_store(tmp_path_factory, monkeypatch):
+    """Each test's dry runs store their measured paces in a file of its own: none reads a
+    pace another test (or the user's ~/.cache) stored (lejepa_id.sweeps.pace.STORE_VAR;
+    named here so that no test starts with the sweeps imported)."""
+    monkeypatch.setenv("LEJEPA_ID_PACE_STORE", str(tmp_path_factory.mktemp("paces") / "p.json"))
+
+
 @pytest.fixture(scope="session")
 def reference():
     """Arrays and the values the published code computes on them (see fixtures/)."""

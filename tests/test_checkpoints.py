@@ -136,7 +136,7 @@ def test_a_sweep_killed_mid_run_continues_the_run_from_its_checkpoint(tmp_path):
     # The logs continue from the checkpoint too: the rows a killed run wrote after it
     # are redone, not kept twice, and none before it is lost.
     assert (b.parent / "curves.csv").read_text() == (a.parent / "curves.csv").read_text()
-    assert _scalars(b.parent / "tensorboard") == _scalars(a.parent / "tensorboard")
+    assert _scalars(b.parent) == _scalars(a.parent)
 
 
 def _scalars(folder: Path) -> dict[str, list[tuple[int, float]]]:

@@ -136,3 +136,29 @@ def test_sweep_bar_is_not_complete_while_runs_are_running():
     text = str(bar.bar)
     assert "sweep 100%" in text and "runs 2/2 done, 0 running" in text, text
     bar.close()
+
+
+def test_no_help_text_has_a_line_joined_by_a_stray_backslash():
+    # "... --data-root data/reacher \" in a plain string joined the next line onto it,
+    # indentation included: "data/reacher       --out" in `reacher --help`.
+    import argparse
+    import re
+
+    from lejepa_id.cli.main import build_parser
+
+    def parsers(parser):
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for child in action.choices.values():
+                    yield from parsers(child)
+
+    joined = re.compile(r"\S {3,}--")
+    found = [
+        f"{p.prog}: {line.strip()}"
+        for p in parsers(build_parser())
+        for line in p.format_help().splitlines()
+        if joined.search(line)
+    ]
+    assert found == []
+    assert joined.search("data/reacher       --out runs") is not None

@@ -300,3 +300,24 @@ def test_objective_is_accepted_beside_mode(tmp_path):
     assert (exp.run_config("a").mode, exp.run_config("b").mode) == ("whiten", "lejepa")
     exp = load_experiment("2d", ["objective=whiten", "seeds=[1]"])
     assert {s.config.mode for s in exp.expand()} == {"whiten"}
+
+
+@pytest.mark.parametrize(
+    "key, value, what",
+    [
+        ("mode", "barlow", "an objective"),
+        ("transition", "hops", "a transition"),
+        ("encoder", "tanh", "an encoder"),
+    ],
+)
+def test_an_unknown_component_suggests_a_plugin(key, value, what):
+    # The name may be a component the user has not loaded: say how to bring one.
+    with pytest.raises(UsageError) as err:
+        RunConfig(**{key: value}).validate()
+    message = str(err.value)
+    assert message.startswith(f"{key}={value!r} is not one of ")
+    assert f"({what} of your own: register it in a plugin and pass --plugin FILE)" in message
+    assert "\n" not in message
+    with pytest.raises(UsageError) as err:  # a choice no plugin can add: no hint
+        RunConfig(coupling_draw="cuda").validate()
+    assert "--plugin" not in str(err.value)

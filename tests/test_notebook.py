@@ -4,6 +4,7 @@ training budget."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import nbformat
@@ -46,6 +47,33 @@ def test_quickstart_notebook_executes(tmp_path, monkeypatch):
         out.get("text", "") for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs
     )
     assert "40 steps" in texts and "sweep 2d: 2 runs" in texts
+    # tqdm.auto warns at import in a kernel without ipywidgets (the dev extra has it).
+    assert "IProgress not found" not in texts
+
+
+def test_dev_extra_runs_notebooks_and_pins_what_the_lock_pins():
+    # `jupyter nbconvert --execute` (docs/notebook.md) and tqdm's notebook bar need
+    # nbconvert and ipywidgets; every exact pin of an extra is the lock file's version.
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    root = NOTEBOOK.parents[1]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    lock = {}
+    for line in (root / "requirements-lock.txt").read_text().splitlines():
+        name, _, version = line.partition("==")
+        lock[re.sub(r"[-_.]+", "-", name).lower()] = version
+    pins = {}
+    for requirement in (r for group in extras.values() for r in group):
+        name, sep, version = requirement.partition("==")
+        if sep:
+            pins[re.sub(r"[-_.]+", "-", name.split("[")[0]).lower()] = version
+    assert {"nbconvert", "ipywidgets"} <= {
+        re.sub(r"[-_.]+", "-", r.split("==")[0]).lower() for r in extras["dev"]
+    }
+    # pip freeze (what the lock is made from) never lists setuptools: its pin stands alone.
+    pins.pop("setuptools", None)
+    assert {name: lock.get(name) for name in pins} == pins
 
 
 def test_notebook_is_stored_without_outputs():

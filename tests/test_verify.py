@@ -541,6 +541,36 @@ def test_wrong_proof_fails_to_compile(plant) -> None:
     assert not list(Path(report.formal_dir).glob("*.vo"))
 
 
+def test_verify_says_each_stage_as_it_starts(small_pins, tmp_path, monkeypatch, capsys) -> None:
+    # A whole check takes minutes: each stage is a line on stderr when it starts (the
+    # callback is called before the stage's work, so a line is never late), the summary
+    # on stdout at the end; --quiet prints no progress.
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    formal = _write_small(tmp_path / "formal", small_pins)
+    heard: list[str] = []
+    real_compile = verify.coq.compile_all
+
+    def compile_all(*args, **kwargs):
+        heard.append("compile starts")
+        return real_compile(*args, **kwargs)
+
+    monkeypatch.setattr(verify.coq, "compile_all", compile_all)
+    report = verify.check(formal, progress=heard.append)
+    assert report.ok
+    lines = heard
+    assert lines[0].startswith("copying ") and lines[1] == "compile starts"
+    assert lines[2] == "coqc 1/1 Approximate.v"
+    assert lines[3].startswith("coqchk: re-checking the 1 compiled files")
+    assert lines[4].startswith("auditing 3 theorems")
+    assert verify.main(["--formal-dir", str(formal)]) == 0
+    out, err = capsys.readouterr()
+    assert "verify: coqc 1/1 Approximate.v" in err and "verify: auditing 3 theorems" in err
+    assert "verify:" not in out
+    assert verify.main(["--formal-dir", str(formal), "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert "verify:" not in err and out.strip() == "PASS"
+
+
 # --------------------------------------------------------------------------- pure parts
 
 

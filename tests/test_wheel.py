@@ -39,6 +39,32 @@ def test_an_unknown_config_name_lists_the_shipped_ones(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
+def _torch_requirement(lines: list[str]):
+    from packaging.requirements import Requirement
+
+    (torch,) = [r for r in map(Requirement, lines) if r.name == "torch"]
+    return torch
+
+
+def _setup_pin() -> str:
+    """The torch version scripts/setup.sh installs (``torch==X``)."""
+    import re
+
+    (pin,) = set(re.findall(r"torch==([\d.]+)", (ROOT / "scripts" / "setup.sh").read_text()))
+    return pin
+
+
+def test_torch_is_bounded_by_the_version_tested():
+    # "torch>=2.4" let a resolver pick any newer torch (on Linux the CUDA build, several
+    # GB); the bound keeps it to the tested series, and the tested pin satisfies it.
+    tomllib = pytest.importorskip("tomllib")
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    torch = _torch_requirement(deps)
+    assert any(s.operator in ("<", "<=", "==", "~=") for s in torch.specifier), torch
+    assert torch.specifier.contains(_setup_pin())
+    assert not torch.specifier.contains("99.0")
+
+
 @pytest.mark.slow
 def test_wheel_installs_and_runs_from_another_folder(tmp_path):
     had_build = (ROOT / "build").exists()
@@ -52,6 +78,16 @@ def test_wheel_installs_and_runs_from_another_folder(tmp_path):
     assert had_build or not (ROOT / "build").exists(), "pip wheel left build/ in the checkout"
     (wheel,) = wheels.glob("lejepa_identifiability-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
+    # The wheel's own metadata carries the bound (the requirement pip resolves).
+    with zipfile.ZipFile(wheel) as zf:
+        (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        requires = [
+            line.split(":", 1)[1].strip()
+            for line in zf.read(meta).decode().splitlines()
+            if line.startswith("Requires-Dist:") and "extra ==" not in line
+        ]
+    torch = _torch_requirement(requires)
+    assert torch.specifier.contains(_setup_pin()) and not torch.specifier.contains("99.0")
     # The bundled copies are the repository's files, byte for byte: they cannot drift.
     with zipfile.ZipFile(wheel) as zf:
         for kind, pattern in (("configs", "*.yaml"), ("formal", "*.v"), ("formal", "_CoqProject")):

@@ -1,10 +1,12 @@
 """lejepa-identifiability: when does LeJEPA recover the true latents of a world?
 
-Three lines in a notebook::
+Three lines in a notebook:
 
-    from lejepa_id import RunConfig, train
-    result = train(RunConfig(mixing="spiral", steps=3000))
-    print(result.metrics["r2_hz"])
+```python
+from lejepa_id import RunConfig, train
+result = train(RunConfig(mixing="spiral", steps=3000))
+print(result.metrics["r2_hz"])
+```
 """
 
 from __future__ import annotations

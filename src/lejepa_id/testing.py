@@ -5,10 +5,12 @@ as one stack, handing the loss codes of shape (R, V, B, m) and each ``per_run``
 hyperparameter as a tensor of shape (R,). The loss must then give member r exactly what r
 alone gives. The classic mistake, multiplying a (R,) tensor into an (R, m, m) one without
 reshaping it, raises an error when R != m but silently broadcasts along the wrong axis
-when R = m; so the check runs both R = m and R = m + 1::
+when R = m; so the check runs both R = m and R = m + 1:
 
-    from lejepa_id.testing import check_stacking
-    check_stacking("barlow")   # raises StackingError with what differed
+```python
+from lejepa_id.testing import check_stacking
+check_stacking("barlow")   # raises StackingError with what differed
+```
 """
 
 from __future__ import annotations

@@ -107,5 +107,5 @@ def test_curves_null_beside_a_good_run_is_skipped_with_a_note(tmp_path, capsys):
     _curves_run(tmp_path / "good", {"step": [10, 20], "loss": [3.0, 2.0]})
     assert main(["curves", str(tmp_path)]) == 0
     captured = capsys.readouterr()
-    assert "1 runs" in captured.out
+    assert "1 run\n" in captured.out and "1 runs" not in captured.out
     assert "skipped" in captured.err and "bad" in captured.err

@@ -303,3 +303,12 @@ def test_render_workers_die_with_a_killed_parent(needs_rendering, tmp_path):
     count = len(list(shards.glob("*.npy")))
     time.sleep(2)
     assert len(list(shards.glob("*.npy"))) == count  # nothing written after the kill
+
+
+def test_render_bar_shows_unless_progress_is_off(needs_rendering, tmp_path, capfd):
+    # `paper --no-progress` passes progress=False: no render bar on stderr.
+    spec = RenderSpec("eval", 20, size=16, look="fast")
+    render_dataset(spec, tmp_path / "shown", workers=1)
+    assert "render eval" in capfd.readouterr().err
+    render_dataset(spec, tmp_path / "hidden", workers=1, progress=False)
+    assert "render eval" not in capfd.readouterr().err

@@ -117,8 +117,34 @@ def test_csv_logger_writes_one_file_per_init(tmp_path):
     ]
 
 
-def test_tensorboard_logger_writes_scalars(tmp_path):
+def _events(folder: Path):
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(folder))
+    events.Reload()
+    return events
+
+
+def _hparams(events) -> dict:
+    """The HParams plugin's session: the hyperparameters it holds, and its metric tags."""
+    from tensorboard.plugins.hparams import plugin_data_pb2
+
+    content = events.PluginTagToContent("hparams")
+    start = plugin_data_pb2.HParamsPluginData.FromString(
+        content["_hparams_/session_start_info"]
+    ).session_start_info
+    experiment = plugin_data_pb2.HParamsPluginData.FromString(
+        content["_hparams_/experiment"]
+    ).experiment
+    values = {}
+    for key, value in start.hparams.items():
+        kind = value.WhichOneof("kind")
+        values[key] = getattr(value, kind)
+    return {"hparams": values, "metrics": [m.name.tag for m in experiment.metric_infos]}
+
+
+def test_tensorboard_groups_train_eval_and_final_metrics_with_hparams(tmp_path):
+    from tensorboard.backend.event_processing.event_multiplexer import EventMultiplexer
 
     result = train(
         RunConfig(**TINY, seed=1),
@@ -126,15 +152,96 @@ def test_tensorboard_logger_writes_scalars(tmp_path):
         names=["tb"],
         loggers=[TensorBoardLogger(tmp_path)],
     )
-    events = EventAccumulator(str(tmp_path / "tb" / "tensorboard"))
-    events.Reload()
-    loss = events.Scalars("loss")
-    assert [e.step for e in loss] == result.curves["step"]
-    assert [e.value for e in loss] == pytest.approx(result.curves["loss"], rel=1e-6)
-    assert [e.step for e in events.Scalars("mcc")] == [40]  # NaN rows are not logged
+    # The event files are the run's folder's own: TensorBoard names the run "tb".
+    runs = EventMultiplexer().AddRunsFromDirectory(str(tmp_path))
+    runs.Reload()
+    assert list(runs.Runs()) == ["tb"]
+    events = _events(tmp_path / "tb")
+    tags = events.Tags()["scalars"]
+    assert tags and all(t.split("/")[0] in ("train", "eval", "metrics") for t in tags)
+    assert {"train/loss", "train/lr", "train/alignment", "train/sigreg"} <= set(tags)
+    assert "eval/loss" not in tags and "eval/lr" not in tags  # logged once, under train/
+    # 40 steps: the training loss at every step; at an evaluation the same value the
+    # curves hold (the last step's loss).
+    loss = {e.step: e.value for e in events.Scalars("train/loss")}
+    assert sorted(loss) == list(range(1, 41))
+    assert [loss[s] for s in result.curves["step"]] == pytest.approx(
+        result.curves["loss"], rel=1e-6
+    )
+    r2 = events.Scalars("eval/r2_hz")
+    assert [e.step for e in r2] == result.curves["step"]
+    assert [e.value for e in r2] == pytest.approx(result.curves["r2_hz"], rel=1e-6)
+    assert [e.step for e in events.Scalars("eval/mcc")] == [40]  # NaN rows are not logged
+    (final,) = events.Scalars("metrics/r2_hz")
+    assert final.step == 40 and final.value == pytest.approx(result.metrics["r2_hz"], rel=1e-6)
+    # The HParams tab: the run's config beside its final metrics.
+    hp = _hparams(events)
+    assert hp["hparams"]["mode"] == "lejepa" and hp["hparams"]["steps"] == 40
+    assert hp["hparams"]["seed"] == 1 and hp["hparams"]["mixing"] == "spiral"
+    assert {"metrics/r2_hz", "metrics/mcc", "metrics/loss"} <= set(hp["metrics"])
 
 
-def test_wandb_logger_offline(tmp_path, monkeypatch):
+def test_training_loss_cadence_holds_about_a_thousand_points():
+    from lejepa_id.records.loggers import train_log_every
+
+    assert [train_log_every(n) for n in (1, 40, 1999, 2000, 20_000, 100_000)] == [
+        1, 1, 1, 2, 20, 100,
+    ]  # fmt: skip
+
+
+def test_tensorboard_one_run_per_init_and_a_retrain_replaces_the_old_events(tmp_path):
+    cfg = RunConfig(**{**TINY, "steps": 20, "eval_every_early": 10}, seed=1, inits=2)
+    for _ in range(2):  # the same run trained twice into one folder: no doubled events
+        train(cfg, progress=False, names=["b"], loggers=[TensorBoardLogger(tmp_path)])
+    for k in (0, 1):
+        events = _events(tmp_path / "b" / f"init{k}")
+        steps = [e.step for e in events.Scalars("train/loss")]
+        assert steps == list(range(1, 21))
+        assert [e.step for e in events.Scalars("eval/r2_hz")] == [10, 20]
+
+
+class Quiet(Logger):
+    """Takes evaluations only: the trainer never reads losses back for it."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+
+    def log(self, member, step, metrics) -> None:
+        self.rows += 1
+
+
+def test_training_losses_go_only_to_loggers_that_take_them():
+    from lejepa_id.records.loggers import LoggerHub
+
+    assert not LoggerHub([Quiet(), CSVLogger("x")]).wants_train
+    assert not LoggerHub([LoggerHub([Quiet()])]).wants_train
+    taker = Recorder()
+    taker.log_train = lambda member, step, losses: None  # a duck-typed addition
+    assert not LoggerHub([taker]).wants_train  # an instance attribute is not a method
+
+    class Taker(Recorder):
+        def __init__(self) -> None:
+            super().__init__()
+            self.train_rows: list[tuple[int, dict]] = []
+            self.final: dict = {}
+
+        def log_train(self, member, step, losses) -> None:
+            self.train_rows.append((step, dict(losses)))
+
+        def finish(self, member, metrics) -> None:
+            self.final = dict(metrics)
+
+    taker = Taker()
+    assert LoggerHub([LoggerHub([Quiet(), taker])]).wants_train
+    result = train(RunConfig(**TINY, seed=4), progress=False, loggers=[taker])
+    assert [s for s, _ in taker.train_rows] == list(range(1, 41))
+    assert set(taker.train_rows[0][1]) == {"loss", "alignment", "sigreg", "lr"}
+    assert taker.final["r2_hz"] == result.metrics["r2_hz"]
+
+
+def test_wandb_logger_offline_groups_like_tensorboard(tmp_path, monkeypatch):
+    from wandb_records import history_and_summary
+
     from lejepa_id.records.loggers import WandbLogger
 
     monkeypatch.setenv("WANDB_MODE", "offline")
@@ -142,9 +249,22 @@ def test_wandb_logger_offline(tmp_path, monkeypatch):
     monkeypatch.setenv("WANDB_SILENT", "true")
     monkeypatch.setenv("WANDB_CONFIG_DIR", str(tmp_path / "wandb-config"))
     monkeypatch.setenv("WANDB_CACHE_DIR", str(tmp_path / "wandb-cache"))
-    train(RunConfig(**TINY, seed=1), progress=False, names=["w"], loggers=[WandbLogger(tmp_path)])
+    result = train(
+        RunConfig(**TINY, seed=1), progress=False, names=["w"], loggers=[WandbLogger(tmp_path)]
+    )
     runs = list((tmp_path / "w").rglob("offline-run-*"))
-    assert len(runs) == 1 and list(runs[0].glob("*.wandb"))
+    assert len(runs) == 1
+    (file,) = runs[0].glob("*.wandb")
+    history, summary, config = history_and_summary(file)
+    keys = {k for row in history for k in row if not k.startswith("_")}
+    assert keys and all(k.split("/")[0] in ("train", "eval") for k in keys)
+    assert {"train/loss", "train/lr", "eval/r2_hz"} <= keys and "eval/loss" not in keys
+    train_steps = sorted({row["_step"] for row in history if "train/loss" in row})
+    assert train_steps == list(range(1, 41))
+    evals = [(row["_step"], row["eval/r2_hz"]) for row in history if "eval/r2_hz" in row]
+    assert [s for s, _ in evals] == result.curves["step"]
+    assert summary["metrics/r2_hz"] == pytest.approx(result.metrics["r2_hz"], rel=1e-9)
+    assert config["mode"] == "lejepa" and config["steps"] == 40
 
 
 def test_cli_run_with_csv_logger_then_curves_png(tmp_path, capsys):
@@ -169,7 +289,7 @@ def test_cli_run_with_csv_logger_then_curves_png(tmp_path, capsys):
     capsys.readouterr()
     assert main(["curves", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "1 runs" in out and (tmp_path / "curves.png").stat().st_size > 10_000
+    assert "1 run\n" in out and (tmp_path / "curves.png").stat().st_size > 10_000
     assert (
         main(["curves", str(run), "--metrics", "loss,mcc", "--out", str(tmp_path / "c.png")]) == 0
     )
@@ -332,7 +452,8 @@ def test_csv_and_tensorboard_continue_from_the_checkpoint_as_an_uninterrupted_ru
     whole, cut = (tmp_path / k / "r" for k in ("whole", "cut"))
     assert (cut / "curves.csv").read_text() == (whole / "curves.csv").read_text()
     assert list(pd.read_csv(cut / "curves.csv")["step"]) == [16, 32, 48, 64, 80, 96, 112]
-    assert _scalars(cut / "tensorboard") == _scalars(whole / "tensorboard")
+    assert _scalars(cut) == _scalars(whole)
+    assert "train/loss" in _scalars(whole) and "metrics/r2_hz" in _scalars(whole)
 
 
 def test_wandb_continues_the_members_run_on_resume(tmp_path, monkeypatch):

@@ -147,6 +147,27 @@ def test_dry_run_prints_plan_and_projection_writes_nothing(tmp_path: Path, capsy
     assert not out.exists()
 
 
+def test_a_second_dry_run_reuses_the_stored_paces_and_probes_nothing(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from lejepa_id.sweeps import pace
+
+    argv = ["paper", "--budget", "smoke", "--only", "grid", "--dry-run", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    first = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("grid "))
+
+    def no_probe(*args):
+        raise AssertionError("a stored pace was probed again")
+
+    monkeypatch.setattr(pace, "probe_group", no_probe)
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    again = next(line for line in lines if line.startswith("grid "))
+    assert "steps/s stored, measured 20" in again
+    assert again.split()[4] == first.split()[4]  # the same projection from the same paces
+    assert any("stored in" in line and "delete it to measure again" in line for line in lines)
+
+
 def test_budget_file_keeps_the_experiments_of_earlier_only_runs(tmp_path: Path) -> None:
     # `paper --only 2d gennorm` then `--only grid` into one folder: the report judges all
     # of its runs, so budget.json must describe all three, in the paper's order.

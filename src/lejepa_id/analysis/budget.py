@@ -2,9 +2,13 @@
 
 ``lejepa-id paper`` writes ``DIR/budget.json`` (:func:`lejepa_id.sweeps.paper.budget_record`):
 per experiment, the steps (or epochs), seeds, settings and runs of the budget and of
-the paper, and the shortfalls. The report shows it as a header table, and
-:func:`annotate` marks every claim judged on runs shorter or fewer than the paper's
-next to its verdict. This module only adds that annotation: it never changes a verdict.
+the paper, the shortfalls, and whether the budget's runs can judge a claim at all
+(``judges``: false for the smoke budget, whose 30-step runs test code paths only). The
+report shows it as a header table; :func:`annotate` notes on every claim judged on runs
+shorter or fewer than the paper's which experiments fell short, and under a budget that
+does not judge it withholds the verdict: ``not judged`` (the rule's reading kept in
+``rule_verdict``), never a ``fail`` or ``pass`` that no number of the folder supports.
+:func:`table_note` says the budget once per claims table, so no verdict cell repeats it.
 """
 
 from __future__ import annotations
@@ -55,18 +59,34 @@ def claim_experiments(claim: Claim, record: dict[str, Any]) -> list[str]:
     return recorded
 
 
-def budget_note(claim: Claim, record: dict[str, Any] | None) -> str:
-    """``judged at the cpu budget, below the paper's sizes: ...`` or "" (the paper's)."""
+def judges(record: dict[str, Any] | None) -> bool:
+    """Whether the budget's runs can judge a claim: no budget.json (a sweep's own sizes)
+    or a budget that says so; a budget.json written before the ``judges`` key was
+    recorded judges unless it is the smoke budget's."""
+    if record is None:
+        return True
+    flag = record.get("judges")
+    return flag if isinstance(flag, bool) else record.get("budget") != "smoke"
+
+
+def short_experiments(claim: Claim, record: dict[str, Any] | None) -> dict[str, list[str]]:
+    """Per experiment the claim draws on, its shortfalls against the paper (the run
+    count left out: seeds and settings say it); only experiments that fell short."""
     if record is None or claim.verdict == "not measured":
-        return ""  # a claim with no data was not judged on any run
-    parts = []
+        return {}  # a claim with no data was not judged on any run
+    out = {}
     for name in claim_experiments(claim, record):
-        # Runs = seeds x settings: both are named already.
         shortfalls = [
             s for s in record["experiments"][name].get("shortfalls") or [] if s[:5] != "runs "
         ]
         if shortfalls:
-            parts.append(f"{name}: {', '.join(shortfalls)}")
+            out[name] = shortfalls
+    return out
+
+
+def budget_note(claim: Claim, record: dict[str, Any] | None) -> str:
+    """``judged at the cpu budget, below the paper's sizes: ...`` or "" (the paper's)."""
+    parts = [f"{name}: {', '.join(s)}" for name, s in short_experiments(claim, record).items()]
     if not parts:
         return ""
     return f"judged at the {record.get('budget', '?')} budget, below the paper's sizes: " + (
@@ -74,10 +94,49 @@ def budget_note(claim: Claim, record: dict[str, Any] | None) -> str:
     )
 
 
+NOT_JUDGED = "not judged"
+
+
 def annotate(claims: Sequence[Claim], record: dict[str, Any] | None) -> None:
-    """Set each claim's ``budget`` note (verdicts untouched)."""
+    """Set each claim's ``budget`` note; under a budget that does not judge
+    (:func:`judges`) every verdict but ``not measured`` becomes ``not judged``, with
+    the rule's own verdict kept in ``rule_verdict`` and ``reason`` naming the budget."""
     for claim in claims:
         claim.budget = budget_note(claim, record)
+        if not judges(record) and claim.verdict not in ("not measured", NOT_JUDGED):
+            claim.rule_verdict = claim.verdict
+            claim.verdict = NOT_JUDGED
+            claim.reason = f"budget: the {record.get('budget', '?')} budget tests code paths only"
+
+
+def table_note(claims: Sequence[Claim], record: dict[str, Any] | None) -> str:
+    """What the budget means for a table of claims, said once: the verdicts withheld (a
+    budget that does not judge), and each experiment's shortfalls against the paper
+    for the claims marked with a dagger (:func:`cell_mark`); "" at the paper's sizes."""
+    if record is None:
+        return ""
+    short: dict[str, list[str]] = {}
+    for claim in claims:
+        short |= short_experiments(claim, record)
+    name = record.get("budget", "?")
+    parts = []
+    if not judges(record):
+        parts.append(
+            f"Not judged (budget): the {name} budget runs every code path on tiny sizes, "
+            "so no verdict here is a finding; each cell shows, in grey, what the rule "
+            "would read"
+        )
+    if short:
+        listed = "; ".join(f"{e}: {', '.join(s)}" for e, s in short.items())
+        parts.append(f"† judged at the {name} budget, below the paper's sizes: {listed}")
+    return ". ".join(parts) + ("." if parts else "")
+
+
+def cell_mark(claim: Claim, record: dict[str, Any] | None) -> str:
+    """``† 2d, grid``: the experiments below the paper's sizes that this claim was
+    judged on (the table's note says by how much), or ""."""
+    names = list(short_experiments(claim, record))
+    return f"† {', '.join(names)}" if names else ""
 
 
 def _pair(entry: dict[str, Any], key: str) -> str:
@@ -116,8 +175,9 @@ def header_html(record: dict[str, Any] | None) -> list[str]:
         f"<h2>Budget: {h(str(record.get('budget')))}</h2>",
         f"<p>{h(str(record.get('summary', '')))}. Each cell: this folder's value "
         "\u201cof\u201d the paper's where they differ.</p>",
-        "<table><thead><tr><th>experiment</th><th>steps</th><th>seeds</th><th>settings</th>"
-        "<th>runs</th><th>below the paper</th><th>why</th></tr></thead><tbody>",
+        # Seven columns: on a narrow screen the table scrolls inside its box.
+        "<div class='wide'><table><thead><tr><th>experiment</th><th>steps</th><th>seeds</th>"
+        "<th>settings</th><th>runs</th><th>below the paper</th><th>why</th></tr></thead><tbody>",
         *rows,
-        "</tbody></table>",
+        "</tbody></table></div>",
     ]

@@ -25,7 +25,15 @@ import pandas as pd
 from matplotlib.colors import to_hex
 
 from lejepa_id import __version__
-from lejepa_id.analysis.budget import annotate, claim_experiments, header_html, read_budget
+from lejepa_id.analysis.budget import (
+    NOT_JUDGED,
+    annotate,
+    cell_mark,
+    claim_experiments,
+    header_html,
+    read_budget,
+    table_note,
+)
 from lejepa_id.analysis.claims import VERDICTS, Claim, collect_claims, version_line, write_claims
 from lejepa_id.analysis.claims.base import counts_text
 from lejepa_id.analysis.curves import curves_svg, run_curves
@@ -195,7 +203,27 @@ def _versions_html(c: Claim) -> str:
     return out
 
 
-def _claim_rows(claims: list[Claim]) -> list[str]:
+def _verdict_html(c: Claim, budget: dict | None) -> str:
+    """The verdict cell's text: the verdict (``not judged (budget)`` where the budget
+    withheld it, with the rule's reading in grey), the dagger of a claim judged below the
+    paper's sizes (:func:`~lejepa_id.analysis.budget.cell_mark`; the table's note says by
+    how much), the rule's versions."""
+    h = html.escape
+    if c.verdict == NOT_JUDGED:
+        text = f"{NOT_JUDGED} (budget)" + (
+            f"<br><small class='rule-reading'>the rule reads {h(c.rule_verdict)}</small>"
+            if c.rule_verdict
+            else ""
+        )
+    else:
+        text = h(c.verdict)
+    mark = cell_mark(c, budget)
+    if mark:
+        text += f"<br><small class='note'>{h(mark)}</small>"
+    return text + _versions_html(c)
+
+
+def _claim_rows(claims: list[Claim], budget: dict | None = None) -> list[str]:
     """One row per claim: the claim, what was measured, the verdict; how it is judged
     (metric, filter, statistic, rule, premises, values) folded under the claim."""
     h = html.escape
@@ -219,10 +247,8 @@ def _claim_rows(claims: list[Claim]) -> list[str]:
             )
             + (f"<br><small class='counts'>{h(counts_line(c))}</small>" if c.counts else "")
             + f"<details><summary>values</summary><code>{h(values)}</code>"
-            f'</details></td><td class="{h(c.verdict.replace(" ", "-"))}">{h(c.verdict)}'
-            + (f"<br><small class='note'>{h(c.budget)}</small>" if c.budget else "")
-            + _versions_html(c)
-            + "</td></tr>"
+            + f'</details></td><td class="{h(c.verdict.replace(" ", "-"))}">'
+            + f"{_verdict_html(c, budget)}</td></tr>"
         )
     return rows
 
@@ -233,15 +259,20 @@ CLAIMS_HEAD = (
 )
 
 
-def _claims_html(claims: list[Claim], notes: list[str]) -> list[str]:
-    """Claims with a verdict first (pass, fail, not shown); those not measured (no data)
-    folded into one <details> below them."""
+def _claims_html(claims: list[Claim], notes: list[str], budget: dict | None = None) -> list[str]:
+    """Claims with a verdict first (pass, fail, not shown, not judged); those not
+    measured (no data) folded into one <details> below them. What the budget means for
+    the verdicts is said once, above the table
+    (:func:`~lejepa_id.analysis.budget.table_note`), never in every cell."""
     h = html.escape
     judged = [c for c in claims if c.verdict != "not measured"]
     missing = [c for c in claims if c.verdict == "not measured"]
     parts = ["<h2>Claims</h2>"]
+    note = table_note(judged, budget)
+    if note:
+        parts.append(f"<p class='budget-note'>{h(note)}</p>")
     if judged:
-        parts += [CLAIMS_HEAD, *_claim_rows(judged), "</tbody></table>"]
+        parts += [CLAIMS_HEAD, *_claim_rows(judged, budget), "</tbody></table>"]
     else:
         parts.append("<p>No claim could be judged: no runs it needs.</p>")
     if missing:
@@ -508,6 +539,24 @@ dd { margin: 0 0 .3em 1em; }
 .not-shown { color: #9a6700; font-weight: bold; } .not-measured { color: #777; }
 .note { color: #9a6700; font-size: .9em; } details code { font-size: .8em; }
 details.missing > summary { color: #555; cursor: pointer; }
+.not-judged { color: #777; font-weight: bold; } .rule-reading { color: #777; font-weight: normal; }
+.budget-note { color: #555; font-size: .9em; }
+.wide { overflow-x: auto; max-width: 100%; } .wide table { min-width: 46em; }
+/* A phone (390 px): each claim is a block of its three cells, each under its column's
+   name, full width; never three columns a few letters wide. */
+@media (max-width: 640px) {
+  body { margin: 1em auto; padding: 0 .6em; }
+  table.claims, table.claims tbody, table.claims tr, table.claims td { display: block; }
+  table.claims td, table.claims td:first-child, table.claims td:last-child { width: auto; }
+  table.claims thead { display: none; }
+  table.claims tr { border: 1px solid #ccc; margin: 0 0 1em; }
+  table.claims td { border: none; border-top: 1px solid #eee; overflow-wrap: break-word; }
+  table.claims td code { overflow-wrap: anywhere; }
+  table.claims td::before { display: block; color: #555; font-size: .8em; font-weight: normal; }
+  table.claims td:nth-child(1)::before { content: "claim"; }
+  table.claims td:nth-child(2)::before { content: "measured"; }
+  table.claims td:nth-child(3)::before { content: "verdict"; }
+}
 """
 
 
@@ -517,6 +566,9 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        # A phone lays the page out at its own width (the narrow layout in CSS), not
+        # at a desktop's 980 px shrunk to fit.
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         "<title>LeJEPA identifiability: sweep report</title>",
         f"<style>{CSS}</style></head><body>",
         "<h1>LeJEPA identifiability: sweep report</h1>",
@@ -524,7 +576,7 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
     parts += _meta_html(directory, frame, report)
     parts += _summary_html(frame, report)
     parts += header_html(report.budget)
-    parts += _claims_html(report.claims, report.notes)
+    parts += _claims_html(report.claims, report.notes, report.budget)
     parts += _curves_html(frame)
     parts += _runs_html(frame, report.skipped, report.reasons)
     figs = _figure_html(figures_dir / "figures_index.json")
@@ -548,7 +600,14 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
         "document.body.setAttribute('data-images-loaded', String(ok));"
         "document.body.setAttribute('data-scroll-width',"
         " String(document.documentElement.scrollWidth));"
-        "document.body.setAttribute('data-window-width', String(window.innerWidth)); });"
+        "document.body.setAttribute('data-window-width', String(window.innerWidth));"
+        # The narrowest claims cell on screen (a folded table's are not): a column a few
+        # letters wide is the squeeze a phone must not see.
+        "var least = Infinity; Array.from(document.querySelectorAll('table.claims td'))"
+        ".forEach(function (c) { var w = c.getBoundingClientRect().width;"
+        " if (c.getClientRects().length) { least = Math.min(least, w); } });"
+        "document.body.setAttribute('data-claims-min-cell',"
+        " String(isFinite(least) ? Math.round(least) : -1)); });"
         "</script>"
     )
     parts.append("</body></html>")

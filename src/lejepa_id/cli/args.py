@@ -82,7 +82,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
         default=[],
         choices=["csv", "tensorboard", "wandb"],
         help="also log every evaluation to a tracker, in each run's folder: csv "
-        "(curves.csv), tensorboard (tensorboard/; needs the [tensorboard] extra) or "
+        "(curves.csv), tensorboard (event files in the run's folder: train/, eval/, "
+        "metrics/ and hparams; needs the [tensorboard] extra) or "
         "wandb (needs the [wandb] extra; WANDB_MODE=offline works without an account). "
         "Repeatable.",
     )

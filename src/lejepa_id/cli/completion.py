@@ -1,10 +1,12 @@
 """Subcommand ``completion bash|zsh``: a shell completion script for ``lejepa-id``.
 
 The script is generated from the argparse tree itself (every subcommand, option and
-option choice), so it never falls behind the parser. Install it with::
+option choice), so it never falls behind the parser. Install it with:
 
-    lejepa-id completion bash > ~/.local/share/bash-completion/completions/lejepa-id
-    lejepa-id completion zsh > "${fpath[1]}/_lejepa-id"    # or eval it in ~/.zshrc
+```bash
+lejepa-id completion bash > ~/.local/share/bash-completion/completions/lejepa-id
+lejepa-id completion zsh > "${fpath[1]}/_lejepa-id"    # or eval it in ~/.zshrc
+```
 
 zsh gets the same completion function through zsh's ``bashcompinit``.
 """

@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from lejepa_id import __version__
@@ -32,7 +33,12 @@ from lejepa_id.plugins import load_all as load_plugins
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from lejepa_id.records.layout import check_path_length, check_run_dirs, ensure_writable
+    from lejepa_id.records.layout import (
+        check_path_length,
+        check_run_dirs,
+        claim_version,
+        ensure_writable,
+    )
     from lejepa_id.records.loggers import check_loggers
     from lejepa_id.records.result import RESULT_FILE
     from lejepa_id.resources import resolve_config
@@ -55,11 +61,24 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"--logger {args.loggers[0]}: {kind.name} runs feed no trackers")
     check_loggers(args.loggers)  # so is a tracker whose package is not installed
     wanted = check_path_length(args.out).expanduser().absolute()
-    layers = (wanted, wanted / spec.experiment, wanted / spec.experiment / spec.run_id)
-    made = [d for d in layers if not d.exists()]
+    if not args.versioned:
+        check_run_dirs(wanted / spec.experiment, [spec.run_id])
+        if not args.overwrite:  # the check `sweep` makes: a result of another config stays
+            from lejepa_id.sweeps.state import check_compatible
+
+            try:
+                check_compatible(exp, [spec], wanted / spec.experiment)
+            except UsageError as exc:
+                raise UsageError(
+                    f"{exc}; or --overwrite to replace it, --versioned to write beside it"
+                ) from None
+    made = [] if wanted.exists() else [wanted]
     out = ensure_writable(args.out)
+    if args.versioned:  # a fresh OUT/version_N/ is the results root: nothing to refuse
+        out = claim_version(out)
+        made.append(out)
     root = out / spec.experiment
-    check_run_dirs(root, [spec.run_id])
+    made += [d for d in (root, root / spec.run_id) if not d.exists()]
     progress = not args.no_progress
     try:
         if args.loggers:
@@ -74,9 +93,24 @@ def cmd_run(args: argparse.Namespace) -> int:
                 folder.rmdir()
         raise
     path = root / spec.run_id / RESULT_FILE
+    if args.overwrite:
+        _drop_stale_files(path)
     _print_metrics(result.status, result.diverged_step, result.metrics)
     print(f"wrote {path}")
     return 0
+
+
+def _drop_stale_files(result: Path) -> None:
+    """After ``run --overwrite``: the run files (a scatter, initial weights) that the
+    replaced result had and the new one does not are removed, so no figure reads them as
+    this config's."""
+    from lejepa_id.records.io import read_json
+    from lejepa_id.records.validate import RUN_FILES
+
+    files = read_json(result).get("files", {})
+    for name in RUN_FILES:
+        if name not in files:
+            (result.parent / name).unlink(missing_ok=True)
 
 
 def _one_spec(exp: Any, run: str) -> Any:
@@ -164,6 +198,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run", required=True, help="run name from the config's 'runs'")
     p.add_argument("--seed", type=int, required=True, help="run seed")
     p.add_argument("--out", default="runs", help="results directory (default: runs)")
+    again = p.add_mutually_exclusive_group()
+    again.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace a result of another config in the run's folder (refused without it)",
+    )
+    again.add_argument(
+        "--versioned",
+        action="store_true",
+        help="write under a new OUT/version_N/ (N one above the highest there), so "
+        "every call keeps its own results root",
+    )
     add_run_arguments(p)
     p.set_defaults(func=cmd_run)
 

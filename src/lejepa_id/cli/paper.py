@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from lejepa_id.cli.args import add_device_argument
 from lejepa_id.errors import UsageError
@@ -265,13 +266,21 @@ def report(root: Path) -> None:
     from lejepa_id.analysis.table import write_table
 
     table = write_table(root)
-    print(f"{len(table.frame)} runs ({table.counts()})")
+    n = len(table.frame)
+    print(f"{n} run{'s' * (n != 1)} ({table.counts()})")
     rep = write_report(root)
     for note in rep.notes:
         print(note, file=sys.stderr)
+    from lejepa_id.analysis.budget import cell_mark, table_note
+
+    note = table_note(rep.claims, rep.budget)  # the budget said once, not per claim
+    if note:
+        print(note)
     for claim in rep.claims:
-        extra = f" [{claim.budget}]" if getattr(claim, "budget", "") else ""
-        print(f"  [{claim.verdict:12s}] {claim.id}: {claim.summary}{extra}")
+        mark = cell_mark(claim, rep.budget)
+        print(
+            f"  [{claim.verdict:12s}] {claim.id}: {claim.summary}" + (f" [{mark}]" if mark else "")
+        )
     print(f"wrote {rep.path}, {rep.claims_path} and {root / 'figures'}")
 
 
@@ -286,7 +295,9 @@ def run_reacher(sizes: ReacherSizes, out: Path, args: argparse.Namespace) -> lis
         rs = RenderSpec(kw.pop("kind"), kw.pop("n"), **kw)
         frames = rs.n * (1 if rs.kind == "eval" else 2)
         # Few frames render faster in this process than in spawned workers.
-        render_dataset(rs, data / label, workers=1 if frames < 5000 else 0)
+        render_dataset(
+            rs, data / label, workers=1 if frames < 5000 else 0, progress=not args.no_progress
+        )
         print(f"dataset {label}: {frames} frames in {data / label}", flush=True)
     grid = configs_dir() / "reacher_grid.yaml"
     failed = _sweep(grid, reacher_grid_sets(sizes, data, args.device), out, args)
@@ -316,7 +327,8 @@ def _plan_and_draw(runs: Path, gallery_dir: Path, k: int, every_figure: bool) ->
         entries = make_figures(gallery, plan, runs / "figures", ("png", "pdf"), runs_dir=runs)
     else:
         entries = _sweep_figures(plan, runs / "figures")
-    print(f"planned {len(plan['runs'])} runs, {len(entries)} figures in {runs}", flush=True)
+    n = len(plan["runs"])
+    print(f"planned {n} run{'s' * (n != 1)}, {len(entries)} figures in {runs}", flush=True)
 
 
 def _sweep_figures(plan: dict, out: Path) -> list[dict]:
@@ -371,31 +383,52 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
         f"{'experiment':12s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s}  "
         "pace (measured here)"
     )
-    total = 0.0
+    from lejepa_id.sweeps.pace import PaceStore
+
+    store = PaceStore()
+    total, worst = 0.0, 0.0
     t_probe = time.perf_counter()
     for exp in names:
         part = budget.parts[exp]
         if isinstance(part, ReacherPart):
             sizes = reacher_sizes(part)
             row, seconds, pace = _reacher_row(sizes, device.type, jobs, cores, out)
+            factor = 1.0
         else:
-            row, seconds, pace = _synthetic_row(exp, part, device.type, jobs, out, args)
+            row, seconds, pace, factor = _synthetic_row(
+                exp, part, device.type, jobs, out, args, store, name
+            )
         total += seconds
+        worst += seconds * factor
         yield f"{exp:12s} {row} {format_duration(seconds):>12s}  {pace}"
     yield f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(total):>12s}"
+    spread = (
+        f" The repeated probes' spread puts it at up to {format_duration(worst)}."
+        if worst > 1.05 * total
+        else ""
+    )
     yield (
-        f"Projected wall times, not measurements: the paces were measured here in "
-        f"{time.perf_counter() - t_probe:.0f} s of short probes and extrapolated (groups "
+        f"Projected wall times, not measurements: paces measured on this device (here, or "
+        f"stored in {store.path} from an earlier dry run: delete it to measure again), "
+        f"{time.perf_counter() - t_probe:.0f} s of probes this time, extrapolated (groups "
         f"scheduled on {jobs} workers without contention; process start-up, aggregation, "
-        "figures and report not included)."
+        "figures and report not included; other work on the machine slows every step)." + spread
     )
 
 
 def _synthetic_row(
-    exp: str, part: Part, device_type: str, jobs: int, out: Path, args: argparse.Namespace
-) -> tuple[str, float, str]:
+    exp: str,
+    part: Part,
+    device_type: str,
+    jobs: int,
+    out: Path,
+    args: argparse.Namespace,
+    store: Any = None,
+    device_name: str = "",
+) -> tuple[str, float, str, float]:
+    """The experiment's row, its projected seconds, its paces and their spread factor."""
     from lejepa_id.config.experiments import load_experiment
-    from lejepa_id.sweeps.pace import group_seconds, makespan, probe_groups
+    from lejepa_id.sweeps.pace import group_seconds, makespan, probe_groups, spread
     from lejepa_id.sweeps.plan import plan_groups
     from lejepa_id.sweeps.state import partition
 
@@ -404,13 +437,13 @@ def _synthetic_row(
     root = (out if exp in EXPERIMENTS else out / "beyond") / specs[0].experiment
     done, todo, _ = partition(specs, root) if root.is_dir() else ([], specs, [])
     groups = plan_groups(todo, device_type, jobs)
-    paces = probe_groups(groups)
+    paces = probe_groups(groups, store, device_name)
     seconds = makespan([group_seconds(g, paces) for g in groups], jobs) if groups else 0.0
     steps = sorted({s.config.steps for s in specs})
     runs = f"{len(todo)}" if not done else f"{len(todo)}/{len(specs)}"
     row = f"{runs:>6s} {len(groups):>7d} {_steps(steps):>9s}"
     pace = "; ".join(p.line() for p in paces) or "nothing to train"
-    return row, seconds, pace
+    return row, seconds, pace, spread(paces)
 
 
 def _steps(steps: list[int]) -> str:

@@ -27,13 +27,13 @@ latent space and the LQR value check (Theorem 4).
 
 Typical order:
   lejepa-id reacher render eval --out data/reacher/eval
-  lejepa-id reacher render ou   --out data/reacher/ou
+  lejepa-id reacher render ou --out data/reacher/ou
   lejepa-id reacher render traj --out data/reacher/traj
   lejepa-id reacher train --data data/reacher/ou data/reacher/traj \\
       --eval data/reacher/eval --out runs/reacher
   lejepa-id reacher plan --runs runs/reacher --eval data/reacher/eval
   lejepa-id reacher figures --runs runs/reacher --eval data/reacher/eval
-  lejepa-id reacher sweep --eval data/reacher/eval --data-root data/reacher \
+  lejepa-id reacher sweep --eval data/reacher/eval --data-root data/reacher \\
       --out runs/reacher_sweep --rhos 0.5 0.8 0.95 --deltas 4 16 64
 
 Rendering is headless through MUJOCO_GL (default egl; osmesa also works) and needs

@@ -80,7 +80,8 @@ def cmd_aggregate(args: argparse.Namespace) -> int:
 
     table = write_table(_existing_dir(args.dir), args.out)
     _print_skipped(table.skipped, table.reasons)
-    print(f"{len(table.frame)} runs ({table.counts()})")
+    n = len(table.frame)
+    print(f"{n} run{'s' * (n != 1)} ({table.counts()})")
     for path in table.written:
         print(f"wrote {path}")
     return 0
@@ -129,7 +130,8 @@ def cmd_curves(args: argparse.Namespace) -> int:
     for skipped in found.skipped:
         print(f"skipped {skipped}: not a valid result or curves file", file=sys.stderr)
     running = f", {len(found.running)} still training" if found.running else ""
-    print(f"{len(found.runs)} runs{running}")
+    n = len(found.runs)
+    print(f"{n} run{'s' * (n != 1)}{running}")
     print(f"wrote {path}")
     return 0
 

@@ -462,9 +462,18 @@ def _number_list(value: Any) -> bool:
     )
 
 
+# Keys naming a registered component, and what a user's own is called in the hint.
+PLUGGABLE = {"mode": "an objective", "transition": "a transition", "encoder": "an encoder"}
+
+
 def _check_choice(key: str, value: Any, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise UsageError(f"{key}={value!r} is not one of {', '.join(allowed)}")
+        hint = (
+            f" ({PLUGGABLE[key]} of your own: register it in a plugin and pass --plugin FILE)"
+            if key in PLUGGABLE
+            else ""
+        )
+        raise UsageError(f"{key}={value!r} is not one of {', '.join(allowed)}{hint}")
 
 
 def _coerce_owner(key: str, overrides: dict[str, Any]) -> ComponentKey | None:

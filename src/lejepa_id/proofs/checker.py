@@ -42,6 +42,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from lejepa_id.proofs import coq, kinds
@@ -90,12 +91,19 @@ def _ignore_build_outputs(_dir: str, names: list[str]) -> set[str]:
     return {n for n in names if n.endswith(junk) or n.startswith("Makefile.coq")}
 
 
-def check(formal_dir: str | Path | None = None, timeout: float = 3600.0) -> Report:
+def check(
+    formal_dir: str | Path | None = None,
+    timeout: float = 3600.0,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
     """Compile ``formal_dir`` from scratch in a temporary copy and audit it.
 
     Raises :class:`CoqMissingError` if ``coqc`` is not installed; every other
-    problem is recorded in the returned report.
+    problem is recorded in the returned report. ``progress`` hears one line as each
+    stage starts (``coqc 3/12 File.v``, the kernel re-check, the audit): a whole check
+    takes minutes, and ``lejepa-id verify`` prints them as they come.
     """
+    say = progress or (lambda _line: None)
     coqc = coqc_path()
     src = Path(formal_dir) if formal_dir is not None else default_formal_dir()
     report = Report(formal_dir=str(src))
@@ -105,6 +113,7 @@ def check(formal_dir: str | Path | None = None, timeout: float = 3600.0) -> Repo
     report.coq_version = coq.coq_version(coqc)
     with tempfile.TemporaryDirectory(prefix="lejepa-verify-") as tmp:
         work = Path(tmp) / "formal"
+        say(f"copying {src} to a temporary folder (built files left out)")
         shutil.copytree(src, work, ignore=_ignore_build_outputs)
         opts, files, bad = parse_coqproject(work)
         report.errors += [f"_CoqProject: not allowed: {b}" for b in bad]
@@ -126,7 +135,7 @@ def check(formal_dir: str | Path | None = None, timeout: float = 3600.0) -> Repo
             if not d.doc
         ]
         start = time.perf_counter()
-        err = coq.compile_all(coqc, opts, files, work, timeout)
+        err = coq.compile_all(coqc, opts, files, work, timeout, progress=say)
         report.compile_seconds = time.perf_counter() - start
         if err:
             report.errors.append(err)
@@ -135,7 +144,12 @@ def check(formal_dir: str | Path | None = None, timeout: float = 3600.0) -> Repo
         if coqchk is None:
             report.errors.append("coqchk not found: the compiled tree cannot be re-checked")
             return report
+        say(f"coqchk: re-checking the {len(files)} compiled files in Coq's kernel checker")
         report.errors += coq.kernel_recheck(coqchk, opts, files, work, timeout)
+        say(
+            f"auditing {len(report.theorems)} theorems: statements against their pins, "
+            "Print Assumptions, each assumption tested"
+        )
         start = time.perf_counter()
         coq.audit(coqc, opts, files, work, report, timeout)
         # A definition that names an integral must be a reviewed integral notion
@@ -163,6 +177,11 @@ def _seconds(value: str) -> float:
     return seconds
 
 
+def _say(line: str) -> None:
+    """A progress line on stderr, at once (the summary goes to stdout at the end)."""
+    print(f"verify: {line}", file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``lejepa-id verify [--formal-dir DIR] [--table PATH] [--statements PATH]
     [--quiet] [--pins]``.
@@ -178,7 +197,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--formal-dir", type=Path, default=None, help="default: the repo's formal/")
     parser.add_argument("--table", type=Path, default=None, help="write the Markdown table here")
-    parser.add_argument("--quiet", action="store_true", help="print only PASS/FAIL and errors")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print only PASS/FAIL and errors (no progress lines on stderr)",
+    )
     parser.add_argument("--pins", action="store_true", help="print the current statement pins")
     parser.add_argument(
         "--timeout",
@@ -199,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         what = "a file" if args.formal_dir.exists() else "missing"
         parser.error(f"--formal-dir {str(args.formal_dir)!r} is {what}, not a folder of proofs")
     try:
-        report = check(args.formal_dir, timeout=args.timeout)
+        report = check(args.formal_dir, timeout=args.timeout, progress=None if args.quiet else _say)
     except CoqMissingError:
         print(f"coqc not found; install Coq and Coquelicot: {INSTALL_HINT}", file=sys.stderr)
         return 2

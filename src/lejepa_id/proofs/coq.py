@@ -35,6 +35,7 @@ import secrets
 import signal
 import subprocess
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -209,9 +210,19 @@ def _run(coqc: str, opts: list[str], work: Path, name: str, lines: list[str], ti
     return _coqc(coqc, [*opts, *policy.CHECKER_COQC_FLAGS, path.name], work, timeout)
 
 
-def compile_all(coqc: str, opts: list[str], files: list[str], work: Path, timeout: float) -> str:
-    """Compile every file in order; the first failure's message, or ``""``."""
-    for fname in files:
+def compile_all(
+    coqc: str,
+    opts: list[str],
+    files: list[str],
+    work: Path,
+    timeout: float,
+    progress: Callable[[str], None] | None = None,
+) -> str:
+    """Compile every file in order; the first failure's message, or ``""``.
+    ``progress`` hears ``coqc 3/12 File.v`` before each file is compiled."""
+    for k, fname in enumerate(files, 1):
+        if progress is not None:
+            progress(f"coqc {k}/{len(files)} {fname}")
         proc = _coqc(coqc, [*opts, *policy.CHECKER_COQC_FLAGS, fname], work, timeout)
         if proc.returncode != 0:
             return f"coqc failed on {fname}:\n{(proc.stdout + proc.stderr).strip()}"

@@ -39,7 +39,7 @@ def render_markdown(report: Report) -> str:
         "integral and coefficient (both: a coefficient formula proved equal to an",
         "integral, or a statement keeping a coefficient-defined term), an abstract",
         "expectation, pointwise analysis, finite algebra, or law-/axiom-relative;",
-        "[docs/proof-kinds.md](../docs/proof-kinds.md) gives the premises and the reason",
+        "[What each theorem proves](../docs/proof-kinds.md) gives the premises and the reason",
         "for each row.",
         "",
         f"Overall: {'PASS' if report.ok else 'FAIL'}. {verified} of {len(report.theorems)} main",

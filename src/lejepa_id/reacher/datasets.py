@@ -1,11 +1,13 @@
 """Reacher frame datasets on disk: eval gallery, OU pairs, controller-trajectory pairs.
 
-Layout of a dataset directory::
+Layout of a dataset directory:
 
-    dataset.json            identity, status ("complete": true only when finished),
-                            per-channel mean/std of the frames, diagnostics
-    angles.npy              (n, V, 2) float64 joint angles (V = 1 for eval, 2 for pairs)
-    shards/frames_00000.npy (m, V, S, S, 3) uint8 frames of items [k m, (k + 1) m)
+```text
+dataset.json            identity, status ("complete": true only when finished),
+                        per-channel mean/std of the frames, diagnostics
+angles.npy              (n, V, 2) float64 joint angles (V = 1 for eval, 2 for pairs)
+shards/frames_00000.npy (m, V, S, S, 3) uint8 frames of items [k m, (k + 1) m)
+```
 
 The angles are drawn and saved before any frame is rendered, and each shard is written
 to a temporary file and renamed into place, so an interrupted render resumes by skipping
@@ -172,16 +174,21 @@ def _load_npy(path: Path, root: Path) -> np.ndarray:
         ) from None
 
 
-def _progress(total: int, done: int, desc: str):
+def _progress(total: int, done: int, desc: str, show: bool = True):
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=done, desc=desc, unit="frame", file=sys.stderr)
+    return tqdm(
+        total=total, initial=done, desc=desc, unit="frame", file=sys.stderr, disable=not show
+    )
 
 
-def render_dataset(spec: RenderSpec, out: str | os.PathLike, workers: int = 0) -> dict:
+def render_dataset(
+    spec: RenderSpec, out: str | os.PathLike, workers: int = 0, progress: bool = True
+) -> dict:
     """Render (or finish rendering) a dataset into ``out`` and return its metadata.
 
     ``workers`` render processes (0: one per CPU core); 1 renders in this process.
+    ``progress``: show the render bar (``paper --no-progress`` hides it).
     Raises UsageError when ``out`` holds a different dataset or OpenGL is unusable; in
     both cases nothing has been written.
     """
@@ -200,7 +207,7 @@ def render_dataset(spec: RenderSpec, out: str | os.PathLike, workers: int = 0) -
     n_shards, todo = pending_shards(root, angles, spec.shard_size, spec.views, spec.size)
     total = spec.n * spec.views
     done = total - sum(c.shape[0] * spec.views for _, c in todo)
-    with _progress(total, done, f"render {spec.kind}") as bar:
+    with _progress(total, done, f"render {spec.kind}", progress) as bar:
         render_shards(
             todo, renderer, workers or os.cpu_count() or 1, lambda m: bar.update(m * spec.views)
         )

@@ -2,17 +2,19 @@
 
 A YAML file with ``kind: reacher`` names the eval gallery, one run per training dataset
 (its label and ``data`` path), the training defaults (the keys of
-:class:`~lejepa_id.reacher.training.TrainConfig`) and the axes ``lambs`` and ``seeds``::
+:class:`~lejepa_id.reacher.training.TrainConfig`) and the axes ``lambs`` and ``seeds``:
 
-    name: reacher
-    kind: reacher
-    eval: data/reacher/eval
-    defaults: {epochs: 100, batch: 256}
-    runs:
-      ou: {data: data/reacher/ou}
-      traj: {data: data/reacher/traj}
-    lambs: [0.001, 0.01]
-    seeds: [0, 1, 2]
+```yaml
+name: reacher
+kind: reacher
+eval: data/reacher/eval
+defaults: {epochs: 100, batch: 256}
+runs:
+  ou: {data: data/reacher/ou}
+  traj: {data: data/reacher/traj}
+lambs: [0.001, 0.01]
+seeds: [0, 1, 2]
+```
 
 ``lejepa-id sweep`` then trains every (dataset, lambda, seed) into
 ``OUT/<name>/<label>/lam<lam>_seed<seed>/`` (so ``reacher plan --runs OUT/<name>`` reads

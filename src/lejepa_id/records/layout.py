@@ -66,6 +66,36 @@ def check_run_dirs(root: Path, run_ids: Collection[str]) -> None:
                 raise UsageError(f"{str(folder / name)!r} is a directory; move it away")
 
 
+VERSION_PREFIX = "version_"
+
+
+def next_version(out: str | Path) -> Path:
+    """``out/version_N`` for the smallest N above every ``version_<int>`` already in
+    ``out`` (``version_0`` in a new or empty folder), like Lightning's ``version_N``: each
+    ``lejepa-id run --versioned`` gets a results root of its own, one that
+    ``aggregate --out`` or ``report`` reads like any other. Nothing is created here."""
+    out = Path(out)
+    taken = [-1]
+    if out.is_dir():
+        for entry in out.iterdir():
+            number = entry.name.removeprefix(VERSION_PREFIX)
+            if entry.name.startswith(VERSION_PREFIX) and number.isdigit():
+                taken.append(int(number))
+    return out / f"{VERSION_PREFIX}{max(taken) + 1}"
+
+
+def claim_version(out: str | Path) -> Path:
+    """Create and return the next ``out/version_N`` (:func:`next_version`); a folder that
+    another command created meanwhile is skipped, never shared."""
+    while True:
+        path = next_version(out)
+        try:
+            path.mkdir(parents=True, exist_ok=False)
+        except FileExistsError:
+            continue
+        return path
+
+
 def ensure_writable(out: str | Path) -> Path:
     """Create ``out`` if needed and prove it writable, or raise a one-line UsageError."""
     out = check_path_length(out)

@@ -3,15 +3,24 @@
 A :class:`Logger` receives, for every trained member (a run, or one of its ``inits``
 initializations), a call to :meth:`~Logger.start` before training and one call to
 :meth:`~Logger.log` per evaluation with that evaluation's metrics (the same row that
-goes into the run's ``curves``), then :meth:`~Logger.close` once. ``train(...,
-loggers=[...])`` takes any objects with these methods; the command line builds them
-from ``--logger csv|tensorboard|wandb`` with :func:`make_loggers`.
+goes into the run's ``curves``); a logger that overrides :meth:`~Logger.log_train` also
+gets the training losses and learning rate every :func:`train_log_every` steps (and at
+each evaluation), and :meth:`~Logger.finish` gets each member's final metrics once
+training is done; then :meth:`~Logger.close` once. ``train(..., loggers=[...])`` takes
+any objects with these methods (``log_train`` and ``finish`` optional); the command line
+builds them from ``--logger csv|tensorboard|wandb`` with :func:`make_loggers`.
+
+The trackers group what they show by where it comes from: ``train/`` (the loss, the
+objective's terms and ``lr``, at the training cadence), ``eval/`` (every evaluation's
+metrics) and ``metrics/`` (the final ones, beside the run's config as hyperparameters:
+TensorBoard's HParams tab, W&B's summary).
 
 Built in: :class:`CSVLogger` (no dependency). Optional extras:
 :class:`TensorBoardLogger` (``pip install 'lejepa-identifiability[tensorboard]'``) and
 :class:`WandbLogger` (``[wandb]``; offline when ``WANDB_MODE=offline``). Each writes
 under a root folder, one subfolder per run name, which for the command line is the
-run's own result folder ``OUT/<experiment>/<run_id>/``.
+run's own result folder ``OUT/<experiment>/<run_id>/`` (so ``tensorboard --logdir
+OUT/<experiment>`` names each run by its run id).
 """
 
 from __future__ import annotations
@@ -32,6 +41,41 @@ from lejepa_id.records.result import append_curve_row
 
 LOGGERS = ("csv", "tensorboard", "wandb")
 """The names ``--logger`` accepts."""
+TRAIN_POINTS = 1000
+"""About how many training-loss points a run logs (:func:`train_log_every`)."""
+TRAIN_KEYS = ("loss", "lr")
+"""Keys of an evaluation row that are training quantities (``train/``), besides the
+objective's terms, which :meth:`Logger.log_train` names."""
+
+
+def train_log_every(steps: int) -> int:
+    """The training-loss cadence of a ``steps``-step run: every step up to
+    :data:`TRAIN_POINTS` steps, then every ``steps // TRAIN_POINTS`` (20 at 20,000
+    steps), so a tracker holds about a thousand points per run whatever its length and
+    a GPU run reads its losses back only that often."""
+    return max(1, steps // TRAIN_POINTS)
+
+
+def grouped(metrics: Mapping[str, float], train_keys: Collection[str]) -> dict[str, float]:
+    """An evaluation row as the trackers show it: ``eval/<key>`` for each finite metric,
+    the training quantities (``train_keys``, logged at the training cadence under
+    ``train/``) left out, so no value is logged twice at one step."""
+    return {
+        f"eval/{k}": v
+        for k, v in metrics.items()
+        if k not in train_keys and k not in TRAIN_KEYS and not math.isnan(v)
+    }
+
+
+def hparams(config: Mapping[str, Any]) -> dict[str, bool | int | float | str]:
+    """A run's config as hyperparameters: numbers, strings and booleans as they are,
+    anything else (a list, a mapping, None) as its JSON text."""
+    import json
+
+    return {
+        k: v if isinstance(v, bool | int | float | str) else json.dumps(v, sort_keys=True)
+        for k, v in config.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -69,6 +113,16 @@ class Logger:
 
     def log(self, member: Member, step: int, metrics: Mapping[str, float]) -> None:
         """One evaluation of ``member`` after ``step`` optimizer steps."""
+
+    def log_train(self, member: Member, step: int, losses: Mapping[str, float]) -> None:
+        """The training loss, the objective's terms and ``lr`` of ``member`` after
+        ``step`` steps (every :func:`train_log_every` steps and at each evaluation,
+        just before its :meth:`log`; non-finite values left out). The trainer reads the
+        losses back only for a logger that overrides this."""
+
+    def finish(self, member: Member, metrics: Mapping[str, float]) -> None:
+        """Once training is done: ``member``'s final evaluation row (empty for a member
+        that diverged), not called when training raised."""
 
     def close(self) -> None:
         """Called once after training (also when training raised)."""
@@ -149,8 +203,11 @@ def _cell(value: float) -> str:
 
 
 class TensorBoardLogger(Logger):
-    """TensorBoard event files in ``ROOT/<run>/tensorboard/`` (``.../init<k>/`` for
-    several inits): one scalar per metric; view with ``tensorboard --logdir ROOT``."""
+    """TensorBoard event files in ``ROOT/<run>/`` itself (``ROOT/<run>/init<k>/`` for
+    several inits), so ``tensorboard --logdir ROOT`` names each run by its run id:
+    scalars ``train/loss``, ``train/<term>``, ``train/lr`` at the training cadence,
+    ``eval/<metric>`` at each evaluation, and the run's config as hyperparameters with
+    its final metrics (``metrics/<metric>``, the HParams tab)."""
 
     def __init__(self, root: str | Path) -> None:
         try:
@@ -162,9 +219,12 @@ class TensorBoardLogger(Logger):
             ) from None
         self.root, self._writer = Path(root), SummaryWriter
         self.writers: dict[Member, Any] = {}
+        self.train_keys: dict[Member, set[str]] = {}
 
     def start(self, member: Member) -> None:
-        self.writers[member] = self._writer(log_dir=str(self._folder(member)))
+        """A fresh start: ``purge_step=0`` makes the reader drop every event an earlier
+        training of this run left in its folder (``run --overwrite``, a retrained run)."""
+        self.writers[member] = self._writer(log_dir=str(self._folder(member)), purge_step=0)
 
     def resume(self, member: Member, step: int) -> None:
         """Continue in the same folder; TensorBoard drops the events a killed run wrote
@@ -172,14 +232,34 @@ class TensorBoardLogger(Logger):
         self.writers[member] = self._writer(log_dir=str(self._folder(member)), purge_step=step + 1)
 
     def _folder(self, member: Member) -> Path:
-        folder = self.root / member.run / "tensorboard"
+        folder = self.root / member.run
         return folder / f"init{member.init}" if member.inits > 1 else folder
+
+    def log_train(self, member: Member, step: int, losses: Mapping[str, float]) -> None:
+        self.train_keys.setdefault(member, set()).update(losses)
+        writer = self.writers[member]
+        for key, value in losses.items():
+            writer.add_scalar(f"train/{key}", value, step)
 
     def log(self, member: Member, step: int, metrics: Mapping[str, float]) -> None:
         writer = self.writers[member]
-        for key, value in metrics.items():
-            if not math.isnan(value):
-                writer.add_scalar(key, value, step)
+        for tag, value in grouped(metrics, self.train_keys.get(member, ())).items():
+            writer.add_scalar(tag, value, step)
+        writer.flush()
+
+    def finish(self, member: Member, metrics: Mapping[str, float]) -> None:
+        """The HParams summary: the config with the final metrics, each also a scalar
+        ``metrics/<key>`` at the last step (the tab reads its metric values from them)."""
+        from torch.utils.tensorboard.summary import hparams as hparams_summary
+
+        final = {f"metrics/{k}": float(v) for k, v in metrics.items() if math.isfinite(v)}
+        writer = self.writers[member]
+        experiment, start, end = hparams_summary(hparams(member.config), final)
+        for summary in (experiment, start, end):
+            writer.file_writer.add_summary(summary)
+        step = int(member.config.get("steps", 0) or 0)
+        for tag, value in final.items():
+            writer.add_scalar(tag, value, step)
         writer.flush()
 
     def close(self) -> None:
@@ -206,6 +286,7 @@ class WandbLogger(Logger):
             ) from None
         self.root, self.project, self._wandb = Path(root), project, wandb
         self.runs: dict[Member, Any] = {}
+        self.train_keys: dict[Member, set[str]] = {}
 
     def start(self, member: Member) -> None:
         self._init(member, secrets.token_hex(4), False)
@@ -247,9 +328,17 @@ class WandbLogger(Logger):
                 "(WANDB_MODE=offline logs without an account or a network)"
             ) from None
 
+    def log_train(self, member: Member, step: int, losses: Mapping[str, float]) -> None:
+        self.train_keys.setdefault(member, set()).update(losses)
+        self.runs[member].log({f"train/{k}": v for k, v in losses.items()}, step=step)
+
     def log(self, member: Member, step: int, metrics: Mapping[str, float]) -> None:
-        clean = {k: v for k, v in metrics.items() if not math.isnan(v)}
-        self.runs[member].log(clean, step=step)
+        self.runs[member].log(grouped(metrics, self.train_keys.get(member, ())), step=step)
+
+    def finish(self, member: Member, metrics: Mapping[str, float]) -> None:
+        """The final metrics as the run's summary (``metrics/<key>``), beside its config."""
+        final = {f"metrics/{k}": float(v) for k, v in metrics.items() if math.isfinite(v)}
+        self.runs[member].summary.update(final)
 
     def close(self) -> None:
         for run in self.runs.values():
@@ -353,6 +442,34 @@ class LoggerHub(Logger):
             for logger in self.loggers:
                 logger.log(member, step, metrics)
 
+    @property
+    def wants_train(self) -> bool:
+        """Whether any logger takes the training losses (overrides ``log_train``): only
+        then does the trainer read them back from the device at the cadence."""
+        return any(
+            logger.wants_train if isinstance(logger, LoggerHub) else _overrides(logger, "log_train")
+            for logger in self.loggers
+        )
+
+    def log_train(self, member: Member, step: int, losses: Mapping[str, float]) -> None:
+        if member.run not in self.skip:
+            for logger in self.loggers:
+                if _overrides(logger, "log_train"):
+                    logger.log_train(member, step, losses)
+
+    def finish(self, member: Member, metrics: Mapping[str, float]) -> None:
+        if member.run not in self.skip:
+            for logger in self.loggers:
+                if _overrides(logger, "finish"):
+                    logger.finish(member, metrics)
+
     def close(self) -> None:
         for logger in self.loggers:
             logger.close()
+
+
+def _overrides(logger: Any, name: str) -> bool:
+    """Whether ``logger`` has a method ``name`` of its own: a :class:`Logger` subclass
+    that overrides it, or any other object that has it (a user's duck-typed logger)."""
+    method = getattr(type(logger), name, None)
+    return method is not None and method is not getattr(Logger, name, None)

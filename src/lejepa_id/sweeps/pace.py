@@ -8,13 +8,27 @@ times them (the Reacher probe lives with the Reacher code, in
 measurements; the wall times computed from them are projections (fixed costs,
 evaluations and steps extrapolated from a few seconds, the groups scheduled on ``jobs``
 workers without contention), and are printed as such.
+
+A probed pace is stored (:class:`PaceStore`, ``$XDG_CACHE_HOME/lejepa-id/paces.json``,
+or ``LEJEPA_ID_PACE_STORE``), keyed by what decides it: the group's configs (seeds and
+lengths aside), the device, the threads and the torch version. A later dry run reuses it
+and probes only groups it has not seen, so a second projection costs no probe and reads
+the same paces (two probes of one sweep under different loads had given 23 h and 56 min).
+Each pace keeps the spread of its repeated timings (:attr:`Pace.step_hi_s`), from which
+a projection states how far it may be off (:func:`spread`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
+import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
 
 from lejepa_id.config.experiments import RunSpec
 from lejepa_id.config.run import RunConfig
@@ -38,9 +52,80 @@ class Pace:
     fixed_s: float
     eval_s: float
     probe_s: float
+    step_hi_s: float = 0.0
+    """The step time of the slower of the repeated timings (0: not repeated)."""
+    stored: str = ""
+    """When the pace was measured, for a pace read from the :class:`PaceStore`."""
 
     def line(self) -> str:
-        return f"{self.what}: {1 / max(self.step_s, 1e-12):,.1f} steps/s measured"
+        where = f"stored, measured {self.stored}" if self.stored else "measured"
+        return f"{self.what}: {1 / max(self.step_s, 1e-12):,.1f} steps/s {where}"
+
+
+def spread(paces: Sequence[Pace]) -> float:
+    """How much slower a step may be than projected: the largest ratio of a pace's slower
+    repeated timing to the one used (1.0 when no timing was repeated)."""
+    ratios = [p.step_hi_s / p.step_s for p in paces if p.step_hi_s > 0 and p.step_s > 0]
+    return max([1.0, *ratios])
+
+
+STORE_VAR = "LEJEPA_ID_PACE_STORE"
+
+
+class PaceStore:
+    """Paces measured before, by key (:meth:`key`), in one JSON file; a missing or
+    unreadable file is an empty store, and a store that cannot be written is skipped
+    (a dry run then probes again next time, which is all it costs)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        if path is None:
+            path = (
+                os.environ.get(STORE_VAR)
+                or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "lejepa-id")
+                / "paces.json"
+            )
+        self.path = Path(path)
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            data = {}
+        self.paces: dict[str, dict[str, Any]] = data if isinstance(data, dict) else {}
+
+    @staticmethod
+    def key(specs: Sequence[RunSpec], device: str) -> str:
+        """What decides a group's pace: its runs' configs without seed and lengths, the
+        device (named: a GPU model, or the CPU's core count), the threads, torch."""
+        import torch
+
+        drop = {"seed", "steps", "eval_every", "eval_every_early", "early_until", "device"}
+        configs = [{k: v for k, v in s.config.to_dict().items() if k not in drop} for s in specs]
+        what = {
+            "configs": configs,
+            "device": device,
+            "threads": torch.get_num_threads(),
+            "torch": torch.__version__,
+        }
+        text = json.dumps(what, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+    def get(self, key: str) -> Pace | None:
+        entry = self.paces.get(key)
+        names = {f.name for f in fields(Pace)}
+        if not isinstance(entry, dict) or not names - {"stored", "step_hi_s"} <= set(entry):
+            return None
+        try:
+            return Pace(**{k: v for k, v in entry.items() if k in names})
+        except TypeError:
+            return None
+
+    def put(self, key: str, pace: Pace) -> None:
+        from lejepa_id.records.io import atomic_write_json
+
+        when = time.strftime("%Y-%m-%d", time.gmtime())
+        self.paces[key] = asdict(pace) | {"stored": when}
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_json(self.path, self.paces)
 
 
 def group_work(specs: Sequence[RunSpec]) -> float:
@@ -87,17 +172,20 @@ def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
     b = run(s1 + 3)
     step = max((b - a) / 3, 1e-6)
     extra = int(min(max(TARGET_S / step, 3), 400))
+    slow = 0.0
     if extra > 3:
         # Best of two timings each: on a shared machine the minimum is the least
-        # disturbed. (A group too slow for that keeps its single timings.)
+        # disturbed; the slower one is kept as the spread. (A group too slow for that
+        # keeps its single timings.)
         a = min(a, run(s1))
-        b = min(run(s1 + extra), run(s1 + extra))
+        b1, b2 = run(s1 + extra), run(s1 + extra)
+        b, slow = min(b1, b2), max((max(b1, b2) - a) / extra, 1e-6)
     step = max((b - a) / extra, 1e-6)
     full = run(s1, cheap=False)
     fixed = max(full - s1 * step, 0.0)
     c = run(s1, eval_every=1, cheap=False)  # s1 evaluations instead of one
     evaluation = max((c - full) / (s1 - 1), 0.0)
-    return Pace(what, group_work(specs), step, fixed, evaluation, time.perf_counter() - t0)
+    return Pace(what, group_work(specs), step, fixed, evaluation, time.perf_counter() - t0, slow)
 
 
 def describe(group: Group) -> str:
@@ -106,9 +194,17 @@ def describe(group: Group) -> str:
     return f"{c.encoder} N={c.dim} x{group.members} {'/'.join(modes)}"
 
 
-def probe_groups(groups: Sequence[Group]) -> list[Pace]:
+def probe_groups(
+    groups: Sequence[Group],
+    store: PaceStore | None = None,
+    device: str = "",
+    probe: Callable[[Sequence[RunSpec], str], Pace] | None = None,
+) -> list[Pace]:
     """Paces of the planned groups of least and most per-step work (one probe when
-    they are alike), each probed on its first :data:`PROBE_RUNS` runs."""
+    they are alike), each probed on its first :data:`PROBE_RUNS` runs; with a
+    ``store``, a pace it holds for the same group on ``device`` is reused and a new one
+    is stored (``probe``: the measurement, :func:`probe_group` unless a test gives one)."""
+    probe = probe or probe_group
     if not groups:
         return []
     ranked = sorted(groups, key=lambda g: group_work(g.specs))
@@ -118,7 +214,13 @@ def probe_groups(groups: Sequence[Group]) -> list[Pace]:
     paces = []
     for g in chosen:
         part = Group(g.index, g.specs[:PROBE_RUNS])
-        paces.append(probe_group(part.specs, describe(part)))
+        key = PaceStore.key(part.specs, device) if store is not None else ""
+        known = store.get(key) if store is not None else None
+        if known is None:
+            known = probe(part.specs, describe(part))
+            if store is not None:
+                store.put(key, known)
+        paces.append(known)
     return paces
 
 

@@ -145,6 +145,10 @@ class Budget:
     jobs: int | None = None
     """Default concurrent groups (None: as ``sweep``); the smoke budget trains in one
     process, since starting pool workers takes longer than its tiny groups."""
+    judges: bool = True
+    """Whether a claim's verdict on runs of this budget means anything: the smoke
+    budget's 30-step runs test code paths only, so the report shows its verdicts as
+    ``not judged`` (budget), never ``fail`` or ``pass``."""
 
 
 # Smaller batches and evaluation sets: the smoke budget tests code paths, not numbers.
@@ -211,6 +215,7 @@ SMOKE = Budget(
     },
     "every code path on tiny sizes (minutes on 2 cores); no number means anything",
     jobs=1,
+    judges=False,
 )
 
 CPU = Budget(
@@ -462,6 +467,7 @@ def budget_record(
         "schema": 1,
         "budget": budget.name,
         "summary": budget.summary,
+        "judges": budget.judges,
         "experiments": experiments,
     }
 

@@ -73,8 +73,9 @@ class SweepSummary:
 
     def lines(self) -> list[str]:
         out = [
-            f"sweep {self.experiment}: {self.total} runs, {self.skipped} already done, "
-            f"{len(self.statuses)} trained in {self.groups} groups in {self.wall_s:.1f} s: "
+            f"sweep {self.experiment}: {_runs(self.total)}, {self.skipped} already done, "
+            f"{len(self.statuses)} trained in {self.groups} group{'s' * (self.groups != 1)} "
+            f"in {self.wall_s:.1f} s: "
             f"{self.count('finished')} finished, {self.count('diverged')} diverged, "
             f"{self.count('failed')} failed",
         ]
@@ -295,12 +296,17 @@ class DryRun:
 
     def lines(self) -> list[str]:
         out = [
-            f"{self.experiment}: {self.total} runs under {self.root} ({self.done} done, "
+            f"{self.experiment}: {_runs(self.total)} under {self.root} ({self.done} done, "
             f"{self.total - self.done} to train); nothing written (--dry-run)"
         ]
-        out += [f"  {run}: {n} runs" for run, n in self.by_run.items()]
+        out += [f"  {run}: {_runs(n)}" for run, n in self.by_run.items()]
         out += [f"  {key}: {', '.join(values)}" for key, values in self.settings.items()]
         return out + self.stacking
+
+
+def _runs(n: int) -> str:
+    """``1 run``, ``2 runs``."""
+    return f"{n} run" if n == 1 else f"{n} runs"
 
 
 # Stacks listed one by one in a dry run; the rest are counted.
@@ -330,14 +336,14 @@ def stacking_lines(
     if max_members:
         how = f"--max-group {max_members}"
     sizes = sorted((len(g.specs) for g in groups), reverse=True)
-    out = [f"  stacks on {device} ({how}): {len(groups)} for {len(todo)} runs, sizes {sizes}"]
+    out = [f"  stacks on {device} ({how}): {len(groups)} for {_runs(len(todo))}, sizes {sizes}"]
     several_dims = len({spec.config.dim for spec in todo}) > 1
     for g in groups[:DRY_RUN_STACKS]:
         runs = Counter(
             f"{spec.run} N={spec.config.dim}" if several_dims else spec.run for spec in g.specs
         )
         parts = ", ".join(f"{run} x{n}" for run, n in runs.items())
-        out.append(f"    stack {g.index}: {len(g.specs)} runs ({parts})")
+        out.append(f"    stack {g.index}: {_runs(len(g.specs))} ({parts})")
     if len(groups) > DRY_RUN_STACKS:
         out.append(f"    ... and {len(groups) - DRY_RUN_STACKS} more stacks")
     return out

@@ -12,6 +12,7 @@ recorded as diverged at that step; the others continue.
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -29,7 +30,7 @@ from lejepa_id.metrics.evaluation import EvalSet, Scorer
 from lejepa_id.metrics.reference import grid_metrics
 from lejepa_id.objectives import build_objective
 from lejepa_id.objectives.probe import probe_objective
-from lejepa_id.records.loggers import Logger, LoggerHub, Member
+from lejepa_id.records.loggers import Logger, LoggerHub, Member, train_log_every
 from lejepa_id.records.result import INIT_METRICS, RunResult, append_curve_row
 from lejepa_id.runtime import derive_seed, generator, resolve_device
 from lejepa_id.training.checkpoints import FORMAT as CHECKPOINT_FORMAT
@@ -346,6 +347,22 @@ class _Trainer:
     def alive(self) -> torch.Tensor:
         return self.engine.alive
 
+    def log_train(
+        self,
+        hub: Logger,
+        members: list[Member],
+        done: int,
+        loss: torch.Tensor,
+        terms: dict[str, torch.Tensor],
+    ) -> None:
+        """Each member's loss, terms and learning rate after ``done`` steps to the
+        trackers (a diverged member's non-finite values left out)."""
+        lr = self.schedule.at(done)
+        columns = {"loss": loss.tolist(), **{k: v.tolist() for k, v in terms.items()}}
+        for i, member in enumerate(members):
+            row = {k: float(v[i]) for k, v in columns.items() if math.isfinite(v[i])}
+            hub.log_train(member, done, {**row, "lr": lr})
+
     def record_step(self, step: int, loss: torch.Tensor, terms: dict[str, torch.Tensor]) -> None:
         """Keep the last step's losses and the mean loss over the last 100 steps."""
         self.last_loss, self.last_terms = loss, terms
@@ -464,9 +481,18 @@ class _Trainer:
             dynamic_ncols=True,
         )
 
+        # The training losses go to the trackers that take them (train/ in TensorBoard
+        # and W&B) every few steps and at each evaluation: read back from the device
+        # only then, and at the same steps whether or not the run was resumed.
+        log_train = getattr(hub, "wants_train", False)
+        every, evals = train_log_every(c0.steps), set(c0.eval_steps())
+
         def after_step(step: int, loss: torch.Tensor, terms: dict[str, torch.Tensor]) -> None:
             self.record_step(step, loss, terms)
             bar.update(1)
+            done = step + 1
+            if log_train and (done % every == 0 or done in evals or done == c0.steps):
+                self.log_train(hub, members, done, loss, terms)
 
         def at_eval(done: int) -> None:
             nonlocal last_rows
@@ -506,6 +532,9 @@ class _Trainer:
                     start=first,
                     on_done=after_evaluation,
                 )
+            for member, row, alive in zip(members, last_rows, self.alive.tolist()):
+                if hasattr(hub, "finish"):
+                    hub.finish(member, row if alive else {})
         finally:
             hub.close()
         wall = before + time.perf_counter() - start

@@ -2,7 +2,9 @@
 
 Verdicts: ``pass`` (the statistic meets the stated rule), ``fail`` (the data contradict
 the claim under that rule), ``not shown`` (data present but too weak either way:
-failing to reject a difference is not agreement), ``not measured`` (no data).
+failing to reject a difference is not agreement), ``not measured`` (no data), ``not
+judged`` (data of a budget too small for any verdict, the smoke budget's: the rule's
+reading is kept in :attr:`Claim.rule_verdict`; see :mod:`lejepa_id.analysis.budget`).
 
 Premises: a claim declares the conditions under which its rule applies (:class:`Premise`:
 the theorem's scope, convergence of training, an identified code). A refutation needs
@@ -20,7 +22,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-VERDICTS = ("pass", "fail", "not shown", "not measured")
+VERDICTS = ("pass", "fail", "not shown", "not measured", "not judged")
 REQUIRED = ("id", "text", "metric", "filter", "statistic", "values", "verdict")
 # Where every run of a claim's input went. "judged": counted by the statistic;
 # "premise_unmet": of the claim's kind but its premise failed (reported, not counted);
@@ -44,7 +46,8 @@ def counts_text(counts: dict[str, int]) -> str:
     if not counts:
         return ""
     parts = [f"{n} {k.replace('_', ' ')}" for k, n in counts.items() if k != "total" and n]
-    return f"{counts.get('total', 0)} runs: {', '.join(parts) or 'none'}"
+    total = counts.get("total", 0)
+    return f"{total} run{'s' * (total != 1)}: {', '.join(parts) or 'none'}"
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,9 @@ class Claim:
     source: str = "synthetic"
     notes: list[str] = field(default_factory=list)
     budget: str = ""  # set by analysis.budget.annotate: runs shorter or fewer than the paper's
+    # The rule's verdict when a budget that judges nothing (smoke) withheld it: the
+    # verdict is then "not judged" (analysis.budget.annotate); "" otherwise.
+    rule_verdict: str = ""
     # The conditions of the rule (Premise.to_json) and, when the verdict is "not shown"
     # for want of them, which premise failed: "premise: ..." (empty otherwise).
     premises: list[dict[str, Any]] = field(default_factory=list)
