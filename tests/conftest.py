@@ -114,7 +114,13 @@ SPLIT: dict[str, tuple[str, frozenset[str], int]] = {
 WORK_SECONDS = {
     "tests/test_verify.py:part0": 385,
     "tests/test_verify.py:part1": 385,
+    "tests/reacher/test_reacher_cli.py": 285,
     "tests/test_verify.py": 280,
+    "tests/sweeps/test_paper_smoke.py": 233,
+    "tests/test_plugins.py": 140,
+    "tests/sweeps/test_paper.py": 100,
+    "tests/test_faults.py": 95,
+    "tests/test_wheel.py": 41,
 }
 _SCOPES: dict[str, str] = {}
 
