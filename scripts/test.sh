@@ -12,5 +12,7 @@ site=$(mktemp -d)
 trap 'rm -rf "$site"' EXIT
 NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --site-dir "$site"
 # One worker per core (pytest-xdist); whole files stay on one worker, so a module's shared
-# fixture (the real Coq compile of tests/test_verify.py) is built once. `-n 0` runs serially.
+# fixture (the real Coq compile of tests/test_verify.py) is built once. tests/conftest.py
+# schedules `loadfile` its way: the longest files first, and tests/test_verify.py's planted
+# cheats as parts of their own beside its real-tree audit. `-n 0` runs serially.
 .venv/bin/python -m pytest -q -n auto --dist loadfile "$@"

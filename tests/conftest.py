@@ -82,3 +82,125 @@ def rendering_problem() -> str | None:
     except (ImportError, UsageError) as exc:
         return str(exc)
     return None
+
+
+# --------------------------------------------------------------------------- scheduling
+# scripts/test.sh runs pytest-xdist with ``--dist loadfile``, whose scheduler the hook
+# pytest_xdist_make_scheduler below replaces by one that
+# - still sends a whole file to one worker (its module fixtures built once), except the
+#   files in SPLIT, whose tests that do not share the named module fixture are dealt to
+#   parts of their own (each part builds its other module fixtures once);
+# - queues the groups longest first (WORK_SECONDS; a group not listed runs after these, in
+#   collection order), so that no long file starts last and leaves the other core idle at
+#   the end (longest processing time first).
+# Only the grouping and the order change: every test runs, with the same fixtures. The
+# seconds are each file alone, serially, on the loaded 2-core machine (docs/speed.md,
+# "Test suite").
+#
+# tests/test_verify.py holds most of the suite's Coq work: the audit of the real tree (one
+# compile shared through its module fixture real_report) and some thirty audits of
+# planted cheats of a small copy. As one group it is one worker's tail (17 minutes
+# loaded); its tests that do not use real_report are dealt to two parts (each part builds
+# the small copy's pins, the module fixture small_pins, once: two audits more per part).
+SPLIT: dict[str, tuple[str, frozenset[str], int]] = {
+    "tests/test_verify.py": (
+        "real_report",
+        frozenset(
+            {
+                "test_real_development_compiles_and_passes",
+                "test_no_prop_parameter_and_axiom_budget",
+                "test_concrete_results_need_no_project_assumption",
+                "test_general_theorems_are_law_relative",
+                "test_markdown_table_lists_everything",
+                "test_committed_table_is_current",
+                "test_committed_statements_are_current",
+            }
+        ),
+        2,
+    )
+}
+WORK_SECONDS = {
+    "tests/test_verify.py:part0": 385,
+    "tests/test_verify.py:part1": 385,
+    "tests/reacher/test_reacher_cli.py": 285,
+    "tests/test_verify.py": 280,
+    "tests/sweeps/test_paper_smoke.py": 233,
+    "tests/test_plugins.py": 140,
+    "tests/sweeps/test_paper.py": 100,
+    "tests/test_faults.py": 95,
+    "tests/test_wheel.py": 41,
+}
+_SCOPES: dict[str, str] = {}
+
+
+def deal(nodeids: list[str]) -> None:
+    """Fix the group of every test (``scope_of``): its file, or for a file in SPLIT, the
+    file for the tests listed there and otherwise a part, dealt in turn over the sorted
+    test names (a parametrized test's cases stay together). The same ids give the same
+    groups in every process, whatever their order."""
+    names: dict[str, set[str]] = {}
+    for nodeid in nodeids:
+        file, _, rest = nodeid.partition("::")
+        if file in SPLIT and rest.split("[")[0] not in SPLIT[file][1]:
+            names.setdefault(file, set()).add(rest.split("[")[0])
+    part = {
+        (file, name): f"{file}:part{k % SPLIT[file][2]}"
+        for file, found in names.items()
+        for k, name in enumerate(sorted(found))
+    }
+    for nodeid in nodeids:
+        file, _, rest = nodeid.partition("::")
+        _SCOPES[nodeid] = part.get((file, rest.split("[")[0]), file)
+
+
+def scope_of(nodeid: str) -> str:
+    """The group of a test, as ``deal`` fixed it (its file if not dealt)."""
+    return _SCOPES.get(nodeid) or nodeid.partition("::")[0]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Check SPLIT against the fixtures the tests request (a test of a split file that
+    uses the shared fixture but is dealt to a part would build it again: an error), and
+    under pytest-xdist put the longest groups first (each group's tests stay in order)."""
+    import os
+
+    for item in items:
+        file, _, rest = item.nodeid.partition("::")
+        if file in SPLIT:
+            fixture, together, _ = SPLIT[file]
+            name = rest.split("[")[0]
+            if (fixture in getattr(item, "fixturenames", ())) != (name in together):
+                raise pytest.UsageError(
+                    f"{item.nodeid}: tests/conftest.py SPLIT must list exactly the tests "
+                    f"of {file} that use {fixture}; update it"
+                )
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # a serial run keeps pytest's order
+    deal([item.nodeid for item in items])
+    first: dict[str, int] = {}
+    for item in items:
+        first.setdefault(scope_of(item.nodeid), len(first))
+    items.sort(
+        key=lambda it: (-WORK_SECONDS.get(scope_of(it.nodeid), 0), first[scope_of(it.nodeid)])
+    )
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadfile``: file groups as above, queued in collection order (which the
+    workers sorted longest first). Any other mode is pytest-xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def schedule(self) -> None:
+            if self.collection is None and self.registered_collections:
+                deal(list(next(iter(self.registered_collections.values()))))
+            super().schedule()
+
+        def _split_scope(self, nodeid: str) -> str:
+            return scope_of(nodeid)
+
+    config.option.loadscopereorder = False
+    return Scheduling(config, log)

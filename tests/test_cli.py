@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -148,28 +146,13 @@ def test_unwritable_output_directory(tmp_path, capsys):
     assert code == 2 and "is not writable" in err and err.count("\n") == 1
 
 
-def test_console_script_entry_point(tmp_path):
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "lejepa_id.cli.main",
-            "run",
-            CONFIG,
-            "--run",
-            "banana_whiten",
-            "--seed",
-            "1",
-            "--set",
-            "rho=7",
-            "--out",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert proc.returncode == 2
-    assert proc.stderr.strip().startswith("lejepa-id: error: rho=7")
+def test_a_bad_value_of_a_named_run_is_one_line_exit_2(tmp_path, capsys):
+    # In-process: the real entry point (``python -m lejepa_id.cli.main run``, a process
+    # of its own) is tested on the same error path by tests/test_bad_input.py.
+    argv = ["run", CONFIG, "--run", "banana_whiten", "--seed", "1", "--set", "rho=7"]
+    assert main([*argv, "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip().startswith("lejepa-id: error: rho=7")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_verify_subcommand_passes_arguments_through(capsys):

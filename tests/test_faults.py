@@ -433,11 +433,15 @@ def test_a_cli_child_exits_143_on_sigterm(tmp_path):
     for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
         out = tmp_path / uuid.uuid4().hex
         proc = subprocess.Popen([*cmd, "--out", str(out)], stderr=subprocess.PIPE, env=env)
-        deadline = time.monotonic() + 120
-        while not out.exists() and time.monotonic() < deadline:  # created just before training
-            time.sleep(0.2)
-        time.sleep(1)
-        proc.send_signal(sig)
-        _, err = proc.communicate(timeout=60)
+        try:
+            deadline = time.monotonic() + 120
+            while not out.exists() and time.monotonic() < deadline:  # made just before training
+                time.sleep(0.2)
+            time.sleep(1)
+            proc.send_signal(sig)
+            _, err = proc.communicate(timeout=60)
+        finally:  # a child that ignored the signal would train 100,000 steps after the test
+            proc.kill()
+            proc.wait()
         assert proc.returncode == code, err.decode()
         assert "interrupted" in err.decode() and "Traceback" not in err.decode()
