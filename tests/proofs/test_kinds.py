@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lejepa_id.proofs import kinds
+from lejepa_id.proofs import kinds, policy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -153,6 +153,30 @@ def test_an_integral_inside_a_definition_counts_only_if_reviewed():
     assert kinds.derive("forall rho, P rho", uses, defs, "", [], def_refs) == "algebra"
     found = kinds.integral_problems(set(uses), defs, def_refs)
     assert found and "weight names an integral but is not a reviewed" in found[0]
+
+
+def test_a_definition_reaching_an_integral_through_others_must_be_reviewed():
+    # weight names no integral, only gexp (which names gint, which names RInt_gen):
+    # both unreviewed steps are reported, with the integral-naming notion they reach.
+    gexp, weight = "LejepaId.HermiteGauss.gexp", "LejepaId.Approximate.weight"
+    kappa = "LejepaId.Approximate.kappa"
+    defs = {GINT: "x", gexp: "y", weight: "z", kappa: "k"}
+    def_refs = {GINT: ["Coquelicot.RInt_gen.RInt_gen"], gexp: [], weight: [], kappa: []}
+    edges = {gexp: [GINT], weight: [gexp, kappa], kappa: [], GINT: []}
+    notions = {GINT: policy.INTEGRAL_NOTIONS[GINT]}
+    uses = {GINT, gexp, weight, kappa}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(policy, "INTEGRAL_NOTIONS", notions)
+        found = kinds.integral_problems(uses, defs, def_refs, edges)
+    assert [f.split(" but ")[0].split(":")[0] for f in found] == [  # sorted by name
+        f"{weight} reaches the integral notion {GINT}",
+        f"integral notion {GINT}",  # the stand-in text "x" is not gint's printed definition
+        f"{gexp} reaches the integral notion {GINT}",
+    ]
+    # Without the edges only the direct rule applies (the offline check of kinds.txt).
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(policy, "INTEGRAL_NOTIONS", notions)
+        assert not any("reaches" in f for f in kinds.integral_problems(uses, defs, def_refs))
 
 
 def test_a_reviewed_integral_notion_is_pinned_to_its_definition():

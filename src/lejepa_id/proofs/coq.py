@@ -314,6 +314,10 @@ class Definitions:
         """The references of a project node outside the project (for the kinds)."""
         return self.graph.external(node, policy.LIBRARY)
 
+    def internal(self, node: str) -> list[str]:
+        """The project references of a project node (itself excluded)."""
+        return self.graph.internal(node, policy.LIBRARY)
+
 
 def _project(path: str) -> bool:
     return deps.is_project(path, policy.LIBRARY)
@@ -406,6 +410,7 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
         report.assumptions[name].uses = defs.closure(a_walk.statement.get(f"a{j}", []))
     report.definitions = dict(defs.printed)
     report.definition_refs = {d: defs.external(d) for d in defs.printed}
+    report.definition_edges = {d: defs.internal(d) for d in defs.printed}
     for a in report.assumptions.values():
         a.meaning = meaning_text(a.type_text, a.uses, report.definitions)
     for k, thm in enumerate(thms):

@@ -239,6 +239,10 @@ class Graph:
                 todo += [r for r in self.edges.get(d, []) if is_project(r, library)]
         return sorted(seen)
 
+    def internal(self, node: str, library: str) -> list[str]:
+        """Project references of a project node, itself excluded, sorted."""
+        return sorted({r for r in self.edges.get(node, []) if is_project(r, library)} - {node})
+
     def external(self, node: str, library: str) -> list[str]:
         """References of a project node that lie outside the project, sorted."""
         return sorted({r for r in self.edges.get(node, []) if not is_project(r, library)})

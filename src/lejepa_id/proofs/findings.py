@@ -103,6 +103,9 @@ class Report:
     #: For each of those definitions, the references outside the project its body,
     #: type or constructors make directly (as Coq's walk found them).
     definition_refs: dict[str, list[str]] = field(default_factory=dict)
+    #: For each of those definitions, the project references it makes directly (the
+    #: edges of Coq's walk), so that a rule can follow definitions through others.
+    definition_edges: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
