@@ -14,9 +14,11 @@ it and the printed definitions of every project constant it depends on, transiti
   from the expansion coefficients (:data:`COEFFICIENT_NOTIONS`): it proves a
   coefficient formula equal to an integral, or keeps a coefficient-defined term (the
   committed rationale says which);
-- ``integral``: the statement or a definition it uses mentions a Coquelicot integral
-  (``RInt_gen``, ``is_RInt_gen``, ``ex_RInt_gen``, ``RInt``, ...), and no
-  coefficient-defined notion;
+- ``integral``: the statement names a Coquelicot integral (``RInt_gen``,
+  ``is_RInt_gen``, ``ex_RInt_gen``, ``RInt``, ...) or reaches one through reviewed
+  integral notions only (:data:`policy.INTEGRAL_NOTIONS`; :func:`integral_problems`
+  fails the audit on any other definition on the way), and no coefficient-defined
+  notion;
 - ``coefficient``: no integral, but it is about the Hermite model's notions, which are
   defined from the expansion coefficients;
 - ``expectation``: about every abstract expectation functional (normalized, linear,

@@ -114,13 +114,14 @@ LAW_RECORDS: dict[str, str] = {
     "proved for the finite Hermite expansions (HermitePolar.hermite_polar_laws)",
 }
 
-#: Project definitions that name a Coquelicot integral, reviewed as what they say
-#: (a Gaussian expectation, an iterated one, ...), each pinned (``type_pin``) to the
-#: hash of its printed definition. A statement is an *integral statement*
-#: (:mod:`lejepa_id.proofs.kinds`) only if it names an integral itself or reaches
-#: one through these; any other definition naming an integral fails the audit
-#: until reviewed here, so that ``weight := kappa + 0 * RInt ...`` cannot relabel
-#: a coefficient identity.
+#: Project definitions that name a Coquelicot integral, or reach one through other
+#: definitions, reviewed as what they say (a Gaussian expectation, an iterated one,
+#: ...), each pinned (``type_pin``) to the hash of its printed definition. A
+#: statement is an *integral statement* (:mod:`lejepa_id.proofs.kinds`) only if it
+#: names an integral itself or reaches one through these; any other definition
+#: naming or reaching an integral fails the audit until reviewed here, so that
+#: neither ``weight := kappa + 0 * RInt ...`` nor ``weight := kappa + 0 * gexp f``
+#: can relabel a coefficient identity.
 INTEGRAL_NOTIONS: dict[str, Allowed] = {
     "LejepaId.GaussianMoments.Z": Allowed(
         "integral",
@@ -163,8 +164,7 @@ INTEGRAL_NOTIONS: dict[str, Allowed] = {
     "LejepaId.HermiteN.gwhitened_n": Allowed(
         "integral",
         "73f41f04de783a969cd1aff1a8fc29845df79ac61fbfd4e0113899a399123ea2",
-        "an encoder is whitened under gexpn: every mean 0, every covariance entry the "
-        "identity's",
+        "an encoder is whitened under gexpn: every mean 0, every covariance entry the identity's",
     ),
     "LejepaId.Mehler.ou_alignment": Allowed(
         "integral",
