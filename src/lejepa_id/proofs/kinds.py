@@ -286,7 +286,9 @@ def problems(formal_dir: Path) -> list[str]:
     text = (formal_dir / statements_file.FILENAME).read_text()
     blocks, defs = statements_file.parse(text)
     used = {u for b in blocks.values() for u in b.uses}
-    out += integral_problems(used, defs, statements_file.parse_refs(text))
+    out += integral_problems(
+        used, defs, statements_file.parse_refs(text), statements_file.parse_refs(text, "calls")
+    )
     extra = set(parse_kinds((formal_dir / KINDS_FILE).read_text())) - names
     out += [f"{n}: classified in {KINDS_FILE} but not in theorems.txt" for n in sorted(extra)]
     return out
