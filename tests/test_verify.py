@@ -687,6 +687,32 @@ def test_cheat_proof_carrying_record_parameter(plant, monkeypatch) -> None:
     assert not any("gpt" in e for e in carried)  # a record of data only is a notion
 
 
+def test_cheat_library_sig_alias_and_empty_type_parameters(plant, monkeypatch) -> None:
+    # A subset type behind a library definition (the standard library's DReal is
+    # {f : Q -> bool | isLowerCut f}) and an empty type (a value of nat -> Empty_set
+    # proves anything) carry what a Prop would; R -> R does not.
+    monkeypatch.setattr(
+        policy,
+        "PROJECT_ASSUMPTIONS",
+        {
+            f"LejepaId.Approximate.{n}": policy.Allowed("parameter", "0" * 64, "")
+            for n in ("gdr", "gem", "gfn")
+        },
+    )
+    report = plant(
+        append="\nParameter gdr : Coq.Reals.ClassicalDedekindReals.DReal.\n"
+        "Parameter gem : nat -> Empty_set.\nParameter gfn : R -> R.\n"
+    )
+    assert not report.ok
+    carried = [e for e in report.errors if "can carry a proof" in e]
+    assert any("gdr" in e and "Coq.Init.Specif.sig" in e for e in carried), carried
+    assert any(
+        "gem" in e and "Coq.Init.Datatypes.Empty_set, an inductive type with no" in e
+        for e in carried
+    ), carried
+    assert not any("gfn" in e for e in carried)  # a function of reals is a notion
+
+
 def test_cheat_kind_laundered_through_a_definition(small_pins, tmp_path, monkeypatch) -> None:
     # weight is kappa plus zero times an integral: naming an integral in a new
     # definition must not turn a coefficient-level statement into an integral one.

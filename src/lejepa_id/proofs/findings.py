@@ -37,6 +37,7 @@ class Assumption:
     meaning: str = ""  # the printed type and those definitions: what the pin hashes
     carriers: list[str] = field(default_factory=list)  # inductives with a Prop field it reaches
     prop_sort: bool = False  # the sort Prop occurs in its type or a definition it reaches
+    empties: list[str] = field(default_factory=list)  # inductives with no constructor it reaches
 
     @property
     def pin(self) -> str:
