@@ -717,6 +717,32 @@ def test_cheat_proof_carrying_record_parameter(plant, monkeypatch) -> None:
     assert not any("gpt" in e for e in carried)  # a record of data only is a notion
 
 
+def test_cheat_library_sig_alias_and_empty_type_parameters(plant, monkeypatch) -> None:
+    # A subset type behind a library definition (the standard library's DReal is
+    # {f : Q -> bool | isLowerCut f}) and an empty type (a value of nat -> Empty_set
+    # proves anything) carry what a Prop would; R -> R does not.
+    monkeypatch.setattr(
+        policy,
+        "PROJECT_ASSUMPTIONS",
+        {
+            f"LejepaId.Approximate.{n}": policy.Allowed("parameter", "0" * 64, "")
+            for n in ("gdr", "gem", "gfn")
+        },
+    )
+    report = plant(
+        append="\nParameter gdr : Coq.Reals.ClassicalDedekindReals.DReal.\n"
+        "Parameter gem : nat -> Empty_set.\nParameter gfn : R -> R.\n"
+    )
+    assert not report.ok
+    carried = [e for e in report.errors if "can carry a proof" in e]
+    assert any("gdr" in e and "Coq.Init.Specif.sig" in e for e in carried), carried
+    assert any(
+        "gem" in e and "Coq.Init.Datatypes.Empty_set, an inductive type with no" in e
+        for e in carried
+    ), carried
+    assert not any("gfn" in e for e in carried)  # a function of reals is a notion
+
+
 def test_cheat_kind_laundered_through_a_definition(small_pins, tmp_path, monkeypatch) -> None:
     # weight is kappa plus zero times an integral: naming an integral in a new
     # definition must not turn a coefficient-level statement into an integral one.
@@ -745,6 +771,51 @@ def test_cheat_kind_laundered_through_a_definition(small_pins, tmp_path, monkeyp
         thm.printed_type, thm.uses, report.definitions, "", thm.refs, report.definition_refs
     )
     assert kind == "algebra"
+
+
+def test_cheat_kind_laundered_through_a_reviewed_notion(small_pins, tmp_path, monkeypatch):
+    # The same laundering one step removed: weight names no integral itself, only a
+    # reviewed integral notion gI, times zero. Reaching gI would make weight_pos an
+    # integral statement, so every definition between a statement and an integral
+    # must be reviewed too.
+    from lejepa_id.proofs import kinds
+    from lejepa_id.proofs.findings import pin
+
+    gi, weight = "LejepaId.Approximate.gI", "LejepaId.Approximate.weight"
+    names = (*SMALL, "LejepaId.Approximate.weight_pos")
+    monkeypatch.setattr(policy, "REQUIRED_THEOREMS", names)
+    monkeypatch.setattr(policy, "INTEGRAL_NOTIONS", {gi: policy.Allowed("integral", "0" * 64, "")})
+    src = (FORMAL / "Approximate.v").read_text() + (
+        "\nDefinition gI (f : R -> R) : R := RInt f 0 1.\n"
+        "Definition weight (rho : R) : R := kappa rho + 0 * gI (fun _ => 0).\n"
+        "Theorem weight_pos : forall rho, 0 < rho < 1 -> 0 < weight rho.\n"
+        "Proof. intros rho H. unfold weight. rewrite Rmult_0_l, Rplus_0_r. "
+        "now apply kappa_pos. Qed.\n"
+    )
+    formal = _write_small(tmp_path / "formal", small_pins, src)
+    lines = [f"approximate | {n} | {small_pins.get(n, '0' * 64)} | small" for n in names]
+    (formal / "theorems.txt").write_text("\n".join(lines) + "\n")
+    report = verify.check(formal)
+    thm = _by_name(report)["weight_pos"]
+    assert {gi, weight} <= set(thm.uses)
+    assert report.definition_edges[weight] == [gi, "LejepaId.Approximate.kappa"]
+    assert "Coquelicot.RInt.RInt" not in report.definition_refs[weight]
+    reaches = f"{weight} reaches the integral notion {gi} but is not a reviewed"
+    assert any(e.startswith(reaches) for e in report.errors), report.errors
+    # With gI's pin right, weight is the one problem; reviewed too, none is left.
+    args = (set(thm.uses), report.definitions, report.definition_refs, report.definition_edges)
+    gi_ok = policy.Allowed("integral", pin(report.definitions[gi]), "")
+    monkeypatch.setattr(policy, "INTEGRAL_NOTIONS", {gi: gi_ok})
+    found = kinds.integral_problems(*args)
+    assert len(found) == 1 and found[0].startswith(reaches)
+    weight_ok = policy.Allowed("integral", pin(report.definitions[weight]), "")
+    monkeypatch.setattr(policy, "INTEGRAL_NOTIONS", {gi: gi_ok, weight: weight_ok})
+    assert kinds.integral_problems(*args) == []
+    # What the rule prevents: through gI the statement derives as an integral one.
+    kind = kinds.derive(
+        thm.printed_type, thm.uses, report.definitions, "", thm.refs, report.definition_refs
+    )
+    assert kind == "integral"
 
 
 def test_pins_are_full_length(tmp_path) -> None:

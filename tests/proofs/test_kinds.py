@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lejepa_id.proofs import kinds
+from lejepa_id.proofs import kinds, policy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -155,6 +155,30 @@ def test_an_integral_inside_a_definition_counts_only_if_reviewed():
     assert found and "weight names an integral but is not a reviewed" in found[0]
 
 
+def test_a_definition_reaching_an_integral_through_others_must_be_reviewed():
+    # weight names no integral, only gexp (which names gint, which names RInt_gen):
+    # both unreviewed steps are reported, with the integral-naming notion they reach.
+    gexp, weight = "LejepaId.HermiteGauss.gexp", "LejepaId.Approximate.weight"
+    kappa = "LejepaId.Approximate.kappa"
+    defs = {GINT: "x", gexp: "y", weight: "z", kappa: "k"}
+    def_refs = {GINT: ["Coquelicot.RInt_gen.RInt_gen"], gexp: [], weight: [], kappa: []}
+    edges = {gexp: [GINT], weight: [gexp, kappa], kappa: [], GINT: []}
+    notions = {GINT: policy.INTEGRAL_NOTIONS[GINT]}
+    uses = {GINT, gexp, weight, kappa}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(policy, "INTEGRAL_NOTIONS", notions)
+        found = kinds.integral_problems(uses, defs, def_refs, edges)
+    assert [f.split(" but ")[0].split(":")[0] for f in found] == [  # sorted by name
+        f"{weight} reaches the integral notion {GINT}",
+        f"integral notion {GINT}",  # the stand-in text "x" is not gint's printed definition
+        f"{gexp} reaches the integral notion {GINT}",
+    ]
+    # Without the edges only the direct rule applies.
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(policy, "INTEGRAL_NOTIONS", notions)
+        assert not any("reaches" in f for f in kinds.integral_problems(uses, defs, def_refs))
+
+
 def test_a_reviewed_integral_notion_is_pinned_to_its_definition():
     defs = {GINT: "something else"}
     found = kinds.integral_problems({GINT}, defs, {GINT: ["Coquelicot.RInt_gen.RInt_gen"]})
@@ -191,3 +215,42 @@ def test_verification_table_has_a_proves_column_from_the_statements():
     table = proof_report.render_markdown(rep)
     assert "| `t_int` | s1 | integral statement | verified |" in table
     assert "| `t_coef` | s2 | coefficient identity | verified |" in table
+
+
+def test_a_call_of_an_integral_notion_offline_is_caught(tmp_path):
+    # The committed `calls` lines are Coq's project edges: a coefficient notion that
+    # came to call the Gaussian integral would need a review, found without Coq too.
+    root = _copy(tmp_path)
+    path = root / "formal" / "statements.txt"
+    text = path.read_text()
+    head = "== definition LejepaId.HermiteModel.halignment\n"
+    i = text.index(head) + len(head)
+    j = text.index("\n", i) + 1
+    assert kinds.problems(root / "formal") == []
+    path.write_text(text[:j] + f"calls {GINT}\n" + text[j:])
+    found = kinds.problems(root / "formal")
+    reach = f" reaches the integral notion {GINT} but is not a reviewed integral notion itself"
+    # halignment itself, and the definitions that call it (through it, gint).
+    assert f"LejepaId.HermiteModel.halignment{reach}" in " ".join(found)
+    assert f"LejepaId.HermiteModel.hermite_notions{reach}" in " ".join(found)
+    assert all(reach in f for f in found)
+
+
+def test_stale_calls_are_caught_by_the_audit(tmp_path):
+    from lejepa_id.proofs import statements
+    from lejepa_id.proofs.findings import Report
+
+    rep = Report(formal_dir="formal")
+    weight = "LejepaId.Approximate.weight"
+    rep.definitions = {weight: "fun rho => kappa rho", "LejepaId.Approximate.kappa": "k"}
+    rep.definition_refs = {weight: [], "LejepaId.Approximate.kappa": []}
+    rep.definition_edges = {weight: ["LejepaId.Approximate.kappa"]}
+    rep.assumptions = {}
+    path = tmp_path / statements.FILENAME
+    body = f"== definition {weight}\nfun rho => kappa rho\ncalls LejepaId.Approximate.kappa\n"
+    path.write_text(body)
+    statements.check(rep, path)
+    assert rep.errors == []
+    path.write_text(body.replace("calls LejepaId.Approximate.kappa\n", ""))
+    statements.check(rep, path)
+    assert len(rep.errors) == 1 and "`refs` or `calls` of " + weight in rep.errors[0]

@@ -152,11 +152,14 @@ def check(
         )
         start = time.perf_counter()
         coq.audit(coqc, opts, files, work, report, timeout)
-        # A definition that names an integral must be a reviewed integral notion
-        # (kinds are derived through those only).
+        # A definition that names an integral, or reaches one through other
+        # definitions, must be a reviewed integral notion (kinds are derived
+        # through those only).
         used = {u for t in report.theorems for u in t.uses}
         used |= {u for a in report.assumptions.values() for u in a.uses}
-        report.errors += kinds.integral_problems(used, report.definitions, report.definition_refs)
+        report.errors += kinds.integral_problems(
+            used, report.definitions, report.definition_refs, report.definition_edges
+        )
         report.check_seconds = time.perf_counter() - start
     return report
 

@@ -325,6 +325,10 @@ class Definitions:
         """The references of a project node outside the project (for the kinds)."""
         return self.graph.external(node, policy.LIBRARY)
 
+    def internal(self, node: str) -> list[str]:
+        """The project references of a project node (itself excluded)."""
+        return self.graph.internal(node, policy.LIBRARY)
+
 
 def _project(path: str) -> bool:
     return deps.is_project(path, policy.LIBRARY)
@@ -411,12 +415,14 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
             qualified=resolve(name),
             carriers=sorted(set(carried.carriers.get(f"a{j}", []))),
             prop_sort=f"a{j}" in carried.prop_sort,
+            empties=sorted(set(carried.empties.get(f"a{j}", []))),
         )
         # An assumption is pinned like a statement: its type and the project
         # definitions it depends on, transitively.
         report.assumptions[name].uses = defs.closure(a_walk.statement.get(f"a{j}", []))
     report.definitions = dict(defs.printed)
     report.definition_refs = {d: defs.external(d) for d in defs.printed}
+    report.definition_edges = {d: defs.internal(d) for d in defs.printed}
     for a in report.assumptions.values():
         a.meaning = meaning_text(a.type_text, a.uses, report.definitions)
     for k, thm in enumerate(thms):
@@ -487,15 +493,22 @@ def carries_proof(a: Assumption) -> str:
     """Why the type of a (non-Prop) assumption can carry a proof, or ``""``.
 
     Decided by Coq (:mod:`lejepa_id.proofs.deps`): an inductive type reachable from
-    the type (through project definitions, and the constructors of any inductive,
-    of any library) with a constructor argument of sort ``Prop`` (a subset type
-    ``{x | P x}``, a ``sumbool``, a record with a proof field), or the sort ``Prop``
-    in the type or a project definition it reaches (a family into ``Prop``). A
-    parameter of such a type smuggles a fact (possibly ``False``) past the rule that
-    facts are named axioms.
+    the type (through project definitions, type-level definitions of any library
+    such as ``DReal``, and the constructors of any inductive, of any library) with a
+    constructor argument of sort ``Prop`` (a subset type ``{x | P x}``, a
+    ``sumbool``, a record with a proof field), or with no constructor at all
+    (``Empty_set``), or the sort ``Prop`` in the type or a project definition it
+    reaches (a family into ``Prop``). A parameter of such a type smuggles a fact
+    (possibly ``False``) past the rule that facts are named axioms. Conservative: a
+    function that merely takes such a value is refused too.
     """
     if a.carriers:
         return "its type reaches " + ", ".join(a.carriers) + ", with a field of sort Prop"
+    if a.empties:
+        return (
+            "its type reaches " + ", ".join(a.empties) + ", an inductive type with no "
+            "constructor (a value of it proves anything)"
+        )
     if a.prop_sort:
         return "its type mentions the sort Prop"
     return ""

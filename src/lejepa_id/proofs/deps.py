@@ -19,11 +19,16 @@ own references are ``LEJEPA-THM k dst`` (and ``LEJEPA-ARG k dst`` for those outs
 the head of its conclusion, see :func:`head_free`).
 
 For an assumption the walk also follows every inductive type, of any library, and
-reports (``LEJEPA-CARRIER j path``) each inductive reached that has a constructor
-with an argument of sort ``Prop`` or ``SProp`` (decided by ``Constr.type`` on each
-argument, under the earlier ones, inside ``Constr.in_context``), and
-``LEJEPA-PROPSORT j`` when the sort ``Prop`` occurs in the type or in a project
-definition it reaches: a parameter of such a type can carry a proof.
+every type-level definition of any library (a constant whose type ends in a sort,
+such as the standard library's ``DReal := {f : Q -> bool | isLowerCut f}``, taken
+through its body as the project's definitions are). It reports
+(``LEJEPA-CARRIER j path``) each inductive reached that has a constructor with an
+argument of sort ``Prop`` or ``SProp`` (decided by ``Constr.type`` on each argument,
+under the earlier ones, inside ``Constr.in_context``), each inductive reached that
+has no constructor at all (``LEJEPA-EMPTY j path``: a value of ``nat -> Empty_set``
+proves anything), and ``LEJEPA-PROPSORT j`` when the sort ``Prop`` occurs in the
+type or in a project definition it reaches: a parameter of such a type can carry a
+proof.
 
 A term with a primitive projection prints ``LEJEPA-PROJ``: the walk cannot name the
 projection's record in Coq 8.16, so the checker refuses it instead of missing it.
@@ -90,6 +95,17 @@ Ltac2 rec lj_refs (st : bool ref) (c : constr) (acc : Std.reference list)
   | Constr.Unsafe.Array _ elems d t => arr elems (lj_refs d (lj_refs t acc))
   | _ => acc
   end.
+Ltac2 rec lj_arity_sort (t : constr) : bool :=
+  match Constr.Unsafe.kind t with
+  | Constr.Unsafe.Prod _ body => lj_arity_sort body
+  | Constr.Unsafe.Sort _ => true
+  | _ => false
+  end.
+Ltac2 lj_type_family (r : Std.reference) : bool :=
+  match r with
+  | Std.ConstRef _ => lj_arity_sort (Constr.type (Env.instantiate r))
+  | _ => false
+  end.
 Ltac2 lj_constructors (i : inductive) : constr list :=
   let d := Ind.data i in
   List.init (Ind.nconstructors d)
@@ -99,7 +115,7 @@ Ltac2 lj_node_terms (r : Std.reference) : constr list :=
   let ty := Constr.type t in
   match r with
   | Std.ConstRef _ =>
-      match lj_project r with
+      match match lj_project r with true => true | false => lj_type_family r end with
       | true =>
           (* delta for this constant only: its body if it has one (an Opaque flag
              does not stop cbv), the constant itself for a Qed proof *)
@@ -171,16 +187,25 @@ Ltac2 lj_carrier (r : Std.reference) : bool :=
   | Std.IndRef i => List.exist (fun c => lj_prop_field (Constr.type c)) (lj_constructors i)
   | _ => false
   end.
+Ltac2 lj_empty (r : Std.reference) : bool :=
+  match r with
+  | Std.IndRef i => Int.equal (Ind.nconstructors (Ind.data i)) 0
+  | _ => false
+  end.
 Ltac2 lj_project_or_inductive (r : Std.reference) : bool :=
   match lj_project r with
   | true => true
-  | false => match r with Std.IndRef _ => true | _ => false end
+  | false => match r with Std.IndRef _ => true | _ => lj_type_family r end
   end.
 Ltac2 lj_assumption (k : string) (t : constr) :=
   let st := { contents := false } in
   let seen := lj_follow st [] (lj_refs st t []) lj_project_or_inductive in
   List.iter (fun r => match lj_carrier r with
     | true => Message.print (Message.concat (lj_tag "LEJEPA-CARRIER" (Message.of_string k))
+                                            (lj_path r))
+    | false => () end) seen;
+  List.iter (fun r => match lj_empty r with
+    | true => Message.print (Message.concat (lj_tag "LEJEPA-EMPTY" (Message.of_string k))
                                             (lj_path r))
     | false => () end) seen;
   match st.(contents) with
@@ -219,6 +244,7 @@ class Graph:
     edges: dict[str, list[str]] = field(default_factory=dict)  # project node -> refs
     carriers: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     prop_sort: set[str] = field(default_factory=set)
+    empties: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     projections: bool = False
     odd: list[str] = field(default_factory=list)
 
@@ -238,6 +264,10 @@ class Graph:
                 seen.add(d)
                 todo += [r for r in self.edges.get(d, []) if is_project(r, library)]
         return sorted(seen)
+
+    def internal(self, node: str, library: str) -> list[str]:
+        """Project references of a project node, itself excluded, sorted."""
+        return sorted({r for r in self.edges.get(node, []) if is_project(r, library)} - {node})
 
     def external(self, node: str, library: str) -> list[str]:
         """References of a project node that lie outside the project, sorted."""
@@ -264,6 +294,8 @@ def parse(output: str) -> Graph:
             target.setdefault(parts[0], []).append(parts[1])
         elif tag == "LEJEPA-CARRIER" and len(parts) == 2:
             g.carriers[parts[0]].append(parts[1])
+        elif tag == "LEJEPA-EMPTY" and len(parts) == 2:
+            g.empties[parts[0]].append(parts[1])
         elif tag == "LEJEPA-PROPSORT" and len(parts) == 1:
             g.prop_sort.add(parts[0])
         else:

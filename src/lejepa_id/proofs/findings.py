@@ -37,6 +37,7 @@ class Assumption:
     meaning: str = ""  # the printed type and those definitions: what the pin hashes
     carriers: list[str] = field(default_factory=list)  # inductives with a Prop field it reaches
     prop_sort: bool = False  # the sort Prop occurs in its type or a definition it reaches
+    empties: list[str] = field(default_factory=list)  # inductives with no constructor it reaches
 
     @property
     def pin(self) -> str:
@@ -103,6 +104,9 @@ class Report:
     #: For each of those definitions, the references outside the project its body,
     #: type or constructors make directly (as Coq's walk found them).
     definition_refs: dict[str, list[str]] = field(default_factory=dict)
+    #: For each of those definitions, the project references it makes directly (the
+    #: edges of Coq's walk), so that a rule can follow definitions through others.
+    definition_edges: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:

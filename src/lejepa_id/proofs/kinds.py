@@ -14,9 +14,11 @@ it and the printed definitions of every project constant it depends on, transiti
   from the expansion coefficients (:data:`COEFFICIENT_NOTIONS`): it proves a
   coefficient formula equal to an integral, or keeps a coefficient-defined term (the
   committed rationale says which);
-- ``integral``: the statement or a definition it uses mentions a Coquelicot integral
-  (``RInt_gen``, ``is_RInt_gen``, ``ex_RInt_gen``, ``RInt``, ...), and no
-  coefficient-defined notion;
+- ``integral``: the statement names a Coquelicot integral (``RInt_gen``,
+  ``is_RInt_gen``, ``ex_RInt_gen``, ``RInt``, ...) or reaches one through reviewed
+  integral notions only (:data:`policy.INTEGRAL_NOTIONS`; :func:`integral_problems`
+  fails the audit on any other definition on the way), and no coefficient-defined
+  notion;
 - ``coefficient``: no integral, but it is about the Hermite model's notions, which are
   defined from the expansion coefficients;
 - ``expectation``: about every abstract expectation functional (normalized, linear,
@@ -140,10 +142,24 @@ def derive(
 
 
 def integral_problems(
-    uses: set[str], definitions: dict[str, str], definition_refs: dict[str, list[str]]
+    uses: set[str],
+    definitions: dict[str, str],
+    definition_refs: dict[str, list[str]],
+    definition_edges: dict[str, list[str]] | None = None,
 ) -> list[str]:
-    """Definitions among ``uses`` that name an integral without being a reviewed
-    integral notion, and reviewed notions whose printed definition changed."""
+    """Definitions among ``uses`` that reach an integral without being a reviewed
+    integral notion, and reviewed notions whose printed definition changed.
+
+    A definition reaches an integral when it names one itself (``definition_refs``)
+    or reaches, through the project references of Coq's walk (``definition_edges``,
+    when given), a definition that does. Every definition on such a path must be
+    reviewed: otherwise ``weight rho := kappa rho + 0 * gexp f`` (zero times a
+    reviewed Gaussian expectation) would relabel a coefficient identity as an
+    integral statement just as ``0 * RInt ...`` would.
+    """
+    reaching = _reaching_integrals(
+        set(definition_refs) | set(uses), definition_refs, definition_edges or {}
+    )
     out = []
     for d in sorted(uses):
         entry = policy.INTEGRAL_NOTIONS.get(d)
@@ -152,12 +168,39 @@ def integral_problems(
                 f"{d} names an integral but is not a reviewed integral notion "
                 "(policy.INTEGRAL_NOTIONS): it does not make a statement an integral one"
             )
+        elif entry is None and d in reaching:
+            out.append(
+                f"{d} reaches the integral notion {reaching[d]} but is not a reviewed "
+                "integral notion itself (policy.INTEGRAL_NOTIONS): every definition between "
+                "a statement and an integral is reviewed"
+            )
         elif entry is not None and pin(definitions.get(d, "")) != entry.type_pin:
             out.append(
                 f"integral notion {d}: its printed definition differs from its pin in "
                 "policy.INTEGRAL_NOTIONS"
             )
     return out
+
+
+def _reaching_integrals(
+    nodes: set[str], definition_refs: dict[str, list[str]], edges: dict[str, list[str]]
+) -> dict[str, str]:
+    """``{definition: a definition naming an integral that it reaches}`` for every
+    node that reaches one through ``edges`` (project references), itself excluded."""
+    names = {d for d in nodes | set(edges) if INTEGRALS & set(definition_refs.get(d, []))}
+    found: dict[str, str] = {}
+    for start in sorted(nodes | set(edges)):
+        seen, todo = {start}, list(edges.get(start, []))
+        while todo:
+            d = todo.pop()
+            if d in seen:
+                continue
+            seen.add(d)
+            if d in names:
+                found[start] = d
+                break
+            todo += edges.get(d, [])
+    return found
 
 
 @dataclass(frozen=True)
@@ -243,7 +286,9 @@ def problems(formal_dir: Path) -> list[str]:
     text = (formal_dir / statements_file.FILENAME).read_text()
     blocks, defs = statements_file.parse(text)
     used = {u for b in blocks.values() for u in b.uses}
-    out += integral_problems(used, defs, statements_file.parse_refs(text))
+    out += integral_problems(
+        used, defs, statements_file.parse_refs(text), statements_file.parse_refs(text, "calls")
+    )
     extra = set(parse_kinds((formal_dir / KINDS_FILE).read_text())) - names
     out += [f"{n}: classified in {KINDS_FILE} but not in theorems.txt" for n in sorted(extra)]
     return out
@@ -336,8 +381,11 @@ def render(formal_dir: Path) -> str:
         "committed word or the printed text (`lejepa_id.proofs.kinds`). An integral",
         "counts only when the statement names one itself or reaches it through a",
         "reviewed integral notion (`policy.INTEGRAL_NOTIONS`, each pinned to its printed",
-        "definition: `Z`, `gint`, `in_L2`, `gintegrable`); any other definition naming an",
-        "integral fails the audit. The premises column lists the hypotheses of the",
+        "definition: "
+        + ", ".join(f"`{n.split('.')[-1]}`" for n in policy.INTEGRAL_NOTIONS)
+        + "); any other definition that names an integral, or reaches one through",
+        "other definitions, fails the audit (so `0 * gexp f` in a new definition cannot",
+        "relabel a row either). The premises column lists the hypotheses of the",
         "printed statement (its anonymous binders) and the project notions they name;",
         "every row also rests on the standard axioms of formal/VERIFICATION.md and, for",
         "the law-relative rows, on the laws of the records named.",

@@ -114,13 +114,14 @@ LAW_RECORDS: dict[str, str] = {
     "proved for the finite Hermite expansions (HermitePolar.hermite_polar_laws)",
 }
 
-#: Project definitions that name a Coquelicot integral, reviewed as what they say
-#: (a Gaussian expectation, an iterated one, ...), each pinned (``type_pin``) to the
-#: hash of its printed definition. A statement is an *integral statement*
-#: (:mod:`lejepa_id.proofs.kinds`) only if it names an integral itself or reaches
-#: one through these; any other definition naming an integral fails the audit
-#: until reviewed here, so that ``weight := kappa + 0 * RInt ...`` cannot relabel
-#: a coefficient identity.
+#: Project definitions that name a Coquelicot integral, or reach one through other
+#: definitions, reviewed as what they say (a Gaussian expectation, an iterated one,
+#: ...), each pinned (``type_pin``) to the hash of its printed definition. A
+#: statement is an *integral statement* (:mod:`lejepa_id.proofs.kinds`) only if it
+#: names an integral itself or reaches one through these; any other definition
+#: naming or reaching an integral fails the audit until reviewed here, so that
+#: neither ``weight := kappa + 0 * RInt ...`` nor ``weight := kappa + 0 * gexp f``
+#: can relabel a coefficient identity.
 INTEGRAL_NOTIONS: dict[str, Allowed] = {
     "LejepaId.GaussianMoments.Z": Allowed(
         "integral",
@@ -146,6 +147,58 @@ INTEGRAL_NOTIONS: dict[str, Allowed] = {
         "integral",
         "9dba46d804cf76875ad070b342d608c4c3323b328e123c83eaddb5a3f05ce78f",
         "every inner improper Gaussian integral of the iterated n-dim expectation exists",
+    ),
+    # Definitions built from those: each stands between a statement and an integral,
+    # so each is reviewed and pinned too (kinds.integral_problems).
+    "LejepaId.HermiteGauss.gexp": Allowed(
+        "integral",
+        "e4f93f20d3245c19726e2db4573f7aeaa5867d1a64cb623e124500274d487ce8",
+        "the Gaussian expectation on the line: gint f / Z",
+    ),
+    "LejepaId.HermiteN.gexpn": Allowed(
+        "integral",
+        "1770361215dd67c77210ef28558c84c9dd70e4af583a3894be5b43d54ef13b00",
+        "the iterated n-dim Gaussian expectation: gexp in each coordinate from the last "
+        "to the first, the coordinates from n on set to 0",
+    ),
+    "LejepaId.HermiteN.gwhitened_n": Allowed(
+        "integral",
+        "73f41f04de783a969cd1aff1a8fc29845df79ac61fbfd4e0113899a399123ea2",
+        "an encoder is whitened under gexpn: every mean 0, every covariance entry the identity's",
+    ),
+    "LejepaId.Mehler.ou_alignment": Allowed(
+        "integral",
+        "fbc6d28312117e5d744af552f1e986df21e2c46deaea5ff6e0e2a670a389aaef",
+        "the alignment loss E_z E_w |h(z) - h(rho z + sqrt(1 - rho^2) w)|^2 under gexpn",
+    ),
+    "LejepaId.GaussianExpectation.gexp1": Allowed(
+        "integral",
+        "11b58f47cb2c9a047da27cd829b1d211b7aec20e3083c2c7ea653097029f58cb",
+        "the Gaussian expectation of a function of the first coordinate (gexp on the line)",
+    ),
+    "LejepaId.GaussianExpectation.gclass1": Allowed(
+        "integral",
+        "f1447fd5c8758887a85994f1ef8c2b8d001cb53fa26d5ac6eed888f8fffae3a2",
+        "the class of gexp1: functions of the first coordinate only, continuous and "
+        "Gaussian-integrable along it",
+    ),
+    "LejepaId.GaussianExpectation.gclass": Allowed(
+        "integral",
+        "ac03a67be0bfd1da4c80a430e381d56ed134428186762d87482110ab3cc9fdfe",
+        "the class of gexpn: every stage of the iteration a continuous, Gaussian-integrable "
+        "function of the integrated coordinate, the full integral independent of the others",
+    ),
+    "LejepaId.Converse.is_eigenfunction": Allowed(
+        "integral",
+        "0a783ad70f8b468a4a0a29fa18c6e468f4150c8b586b8a9cc3d0e6b34602aa29",
+        "f is in L^2(p) (in_L2), twice differentiable, and solves the generator equation "
+        "f'' + (ln p)' f' = -lam f",
+    ),
+    "LejepaId.Converse.first_nonconst_eigenfunction": Allowed(
+        "integral",
+        "8fdce7599442e2fef67befb3a4ecd6875e19bb244e5df05d7405ccf966495743",
+        "f is a nonconstant eigenfunction with eigenvalue lam > 0, no larger than that of "
+        "any nonconstant eigenfunction",
     ),
 }
 

@@ -31,7 +31,9 @@ HEADER = (
     "# printed text is in the `definition` blocks. `refs` lines name the references",
     "# outside the project that a statement or definition makes directly, as Coq's own",
     "# walk of its term found them (the kinds of docs/proof-kinds.md are derived from",
-    "# them). The audit checks that every block hashes to its pin and that the `refs`",
+    "# them). `calls` lines name the project definitions a definition references",
+    "# directly (the edges of that walk; an integral is followed through them). The",
+    "# audit checks that every block hashes to its pin and that the `refs` and `calls`",
     "# are Coq's. Generated: lejepa-id verify --statements formal/statements.txt",
 )
 
@@ -68,11 +70,13 @@ def render(report: Report) -> str:
     for d in sorted(used):
         lines += ["", f"== definition {d}", report.definitions.get(d, "")]
         lines += [f"refs {r}" for r in report.definition_refs.get(d, [])]
+        lines += [f"calls {c}" for c in report.definition_edges.get(d, [])]
     return "\n".join(lines) + "\n"
 
 
-def parse_refs(text: str) -> dict[str, list[str]]:
-    """``{name: refs}`` of every theorem and definition block of a statements file."""
+def parse_refs(text: str, tag: str = "refs") -> dict[str, list[str]]:
+    """``{name: refs}`` of every theorem and definition block of a statements file
+    (``tag="calls"``: the project definitions each definition references)."""
     out: dict[str, list[str]] = {}
     current = ""
     for raw in text.splitlines():
@@ -81,8 +85,8 @@ def parse_refs(text: str) -> dict[str, list[str]]:
         if m:
             current = m.group(2)
             out.setdefault(current, [])
-        elif current and line.startswith("refs "):
-            out[current].append(line.removeprefix("refs ").strip())
+        elif current and line.startswith(tag + " "):
+            out[current].append(line.removeprefix(tag + " ").strip())
     return out
 
 
@@ -106,6 +110,8 @@ def parse(text: str) -> tuple[dict[tuple[str, str], Block], dict[str, str]]:
             raise ValueError(f"text before the first block: {raw[:80]!r}")
         elif line.startswith("refs "):
             current.refs.append(line.removeprefix("refs ").strip())
+        elif current.kind == "definition" and line.startswith("calls "):
+            continue  # parse_refs(text, "calls") reads them
         elif current.kind == "definition":
             defs[current.name] = (defs[current.name] + " " + line).strip()
         elif line.startswith("uses "):
@@ -155,14 +161,20 @@ def check(report: Report, path: Path) -> None:
         if problem:
             t.error = f"{t.error}; {problem}" if t.error else problem
     committed = parse_refs(path.read_text())
+    calls = parse_refs(path.read_text(), "calls")
     stale = sorted(
         d
         for d in report.definitions
-        if d in committed and committed[d] != report.definition_refs.get(d, [])
+        if d in committed
+        and (
+            committed[d] != report.definition_refs.get(d, [])
+            or calls.get(d, []) != report.definition_edges.get(d, [])
+        )
     )
     if stale:
         report.errors.append(
-            f"{FILENAME}: the `refs` of {', '.join(stale[:5])} are not the ones Coq finds ({hint})"
+            f"{FILENAME}: the `refs` or `calls` of {', '.join(stale[:5])} are not the ones "
+            f"Coq finds ({hint})"
         )
     for a in report.assumptions.values():
         entry = policy.PROJECT_ASSUMPTIONS.get(a.qualified)
