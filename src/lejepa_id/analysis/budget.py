@@ -89,9 +89,8 @@ def budget_note(claim: Claim, record: dict[str, Any] | None) -> str:
     parts = [f"{name}: {', '.join(s)}" for name, s in short_experiments(claim, record).items()]
     if not parts:
         return ""
-    return f"judged at the {record.get('budget', '?')} budget, below the paper's sizes: " + (
-        "; ".join(parts)
-    )
+    name = (record or {}).get("budget", "?")
+    return f"judged at the {name} budget, below the paper's sizes: " + ("; ".join(parts))
 
 
 NOT_JUDGED = "not judged"
@@ -106,7 +105,8 @@ def annotate(claims: Sequence[Claim], record: dict[str, Any] | None) -> None:
         if not judges(record) and claim.verdict not in ("not measured", NOT_JUDGED):
             claim.rule_verdict = claim.verdict
             claim.verdict = NOT_JUDGED
-            claim.reason = f"budget: the {record.get('budget', '?')} budget tests code paths only"
+            name = (record or {}).get("budget", "?")
+            claim.reason = f"budget: the {name} budget tests code paths only"
 
 
 def table_note(claims: Sequence[Claim], record: dict[str, Any] | None) -> str:
