@@ -9,7 +9,7 @@ stalls when its own end point is. Writes:
 
 - ``OUT.json``: per objective and N, the worlds, the stalled worlds with their exact
   (Clopper-Pearson) 95% interval, the stalled starts, and every world's per-start R^2;
-- ``OUT.md``: the same as a markdown table (docs/stall.md quotes it);
+- ``OUT.txt``: the same as a markdown table (docs/stall.md quotes it);
 - ``OUT.png``/``.pdf``: one panel per N, 1 - R²(h -> z) of every start (small) and of the
   kept encoder (large) per world and objective, on a log axis with the floor drawn.
 
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     table = frequency(rows)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_json(args.out.with_suffix(".json"), {"floor": FLOOR, "level": LEVEL} | table)
-    atomic_write_bytes(args.out.with_suffix(".md"), markdown(table).encode())
+    atomic_write_bytes(args.out.with_suffix(".txt"), markdown(table).encode())
     figure(table, args.out)
     print(markdown(table), end="")
     return 0

@@ -59,7 +59,7 @@ def test_the_frequency_table_counts_the_records_starts_and_kept_encoders(results
     assert lejepa["stalled_worlds"] == 2
     assert lejepa["ci_low"] == pytest.approx(0.025**0.5) and lejepa["ci_high"] == 1.0
     assert doc["whiten"]["4"]["worlds"] == 1
-    assert "| lejepa | 4 | 2 | 2 |" in out.with_suffix(".md").read_text()
+    assert "| lejepa | 4 | 2 | 2 |" in out.with_suffix(".txt").read_text()
     assert out.with_suffix(".png").stat().st_size > 0 and out.with_suffix(".pdf").is_file()
 
 
