@@ -305,7 +305,7 @@ def test_objective_is_accepted_beside_mode(tmp_path):
 @pytest.mark.parametrize(
     "key, value, what",
     [
-        ("mode", "barlow", "an objective"),
+        ("mode", "no_such_objective", "an objective"),
         ("transition", "hops", "a transition"),
         ("encoder", "tanh", "an encoder"),
     ],
