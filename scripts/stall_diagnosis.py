@@ -37,6 +37,12 @@ from lejepa_id.worlds.build import world_for
 CPU = torch.device("cpu")
 
 
+def refuse(message: str) -> None:
+    """Bad input: one line on stderr, exit status 2, nothing written."""
+    print(message, file=sys.stderr)
+    raise SystemExit(2)
+
+
 def run_config(folder: Path) -> RunConfig:
     stored = read_json(folder / "result.json")["config"]
     # A record lists every key, those of components it did not use as null.
@@ -171,7 +177,7 @@ def diagnose(run: Path, against: list[Path], out: Path, batches: int, floor: flo
         if (cfg.mixing, cfg.dim, cfg.seed, cfg.coupling_draw) != (
             config.mixing, config.dim, config.seed, config.coupling_draw
         ):  # fmt: skip
-            sys.exit(f"{other} is not on {run}'s world (mixing, dim, seed, coupling_draw)")
+            refuse(f"{other} is not on {run}'s world (mixing, dim, seed, coupling_draw)")
         weights = load_tensors(other / "weights.safetensors")
         # Another objective's code scored by this one; only encoder keys carry over.
         doc["against"].append({"run": str(other), "mode": cfg.mode, **bench.score(weights)})
@@ -199,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--points", type=int, default=31, help="points on the slice")
     args = p.parse_args(argv)
     if not (args.run / "result.json").is_file():
-        sys.exit(f"{args.run}: no result.json (not a finished run folder)")
+        refuse(f"{args.run}: no result.json (not a finished run folder)")
     doc = diagnose(args.run, args.against, args.out or args.run / "diagnosis",
                    args.batches, args.floor, args.points)  # fmt: skip
     for s in doc["inits"]:

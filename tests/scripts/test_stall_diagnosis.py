@@ -3,7 +3,6 @@ recorded metrics, and its slice joins the two initializations it names."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -15,12 +14,9 @@ from lejepa_id.config.experiments import load_experiment
 ROOT = Path(__file__).parents[2]
 
 
-def _script():
-    path = ROOT / "scripts" / "stall_diagnosis.py"
-    spec = importlib.util.spec_from_file_location("stall_diagnosis", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+@pytest.fixture
+def script(load_script):
+    return load_script("stall_diagnosis")
 
 
 def _run(tmp: Path, mode: str, seed: int) -> Path:
@@ -40,12 +36,11 @@ def runs(tmp_path_factory):
             "other": _run(tmp, "whiten", 2)}  # fmt: skip
 
 
-def test_each_initialization_scores_as_recorded_and_the_slice_joins_them(runs, tmp_path):
-    diag = _script()
+def test_each_initialization_scores_as_recorded_and_the_slice_joins_them(script, runs, tmp_path):
     record = json.loads((runs["lejepa"] / "result.json").read_text())["init_final_metrics"]
     r2s = sorted(m["r2_hz"] for m in record)
     floor = (r2s[0] + r2s[1]) / 2  # the worst start counts as stalled, the others not
-    doc = diag.diagnose(runs["lejepa"], [runs["whiten"]], tmp_path, 2, floor, 5)
+    doc = script.diagnose(runs["lejepa"], [runs["whiten"]], tmp_path, 2, floor, 5)
     for mine, kept in zip(doc["inits"], record):
         assert mine["r2_hz"] == pytest.approx(kept["r2_hz"], rel=1e-9)
         assert mine["orth_err"] == pytest.approx(kept["orth_err"], rel=1e-6)
@@ -62,16 +57,27 @@ def test_each_initialization_scores_as_recorded_and_the_slice_joins_them(runs, t
     assert doc["world"]["log10_cond_max"] >= doc["world"]["log10_cond_median"] >= 0
 
 
-def test_a_slice_end_is_exactly_its_initialization(runs, tmp_path):
-    diag = _script()
-    config = diag.run_config(runs["lejepa"])
-    bench = diag.Bench(config, batches=2)
-    inits = diag.init_weights(runs["lejepa"])
-    at0, at1 = diag.line(bench, inits[0], inits[2], [0.0, 1.0])
+def test_a_slice_end_is_exactly_its_initialization(script, runs, tmp_path):
+    config = script.run_config(runs["lejepa"])
+    bench = script.Bench(config, batches=2)
+    inits = script.init_weights(runs["lejepa"])
+    at0, at1 = script.line(bench, inits[0], inits[2], [0.0, 1.0])
     assert at0["loss"] == bench.score(inits[0])["loss"]
     assert at1["r2_hz"] == bench.score(inits[2])["r2_hz"]
 
 
-def test_a_run_on_another_world_is_refused(runs, tmp_path):
-    with pytest.raises(SystemExit, match="not on"):
-        _script().diagnose(runs["lejepa"], [runs["other"]], tmp_path, 2, 0.999, 5)
+def test_a_run_on_another_world_is_refused(script, runs, tmp_path, capsys):
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as stop:
+        script.diagnose(runs["lejepa"], [runs["other"]], out, 2, 0.999, 5)
+    assert stop.value.code == 2
+    assert "is not on" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_a_folder_without_a_result_is_refused(script, tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        script.main([str(tmp_path)])
+    assert stop.value.code == 2
+    assert "no result.json" in capsys.readouterr().err
+    assert not (tmp_path / "diagnosis").exists()

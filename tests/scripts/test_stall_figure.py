@@ -3,7 +3,6 @@ interval the exact binomial one, and a folder without such runs is one line, exi
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -15,12 +14,9 @@ from lejepa_id.config.experiments import load_experiment
 ROOT = Path(__file__).parents[2]
 
 
-def _script():
-    path = ROOT / "scripts" / "stall_figure.py"
-    spec = importlib.util.spec_from_file_location("stall_figure", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+@pytest.fixture
+def script(load_script):
+    return load_script("stall_figure")
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +30,9 @@ def results(tmp_path_factory) -> Path:
     return root
 
 
-def test_the_frequency_table_counts_the_records_starts_and_kept_encoders(results, tmp_path):
-    figure = _script()
+def test_the_frequency_table_counts_the_records_starts_and_kept_encoders(script, results, tmp_path):
     out = tmp_path / "img" / "stall"
-    assert figure.main([str(results), "--out", str(out)]) == 0
+    assert script.main([str(results), "--out", str(out)]) == 0
     doc = json.loads(out.with_suffix(".json").read_text())
     lejepa = doc["lejepa"]["4"]
     records = {
@@ -63,9 +58,8 @@ def test_the_frequency_table_counts_the_records_starts_and_kept_encoders(results
     assert out.with_suffix(".png").stat().st_size > 0 and out.with_suffix(".pdf").is_file()
 
 
-def test_a_folder_without_best_of_k_coupling_runs_is_refused(tmp_path, capsys):
-    figure = _script()
-    assert figure.main([str(tmp_path), "--out", str(tmp_path / "x")]) == 2
+def test_a_folder_without_best_of_k_coupling_runs_is_refused(script, tmp_path, capsys):
+    assert script.main([str(tmp_path), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no best-of-K coupling run" in err[0]
     assert not list(tmp_path.iterdir())

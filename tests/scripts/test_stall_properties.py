@@ -3,21 +3,14 @@ code shape are the diagnosis's own numbers, and a folder without diagnoses is re
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parents[2]
 
-
-def _script():
-    path = ROOT / "scripts" / "stall_properties.py"
-    spec = importlib.util.spec_from_file_location("stall_properties", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+@pytest.fixture
+def script(load_script):
+    return load_script("stall_properties")
 
 
 def _start(loss: float, stalled: bool, eig: list[float], kurt: float) -> dict:
@@ -43,7 +36,7 @@ def _diagnosis(seed: int, starts: list[dict], slice_losses: list[tuple[float, fl
     return doc
 
 
-def test_rows_carry_the_diagnoses_numbers(tmp_path):
+def test_rows_carry_the_diagnoses_numbers(script, tmp_path):
     mixed = _diagnosis(
         3,
         [
@@ -58,7 +51,7 @@ def test_rows_carry_the_diagnoses_numbers(tmp_path):
     for name, doc in (("a", mixed), ("b", clean)):
         (tmp_path / name).mkdir()
         (tmp_path / name / "diagnosis.json").write_text(json.dumps(doc))
-    rows = _script().collect_rows(tmp_path)
+    rows = script.collect_rows(tmp_path)
     assert [r["seed"] for r in rows] == [0, 3]
     zero, three = rows
     assert (three["starts"], three["stalled_starts"]) == (3, 2)
@@ -69,14 +62,14 @@ def test_rows_carry_the_diagnoses_numbers(tmp_path):
     assert three["stalled_kurtosis"] == 0.7
     assert zero["stalled_loss"] is None and zero["barrier"] is None
     assert zero["identified_cov_spread"] == pytest.approx(2.0)
-    text = _script().markdown(rows)
+    text = script.markdown(rows)
     assert "| lejepa | 4 | 3 | 2 of 3 |" in text and "0.03000" in text
 
 
-def test_a_folder_without_diagnoses_is_refused(tmp_path, capsys):
+def test_a_folder_without_diagnoses_is_refused(script, tmp_path, capsys):
     out = tmp_path / "out" / "props"
     with pytest.raises(SystemExit) as stop:
-        _script().main([str(tmp_path), "--out", str(out)])
+        script.main([str(tmp_path), "--out", str(out)])
     assert stop.value.code == 2
     assert "no diagnosis.json" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
