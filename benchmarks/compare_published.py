@@ -501,6 +501,14 @@ def cmd_reference(args: argparse.Namespace) -> None:
             }
         )
         print(f"{pt.name}: {values[-1]['r2_hz']:.5f} here, {record['r2_hz']:.5f} on its own set")
+    # Entries already in OUT for other (mixing, mode, seed) are kept: references grow seed
+    # by seed, and a .pt scored again replaces its own entry.
+    key = ("mixing", "mode", "seed")
+    mine = {tuple(v[k] for k in key) for v in values}
+    if args.out.is_file():
+        kept = [v for v in json.loads(args.out.read_text())["values"]
+                if tuple(v[k] for k in key) not in mine]  # fmt: skip
+        values = sorted(kept + values, key=lambda v: tuple(v[k] for k in key))
     doc = {
         "device": "cpu",
         "source": "the published run.py on this machine kind (2 CPU cores), its encoders "
@@ -589,7 +597,9 @@ def main() -> None:
     )
     r = sub.choices["reference"]
     r.add_argument("pt", type=Path, nargs="+", help="published 2d runs' .pt files")
-    r.add_argument("--out", type=Path, required=True, help="the reference JSON to write")
+    r.add_argument(
+        "--out", type=Path, required=True, help="the reference JSON (other entries kept)"
+    )
     args = parser.parse_args()
     args.published = args.published.resolve()
     commands = {"steps": cmd_steps, "eval": cmd_eval, "final": cmd_final}

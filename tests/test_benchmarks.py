@@ -170,3 +170,34 @@ def test_the_stall_control_records_every_start_of_the_published_best_of_k(tmp_pa
     kept = json.loads((tmp_path / "kept.json").read_text())
     assert kept["argv"][1:] == ["--config", "c.yaml"]
     assert kept["kept"][2]["final_loss"] == 1 / 2001
+
+
+def test_the_reference_grows_seed_by_seed(tmp_path):
+    """compare_published.py reference keeps the entries OUT already holds for other seeds
+    and replaces the one a .pt scores again, so a same-device reference can be extended as
+    published runs finish without rerunning the earlier ones."""
+    import argparse
+    import json
+
+    import torch
+
+    compare = _module("compare_published")
+    torch.manual_seed(0)
+    layers = [torch.nn.Linear(2, 256), torch.nn.GELU()]
+    for _ in range(3):
+        layers += [torch.nn.Linear(256, 256), torch.nn.GELU()]
+    layers.append(torch.nn.Linear(256, 2))
+    state = torch.nn.Sequential(*layers).state_dict()
+    pt = tmp_path / "spiral_lejepa-1338.pt"
+    record = {"run_name": "spiral_lejepa", "seed": 1338, "steps": 20000, "mixing": "spiral",
+              "mode": "lejepa", "r2_hz": 0.5, "model_state_dict": state}  # fmt: skip
+    torch.save(record, pt)
+    out = tmp_path / "reference.json"
+    old = [{"mixing": "spiral", "mode": "lejepa", "seed": s, "r2_hz": v}
+           for s, v in ((1337, 0.98), (1338, 0.1))]  # fmt: skip
+    out.write_text(json.dumps({"device": "cpu", "values": old}))
+    compare.cmd_reference(argparse.Namespace(pt=[pt], set=[], out=out))
+    values = json.loads(out.read_text())["values"]
+    assert [(v["seed"], v["r2_hz"] == 0.98) for v in values] == [(1337, True), (1338, False)]
+    scored = values[1]
+    assert scored["r2_hz_own_evaluation_set"] == 0.5 and scored["r2_hz"] != 0.1
