@@ -1,0 +1,233 @@
+(** * The order of the iterated Gaussian integral, for polynomials.
+
+    [HermiteN.gexpn n F] integrates the coordinates of [z] one at a time in a
+    fixed order: [z_{n-1}] first, [z_0] last.  Coquelicot has no product
+    measure on R^n, so "the Gaussian integral on R^n" is not a notion here;
+    what Fubini's theorem says about it that can be stated with iterated
+    integrals is that the order does not matter.  This file proves that for
+    the integrands of the Hermite model:
+    - [fprod_perm]: a finite product is unchanged by a permutation of its
+      factors (a permutation of [0, n) is a map with an inverse on [0, n),
+      [is_perm]);
+    - [gexpn_sumprod_order]: for every polynomial in [n] variables (a finite
+      sum of products of one-variable polynomials, [HermiteN.sumprod]) and
+      every permutation [sigma] of the coordinates, integrating in the order
+      [z_{sigma (n-1)}, ..., z_{sigma 0}] (the function [z => F (z o sigma)]
+      under [gexpn n]) gives the same value, and every inner improper
+      integral exists in that order too;
+    - [gexpn_sumprod2_order], [model_moments_order]: the same for the double
+      sums of products, hence for the model's first and second moments
+      [E h_i(z)] and [E h_i(z) h_l(z)] of every finite Hermite expansion, so
+      its whitening condition ([gwhitened_n]) does not depend on the order of
+      integration ([gwhitened_order]).
+    Not proved: anything for integrands beyond polynomials (continuous
+    functions with Gaussian tails would need Fubini for improper integrals of
+    continuous functions, which Coquelicot does not provide), and nothing
+    about the two blocks [z], [w] of the OU pair of [Mehler.ou_alignment]
+    (exchanging them is another statement). *)
+
+From Coquelicot Require Import Coquelicot.
+Require Import Reals Lra Lia FunctionalExtensionality.
+From LejepaId Require Import Prelude Dirichlet GaussianMoments HermiteGauss HermiteModel HermiteN.
+Open Scope R_scope.
+
+(** [sigma] is a permutation of [0, n) with inverse [tau]. *)
+Definition is_perm (n : nat) (sigma tau : nat -> nat) : Prop :=
+  forall j, (j < n)%nat -> (sigma j < n)%nat /\ (tau j < n)%nat /\ tau (sigma j) = j /\ sigma (tau j) = j.
+
+(** The vector [z] with its coordinates relabelled: coordinate [j] of
+    [vperm sigma z] is [z_{sigma j}]. *)
+Definition vperm (sigma : nat -> nat) (z : vec) : vec := fun j => z (sigma j).
+
+Lemma is_perm_sym : forall n sigma tau, is_perm n sigma tau -> is_perm n tau sigma.
+Proof. intros n sigma tau H j Hj. destruct (H j Hj) as [A [B [C D]]]. auto. Qed.
+
+(** The transposition of [k] and [m]. *)
+Definition swap (k m j : nat) : nat :=
+  if Nat.eq_dec j k then m else if Nat.eq_dec j m then k else j.
+
+Lemma swap_swap : forall k m j, swap k m (swap k m j) = j.
+Proof.
+  intros k m j. unfold swap.
+  destruct (Nat.eq_dec j k); destruct (Nat.eq_dec j m); subst;
+    repeat (destruct Nat.eq_dec; subst); congruence.
+Qed.
+
+Lemma swap_m : forall k m, swap k m m = k.
+Proof. intros k m. unfold swap. destruct (Nat.eq_dec m k); [congruence|]. destruct (Nat.eq_dec m m); congruence. Qed.
+
+Lemma swap_other : forall k m j, j <> k -> j <> m -> swap k m j = j.
+Proof. intros k m j H1 H2. unfold swap. destruct (Nat.eq_dec j k); [congruence|]. destruct (Nat.eq_dec j m); congruence. Qed.
+
+Lemma swap_k : forall k m, swap k m k = m.
+Proof. intros k m. unfold swap. destruct (Nat.eq_dec k k); congruence. Qed.
+
+(** One factor taken out of a product. *)
+Lemma fprod_extract : forall n f k, (k < n)%nat ->
+  fprod n f = f k * fprod n (fun j => if Nat.eq_dec j k then 1 else f j).
+Proof.
+  induction n as [|n IH]; intros f k Hk; [lia|]. cbn [fprod].
+  destruct (Nat.eq_dec n k) as [->|Hne].
+  - rewrite (fprod_ext k (fun j => if Nat.eq_dec j k then 1 else f j) f).
+    + ring.
+    + intros j Hj. destruct (Nat.eq_dec j k); [lia | reflexivity].
+  - rewrite (IH f k) by lia. ring.
+Qed.
+
+(** Exchanging the factor [k] with the last one. *)
+Lemma fprod_swap_last : forall n f k, (k <= n)%nat ->
+  fprod (S n) (fun j => f (swap k n j)) = fprod (S n) f.
+Proof.
+  intros n f k Hk. destruct (Nat.eq_dec k n) as [->|Hne].
+  - apply fprod_ext. intros j _. unfold swap. destruct (Nat.eq_dec j n); [subst; reflexivity | reflexivity].
+  - cbn [fprod]. rewrite swap_m.
+    rewrite (fprod_extract n (fun j => f (swap k n j)) k) by lia.
+    rewrite (fprod_extract n f k) by lia. rewrite swap_k.
+    rewrite (fprod_ext n (fun j => if Nat.eq_dec j k then 1 else f (swap k n j))
+                         (fun j => if Nat.eq_dec j k then 1 else f j)).
+    + ring.
+    + intros j Hj. destruct (Nat.eq_dec j k); [reflexivity|]. rewrite swap_other by lia. reflexivity.
+Qed.
+
+(** A finite product does not depend on the order of its factors. *)
+Theorem fprod_perm : forall n sigma tau f, is_perm n sigma tau ->
+  fprod n (fun j => f (sigma j)) = fprod n f.
+Proof.
+  induction n as [|n IH]; intros sigma tau f H; [reflexivity|].
+  destruct (H n ltac:(lia)) as [_ [Hk [_ Hsk]]].
+  set (k := tau n) in *.
+  set (sigma' := fun j => sigma (swap k n j)).
+  set (tau' := fun j => swap k n (tau j)).
+  assert (Hp : is_perm n sigma' tau').
+  { intros j Hj. unfold sigma', tau'.
+    assert (Hi : (swap k n j < S n)%nat /\ swap k n j <> k).
+    { unfold swap. destruct (Nat.eq_dec j k); [split; lia|].
+      destruct (Nat.eq_dec j n); [lia | split; lia]. }
+    destruct Hi as [Hi1 Hi2].
+    destruct (H _ Hi1) as [Hs1 [_ [Hts _]]].
+    destruct (H j ltac:(lia)) as [_ [Ht1 [_ Hst]]].
+    assert (Htk : tau j <> k).
+    { intros E. apply (f_equal sigma) in E. rewrite Hst, Hsk in E. lia. }
+    split; [|split; [|split]].
+    - assert (sigma (swap k n j) <> n).
+      { intros E. apply Hi2. rewrite <- Hts, E. reflexivity. }
+      lia.
+    - unfold swap. destruct (Nat.eq_dec (tau j) k); [congruence|].
+      destruct (Nat.eq_dec (tau j) n) as [E|]; [|lia].
+      assert (k <> n) by (intros Ekn; apply Htk; rewrite E, Ekn; reflexivity). lia.
+    - rewrite Hts. apply swap_swap.
+    - rewrite swap_swap. exact Hst. }
+  rewrite (fprod_ext (S n) (fun j => f (sigma j)) (fun j => f (sigma' (swap k n j)))).
+  2: { intros j _. unfold sigma'. rewrite swap_swap. reflexivity. }
+  rewrite (fprod_swap_last n (fun j => f (sigma' j)) k) by lia.
+  cbn [fprod]. rewrite (IH sigma' tau' f Hp). unfold sigma'. rewrite swap_m, Hsk. reflexivity.
+Qed.
+
+(** Relabelling the coordinates of a sum of products relabels its factors. *)
+Lemma sumprod_vperm : forall n N c p sigma tau, is_perm n sigma tau ->
+  (fun z => sumprod n N c p (vperm sigma z)) = sumprod n N c (fun k j => p k (tau j)).
+Proof.
+  intros n N c p sigma tau H. apply functional_extensionality. intros z.
+  unfold sumprod, vperm. apply fsum_ext. intros k _. f_equal.
+  rewrite <- (fprod_perm n sigma tau (fun j => p k (tau j) (z j)) H).
+  apply fprod_ext. intros j Hj. destruct (H j Hj) as [_ [_ [E _]]]. rewrite E. reflexivity.
+Qed.
+
+(** Every order of integration gives the same iterated Gaussian integral of a
+    polynomial in [n] variables, and every inner improper integral exists in
+    every order.  [gexpn n (fun z => F (vperm sigma z))] integrates [F]'s
+    coordinate [tau (n-1)] first and [tau 0] last ([tau] the inverse of
+    [sigma]). *)
+Theorem gexpn_sumprod_order : forall n N (c : nat -> R) (p : nat -> nat -> R -> R) sigma tau,
+  is_perm n sigma tau -> (forall k j, IsPoly (p k j)) ->
+  gintegrable n (fun z => sumprod n N c p (vperm sigma z)) /\
+  gexpn n (fun z => sumprod n N c p (vperm sigma z)) = gexpn n (sumprod n N c p).
+Proof.
+  intros n N c p sigma tau H Hp. rewrite (sumprod_vperm n N c p sigma tau H).
+  destruct (gexpn_sumprod n N c (fun k j => p k (tau j))) as [Hi He]; [intros; apply Hp|].
+  split; [exact Hi|]. rewrite He, (proj2 (gexpn_sumprod n N c p Hp)).
+  apply fsum_ext. intros k _. f_equal.
+  exact (fprod_perm n tau sigma (fun j => gexp (p k j)) (is_perm_sym n sigma tau H)).
+Qed.
+
+(** The same for double sums of products (products of two expansions). *)
+Theorem gexpn_sumprod2_order : forall n N M (c : nat -> nat -> R) (p : nat -> nat -> nat -> R -> R) sigma tau,
+  is_perm n sigma tau -> (forall k k' j, IsPoly (p k k' j)) ->
+  gintegrable n (fun z => sumprod2 n N M c p (vperm sigma z)) /\
+  gexpn n (fun z => sumprod2 n N M c p (vperm sigma z)) = gexpn n (sumprod2 n N M c p).
+Proof.
+  intros n N M c p sigma tau H Hp.
+  assert (E : (fun z => sumprod2 n N M c p (vperm sigma z)) =
+              (fun z => fsum N (fun k => sumprod n M (c k) (fun k' j => p k k' (tau j)) z))).
+  { apply functional_extensionality. intros z. unfold sumprod2. apply fsum_ext. intros k _.
+    rewrite <- (sumprod_vperm n M (c k) (p k) sigma tau H). reflexivity. }
+  assert (HP : forall k, (k < N)%nat -> PolyN n (sumprod n M (c k) (fun k' j => p k k' (tau j))))
+    by (intros k _; apply PolyN_sumprod; intros; apply Hp).
+  destruct (gexpn_fsum n N _ HP) as [Pi Pe].
+  rewrite E. split; [apply PolyN_gintegrable, Pi|]. rewrite Pe.
+  assert (E2 : sumprod2 n N M c p = (fun z => fsum N (fun k => sumprod n M (c k) (p k) z)))
+    by reflexivity.
+  rewrite E2. rewrite (proj2 (gexpn_fsum n N (fun k => sumprod n M (c k) (p k))
+                              (fun k _ => PolyN_sumprod n M (c k) (p k) (Hp k)))).
+  apply fsum_ext. intros k _.
+  rewrite <- (sumprod_vperm n M (c k) (p k) sigma tau H).
+  exact (proj2 (gexpn_sumprod_order n M (c k) (p k) sigma tau H (Hp k))).
+Qed.
+
+(** The model's first and second moments, [E h_i(z)] and [E h_i(z) h_l(z)] for
+    a finite Hermite expansion [h], are the same iterated Gaussian integrals in
+    every order of integration, each inner integral existing. *)
+Theorem model_moments_order : forall n (h : HEncoder n) sigma tau, is_perm n sigma tau ->
+  forall i l,
+  gintegrable n (fun z => heval h (vperm sigma z) i) /\
+  gexpn n (fun z => heval h (vperm sigma z) i) = gexpn n (fun z => heval h z i) /\
+  gintegrable n (fun z => heval h (vperm sigma z) i * heval h (vperm sigma z) l) /\
+  gexpn n (fun z => heval h (vperm sigma z) i * heval h (vperm sigma z) l) =
+  gexpn n (fun z => heval h z i * heval h z l).
+Proof.
+  intros n h sigma tau H i l.
+  assert (E1 : (fun z => heval h (vperm sigma z) i) =
+               (fun z => sumprod n (size h) (fun k => coef h i k) (fun k j => hn (basis h k j)) (vperm sigma z)))
+    by reflexivity.
+  assert (E2 : (fun z => heval h (vperm sigma z) i * heval h (vperm sigma z) l) =
+               (fun z => sumprod2 n (size h) (size h) (fun k k' => coef h i k * coef h l k')
+                           (fun k k' j x => hn (basis h k j) x * hn (basis h k' j) x) (vperm sigma z))).
+  { apply functional_extensionality. intros z.
+    exact (f_equal (fun F => F (vperm sigma z)) (hh_sumprod2 n h i l)). }
+  destruct (gexpn_sumprod_order n (size h) (fun k => coef h i k) (fun k j => hn (basis h k j)) sigma tau H)
+    as [I1 V1]; [intros; apply hn_poly|].
+  destruct (gexpn_sumprod2_order n (size h) (size h) (fun k k' => coef h i k * coef h l k')
+              (fun k k' j x => hn (basis h k j) x * hn (basis h k' j) x) sigma tau H) as [I2 V2].
+  { intros; apply poly_mul; apply hn_poly. }
+  rewrite E1, E2. split; [exact I1|]. split; [rewrite V1; reflexivity|]. split; [exact I2|].
+  rewrite V2, (hh_sumprod2 n h i l). reflexivity.
+Qed.
+
+(** Whitening by iterated Gaussian integrals does not depend on the order of
+    integration: [h] is whitened ([gwhitened_n]) iff it is whitened with the
+    coordinates integrated in the order given by [sigma]. *)
+Theorem gwhitened_order : forall n (h : HEncoder n) sigma tau, is_perm n sigma tau ->
+  (gwhitened_n h <->
+   (forall i, (i < n)%nat -> gexpn n (fun z => heval h (vperm sigma z) i) = 0) /\
+   (forall i l, (i < n)%nat -> (l < n)%nat ->
+      gexpn n (fun z => heval h (vperm sigma z) i * heval h (vperm sigma z) l) -
+      gexpn n (fun z => heval h (vperm sigma z) i) * gexpn n (fun z => heval h (vperm sigma z) l) =
+      kron i l)).
+Proof.
+  intros n h sigma tau H.
+  assert (M1 : forall i, gexpn n (fun z => heval h (vperm sigma z) i) = gexpn n (fun z => heval h z i))
+    by (intros i; exact (proj1 (proj2 (model_moments_order n h sigma tau H i i)))).
+  assert (M2 : forall i l, gexpn n (fun z => heval h (vperm sigma z) i * heval h (vperm sigma z) l) =
+                           gexpn n (fun z => heval h z i * heval h z l))
+    by (intros i l; exact (proj2 (proj2 (proj2 (model_moments_order n h sigma tau H i l))))).
+  unfold gwhitened_n. split; intros [Hm Hc]; split.
+  - intros i Hi. rewrite M1. apply Hm, Hi.
+  - intros i l Hi Hl. rewrite M2, !M1. apply Hc; assumption.
+  - intros i Hi. rewrite <- M1. apply Hm, Hi.
+  - intros i l Hi Hl. rewrite <- M2, <- !M1. apply Hc; assumption.
+Qed.
+
+(** Not vacuous: the reversal [j => n - 1 - j] is a permutation of [0, n), so
+    the iterated integral in the opposite order ([z_0] first) agrees. *)
+Lemma is_perm_reverse : forall n, is_perm n (fun j => (n - 1 - j)%nat) (fun j => (n - 1 - j)%nat).
+Proof. intros n j Hj. repeat split; lia. Qed.
