@@ -19,7 +19,10 @@
       sums of products, hence for the model's first and second moments
       [E h_i(z)] and [E h_i(z) h_l(z)] of every finite Hermite expansion, so
       its whitening condition ([gwhitened_n]) does not depend on the order of
-      integration ([gwhitened_order]).
+      integration ([gwhitened_order]);
+    - [model_sqerr_order]: the same for the square error [E |h(z) - Q z|^2]
+      that Theorem 3 bounds (through [order_free], the integrands whose
+      every order gives polynomial stages and one value, closed under sums).
     Not proved: anything for integrands beyond polynomials (continuous
     functions with Gaussian tails would need Fubini for improper integrals of
     continuous functions, which Coquelicot does not provide), and nothing
@@ -28,7 +31,7 @@
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia FunctionalExtensionality.
-From LejepaId Require Import Prelude Dirichlet GaussianMoments HermiteGauss HermiteModel HermiteN.
+From LejepaId Require Import Prelude Matrix Dirichlet GaussianMoments HermiteGauss HermiteModel HermiteN.
 Open Scope R_scope.
 
 (** [sigma] is a permutation of [0, n) with inverse [tau]. *)
@@ -231,3 +234,100 @@ Qed.
     the iterated integral in the opposite order ([z_0] first) agrees. *)
 Lemma is_perm_reverse : forall n, is_perm n (fun j => (n - 1 - j)%nat) (fun j => (n - 1 - j)%nat).
 Proof. intros n j Hj. repeat split; lia. Qed.
+
+(** ** Closure: sums and scalings of such integrands.
+
+    [order_free n F]: every inner integrand of [gexpn n F] is a polynomial,
+    and the same holds, with the same value, in every order of integration. *)
+Definition order_free (n : nat) (F : vec -> R) : Prop :=
+  PolyN n F /\
+  forall sigma tau, is_perm n sigma tau ->
+    PolyN n (fun z => F (vperm sigma z)) /\ gexpn n (fun z => F (vperm sigma z)) = gexpn n F.
+
+Lemma order_free_sumprod : forall n N c p, (forall k j, IsPoly (p k j)) -> order_free n (sumprod n N c p).
+Proof.
+  intros n N c p Hp. split; [apply PolyN_sumprod, Hp|]. intros sigma tau H.
+  split; [rewrite (sumprod_vperm n N c p sigma tau H); apply PolyN_sumprod; intros; apply Hp|].
+  exact (proj2 (gexpn_sumprod_order n N c p sigma tau H Hp)).
+Qed.
+
+Lemma order_free_lin : forall n a b F G, order_free n F -> order_free n G ->
+  order_free n (fun z => a * F z + b * G z).
+Proof.
+  intros n a b F G [PF HF] [PG HG]. split; [exact (proj1 (gexpn_lin n a b F G PF PG))|].
+  intros sigma tau H. destruct (HF sigma tau H) as [PF' EF]. destruct (HG sigma tau H) as [PG' EG].
+  destruct (gexpn_lin n a b _ _ PF' PG') as [P E]. split; [exact P|].
+  rewrite E, EF, EG. exact (eq_sym (proj2 (gexpn_lin n a b F G PF PG))).
+Qed.
+
+Lemma order_free_fsum : forall n N (F : nat -> vec -> R), (forall k, (k < N)%nat -> order_free n (F k)) ->
+  order_free n (fun z => fsum N (fun k => F k z)).
+Proof.
+  intros n N F HF. split; [exact (proj1 (gexpn_fsum n N F (fun k Hk => proj1 (HF k Hk))))|].
+  intros sigma tau H.
+  destruct (gexpn_fsum n N (fun k z => F k (vperm sigma z)) (fun k Hk => proj1 (proj2 (HF k Hk) sigma tau H)))
+    as [P E].
+  split; [exact P|]. rewrite E, (proj2 (gexpn_fsum n N F (fun k Hk => proj1 (HF k Hk)))).
+  apply fsum_ext. intros k Hk. exact (proj2 (proj2 (HF k Hk) sigma tau H)).
+Qed.
+
+Lemma order_free_ext : forall n F G, (forall z, F z = G z) -> order_free n F -> order_free n G.
+Proof. intros n F G E HF. replace G with F; [exact HF|]. apply functional_extensionality, E. Qed.
+
+Lemma order_free_sumprod2 : forall n N M c p, (forall k k' j, IsPoly (p k k' j)) ->
+  order_free n (sumprod2 n N M c p).
+Proof.
+  intros n N M c p Hp. apply (order_free_ext n (fun z => fsum N (fun k => sumprod n M (c k) (p k) z)));
+    [intros; reflexivity|].
+  apply order_free_fsum. intros k _. apply order_free_sumprod. intros; apply Hp.
+Qed.
+
+(** The model's square error [E |h(z) - Q z|^2] (the quantity Theorem 3
+    bounds) is the same iterated Gaussian integral in every order of
+    integration, each inner integral existing. *)
+Theorem model_sqerr_order : forall n (h : HEncoder n) (Q : mat) sigma tau, is_perm n sigma tau ->
+  gintegrable n (fun z => nsq n (vsub (heval h (vperm sigma z)) (mapply n Q (vperm sigma z)))) /\
+  gexpn n (fun z => nsq n (vsub (heval h (vperm sigma z)) (mapply n Q (vperm sigma z)))) =
+  gexpn n (fun z => nsq n (vsub (heval h z) (mapply n Q z))).
+Proof.
+  intros n h Q sigma tau H.
+  set (A := fun i z => heval h z i * heval h z i).
+  set (B := fun i j z => heval h z i * psi n (ev j) z).
+  set (C := fun j j' z => psi n (ev j) z * psi n (ev j') z).
+  assert (Hint : forall z, fsum n (fun i => 1 * A i z + (-2) * fsum n (fun j => Q i j * B i j z) +
+                                      1 * fsum n (fun j => fsum n (fun j' => (Q i j * Q i j') * C j j' z)))
+                   = nsq n (vsub (heval h z) (mapply n Q z))).
+  { intros z. unfold nsq, dot. apply fsum_ext. intros i _.
+    unfold vsub, mapply, A, B, C.
+    rewrite (fsum_ext n (fun j => Q i j * z j) (fun j => Q i j * psi n (ev j) z))
+      by (intros j Hj; rewrite psi_ev by exact Hj; reflexivity).
+    rewrite (fsum_ext n (fun j => Q i j * (heval h z i * psi n (ev j) z))
+               (fun j => heval h z i * (Q i j * psi n (ev j) z))) by (intros; ring).
+    rewrite fsum_scal.
+    rewrite (fsum_ext n (fun j => fsum n (fun j' => Q i j * Q i j' * (psi n (ev j) z * psi n (ev j') z)))
+               (fun j => fsum n (fun j' => (Q i j * psi n (ev j) z) * (Q i j' * psi n (ev j') z))))
+      by (intros; apply fsum_ext; intros; ring).
+    rewrite <- fsum_mul_fsum. ring. }
+  assert (OA : forall i, order_free n (A i)).
+  { intros i. apply (order_free_ext n (sumprod2 n (size h) (size h) (fun k k' => coef h i k * coef h i k')
+                        (fun k k' j x => hn (basis h k j) x * hn (basis h k' j) x))).
+    - intros z. exact (f_equal (fun F => F z) (eq_sym (hh_sumprod2 n h i i))).
+    - apply order_free_sumprod2. intros; apply poly_mul; apply hn_poly. }
+  assert (OB : forall i j, order_free n (B i j)).
+  { intros i j. unfold B. rewrite hpsi_sumprod. apply order_free_sumprod. intros; apply poly_mul; apply hn_poly. }
+  assert (OC : forall j j', order_free n (C j j')).
+  { intros j j'. unfold C. rewrite psipsi_sumprod. apply order_free_sumprod. intros; apply poly_mul; apply hn_poly. }
+  assert (Hscal : forall c F, order_free n F -> order_free n (fun z => c * F z)).
+  { intros c F HF. apply (order_free_ext n (fun z => c * F z + 0 * F z)); [intros; ring|].
+    apply order_free_lin; exact HF. }
+  assert (O : order_free n (fun z => nsq n (vsub (heval h z) (mapply n Q z)))).
+  { apply (order_free_ext n _ _ Hint). apply order_free_fsum. intros i _.
+    apply (order_free_ext n (fun z => 1 * (1 * A i z + (-2) * fsum n (fun j => Q i j * B i j z)) +
+                                      1 * fsum n (fun j => fsum n (fun j' => (Q i j * Q i j') * C j j' z))));
+      [intros; ring|].
+    apply order_free_lin; [apply order_free_lin; [apply OA|]|].
+    - apply order_free_fsum. intros j _. apply Hscal, OB.
+    - apply order_free_fsum. intros j _. apply order_free_fsum. intros j' _. apply Hscal, OC. }
+  destruct O as [_ HO]. destruct (HO sigma tau H) as [P E].
+  split; [exact (PolyN_gintegrable _ _ P) | exact E].
+Qed.
