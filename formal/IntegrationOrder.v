@@ -22,16 +22,21 @@
       integration ([gwhitened_order]);
     - [model_sqerr_order]: the same for the square error [E |h(z) - Q z|^2]
       that Theorem 3 bounds (through [order_free], the integrands whose
-      every order gives polynomial stages and one value, closed under sums).
+      every order gives polynomial stages and one value, closed under sums);
+    - [model_alignment_order]: the alignment loss over the OU pair,
+      [ou_alignment = E_z E_w |h(z) - h(z')|^2], with the coordinates of [z]
+      and those of [w] each integrated in any order (two permutations,
+      independent).
     Not proved: anything for integrands beyond polynomials (continuous
     functions with Gaussian tails would need Fubini for improper integrals of
-    continuous functions, which Coquelicot does not provide), and nothing
-    about the two blocks [z], [w] of the OU pair of [Mehler.ou_alignment]
-    (exchanging them is another statement). *)
+    continuous functions, which Coquelicot does not provide), and the two
+    blocks [z], [w] of the OU pair of [Mehler.ou_alignment] are not
+    exchanged, nor their coordinates interleaved (that is an order of the
+    2n coordinates that [gexpn n] of [gexpn n] cannot express). *)
 
 From Coquelicot Require Import Coquelicot.
-Require Import Reals Lra Lia FunctionalExtensionality.
-From LejepaId Require Import Prelude Matrix Dirichlet GaussianMoments HermiteGauss HermiteModel HermiteN.
+Require Import Reals Lra Lia Psatz FunctionalExtensionality.
+From LejepaId Require Import Prelude Matrix Dirichlet GaussianMoments HermiteGauss HermiteModel HermiteN Mehler.
 Open Scope R_scope.
 
 (** [sigma] is a permutation of [0, n) with inverse [tau]. *)
@@ -330,4 +335,107 @@ Proof.
     - apply order_free_fsum. intros j _. apply order_free_fsum. intros j' _. apply Hscal, OC. }
   destruct O as [_ HO]. destruct (HO sigma tau H) as [P E].
   split; [exact (PolyN_gintegrable _ _ P) | exact E].
+Qed.
+
+Lemma order_free_const : forall n c, order_free n (fun _ => c).
+Proof.
+  intros n c. split; [exact (proj1 (PolyN_const n c))|].
+  intros sigma tau _. split; [exact (proj1 (PolyN_const n c)) | reflexivity].
+Qed.
+
+Lemma order_free_scal : forall n c F, order_free n F -> order_free n (fun z => c * F z).
+Proof.
+  intros n c F HF. apply (order_free_ext n (fun z => c * F z + 0 * F z)); [intros; ring|].
+  apply order_free_lin; exact HF.
+Qed.
+
+(** ** The alignment loss over the OU pair, in every order of each block.
+
+    [ou_alignment h rho = E_z E_w |h(z) - h(z')|^2] with
+    [z' = rho z + sqrt (1 - rho^2) w] integrates the [n] coordinates of [w]
+    (inner block) and then those of [z] (outer block), each block in the
+    fixed order of [gexpn].  Relabelling the coordinates of [z] by one
+    permutation and those of [w] by another, independently, gives the same
+    value, every inner integral existing.  (The two blocks are not
+    exchanged.) *)
+Theorem model_alignment_order : forall n (h : HEncoder n) rho sigma tau sw tw,
+  -1 <= rho <= 1 -> is_perm n sigma tau -> is_perm n sw tw ->
+  (forall z, gintegrable n (fun w => nsq n (vsub (heval h (vperm sigma z))
+                 (heval h (ou rho (sqrt (1 - rho ^ 2)) (vperm sigma z) (vperm sw w)))))) /\
+  gintegrable n (fun z => gexpn n (fun w => nsq n (vsub (heval h (vperm sigma z))
+                 (heval h (ou rho (sqrt (1 - rho ^ 2)) (vperm sigma z) (vperm sw w)))))) /\
+  gexpn n (fun z => gexpn n (fun w => nsq n (vsub (heval h (vperm sigma z))
+                 (heval h (ou rho (sqrt (1 - rho ^ 2)) (vperm sigma z) (vperm sw w)))))) =
+  ou_alignment h rho.
+Proof.
+  intros n h rho sigma tau sw tw Hr Hs Hp. unfold ou_alignment. set (s := sqrt (1 - rho ^ 2)).
+  assert (Hrs : rho ^ 2 + s ^ 2 = 1) by (unfold s; rewrite pow2_sqrt by nra; ring).
+  set (G := fun z w => nsq n (vsub (heval h z) (heval h (ou rho s z w)))).
+  set (a := fun i z => heval h z i).
+  set (B := fun i z w => heval h (ou rho s z w) i).
+  set (Sv := fun i z => fsum (size h) (fun k => coef h i k * rho ^ hdeg h k * psi n (basis h k) z)).
+  set (Q2 := fun i => sumprod2 n (size h) (size h) (fun k k' => coef h i k * coef h i k')
+                               (fun k k' j => qou rho s (basis h k j) (basis h k' j))).
+  set (T := fun i z w => 1 * (a i z * a i z) + 1 * ((-2) * (a i z * B i z w) + 1 * (B i z w * B i z w))).
+  assert (HG : forall z w, G z w = fsum n (fun i => T i z w)).
+  { intros z w. unfold G, T, nsq, dot, vsub. apply fsum_ext. intros i _. unfold a, B. ring. }
+  (* the inner block: for every z, w => G z w is order free *)
+  assert (OB : forall i z, order_free n (B i z)).
+  { intros i z. apply (order_free_ext n (sumprod n (size h) (fun k => coef h i k)
+                        (fun k j y => hn (basis h k j) (rho * z j + s * y)))).
+    - intros w. unfold B, heval, sumprod. apply fsum_ext. intros k _. rewrite psi_hn. reflexivity.
+    - apply order_free_sumprod. intros k j. apply poly_affine, hn_poly. }
+  assert (OBB : forall i z, order_free n (fun w => B i z w * B i z w)).
+  { intros i z. apply (order_free_ext n _ _ (fun w => eq_sym (f_equal (fun F => F w) (hh_ou_sumprod2 rho s n h i i z)))).
+    apply order_free_sumprod2. intros; apply poly_mul; apply poly_affine, hn_poly. }
+  assert (OT : forall i z, order_free n (T i z)).
+  { intros i z. unfold T. apply order_free_lin; [apply order_free_const|].
+    apply order_free_lin; [apply order_free_scal, OB | apply OBB]. }
+  assert (OG : forall z, order_free n (G z)).
+  { intros z. apply (order_free_ext n (fun w => fsum n (fun i => T i z w))); [intros w; symmetry; apply HG|].
+    apply order_free_fsum. intros i _. apply OT. }
+  (* the inner integral, for fixed z, as in Mehler.model_alignment_ou *)
+  assert (Hin : forall i z, gexpn n (T i z) = 1 * (a i z * a i z) + 1 * ((-2) * (a i z * Sv i z) + 1 * Q2 i z)).
+  { intros i z. unfold T, B. destruct (PolyN_const n (a i z * a i z)) as [Pc Ec].
+    destruct (gexpn_heval_ou n h i rho s z Hrs) as [PB EB].
+    destruct (gexpn_scal n (a i z) _ PB) as [PaB EaB].
+    destruct (inner_sq rho s n h i i z) as [PBB EBB].
+    destruct (gexpn_lin n (-2) 1 _ _ PaB PBB) as [P1 E1].
+    destruct (gexpn_lin n 1 1 _ _ Pc P1) as [P2 E2].
+    rewrite E2, E1, EaB, EB, EBB, Ec. unfold Sv, Q2. ring. }
+  set (I := fun z => fsum n (fun i => 1 * (a i z * a i z) + 1 * ((-2) * (a i z * Sv i z) + 1 * Q2 i z))).
+  assert (HI : forall z, gexpn n (G z) = I z).
+  { intros z. replace (G z) with (fun w => fsum n (fun i => T i z w))
+      by (apply functional_extensionality; intros w; symmetry; apply HG).
+    rewrite (proj2 (gexpn_fsum n n (fun i => T i z) (fun i _ => proj1 (OT i z)))).
+    unfold I. apply fsum_ext. intros i _. apply Hin. }
+  (* the outer block: I is order free *)
+  assert (OA : forall i, order_free n (fun z => a i z * a i z)).
+  { intros i. unfold a. apply (order_free_ext n _ _ (fun z => eq_sym (f_equal (fun F => F z) (hh_sumprod2 n h i i)))).
+    apply order_free_sumprod2. intros; apply poly_mul; apply hn_poly. }
+  assert (OS : forall i, order_free n (fun z => a i z * Sv i z)).
+  { intros i. apply (order_free_ext n (fun z => fsum (size h) (fun k =>
+                        (coef h i k * rho ^ hdeg h k) * (heval h z i * psi n (basis h k) z)))).
+    - intros z. unfold a, Sv. rewrite <- fsum_scal. apply fsum_ext. intros; ring.
+    - apply order_free_fsum. intros k _. apply order_free_scal.
+      rewrite hpsi_sumprod. apply order_free_sumprod. intros; apply poly_mul; apply hn_poly. }
+  assert (OQ : forall i, order_free n (Q2 i)).
+  { intros i. apply order_free_sumprod2. intros; apply qou_poly, Hrs. }
+  assert (OI : order_free n I).
+  { unfold I. apply order_free_fsum. intros i _. apply order_free_lin; [apply OA|].
+    apply order_free_lin; [apply OS | apply OQ]. }
+  (* both blocks relabelled *)
+  split; [|split].
+  - intros z. destruct (proj2 (OG (vperm sigma z)) sw tw Hp) as [P _]. exact (PolyN_gintegrable _ _ P).
+  - assert (E : (fun z => gexpn n (fun w => G (vperm sigma z) (vperm sw w))) = (fun z => I (vperm sigma z))).
+    { apply functional_extensionality. intros z.
+      rewrite (proj2 (proj2 (OG (vperm sigma z)) sw tw Hp)). apply HI. }
+    change (gintegrable n (fun z => gexpn n (fun w => G (vperm sigma z) (vperm sw w)))).
+    rewrite E. exact (PolyN_gintegrable _ _ (proj1 (proj2 OI sigma tau Hs))).
+  - assert (E : (fun z => gexpn n (fun w => G (vperm sigma z) (vperm sw w))) = (fun z => I (vperm sigma z))).
+    { apply functional_extensionality. intros z.
+      rewrite (proj2 (proj2 (OG (vperm sigma z)) sw tw Hp)). apply HI. }
+    assert (E0 : (fun z => gexpn n (G z)) = I) by (apply functional_extensionality; exact HI).
+    change (gexpn n (fun z => gexpn n (fun w => G (vperm sigma z) (vperm sw w))) = gexpn n (fun z => gexpn n (G z))).
+    rewrite E, (proj2 (proj2 OI sigma tau Hs)), <- E0. reflexivity.
 Qed.

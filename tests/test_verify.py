@@ -208,6 +208,7 @@ def test_concrete_results_need_no_project_assumption(real_report: findings.Repor
         "IntegrationOrder.model_moments_order",
         "IntegrationOrder.gwhitened_order",
         "IntegrationOrder.model_sqerr_order",
+        "IntegrationOrder.model_alignment_order",
         "Mehler.approx_identifiability_model_ou",
         "Planning.planning_orthogonal_values",
         "Planning.stochastic_cost_equal",

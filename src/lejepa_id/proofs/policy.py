@@ -240,6 +240,7 @@ REQUIRED_THEOREMS: tuple[str, ...] = (
     "LejepaId.IntegrationOrder.model_moments_order",
     "LejepaId.IntegrationOrder.gwhitened_order",
     "LejepaId.IntegrationOrder.model_sqerr_order",
+    "LejepaId.IntegrationOrder.model_alignment_order",
     "LejepaId.Matrix.rows_orthonormal_orthogonal",
     "LejepaId.Converse.affine_eigen_affine_score",
     "LejepaId.Converse.affine_score_gaussian",
