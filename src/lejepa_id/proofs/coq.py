@@ -241,6 +241,10 @@ def _type_of(check_output: str) -> str:
     return " ".join(m.group(1).split()) if m else ""
 
 
+#: The fewest theorems pass A gives one coqc of its own (a run loads the tree first).
+MIN_CHUNK = 8
+
+
 def _pass_a(coqc, opts, work, header, theorems, token, timeout) -> None:
     """Type, statement dependencies and assumptions of every theorem."""
 
@@ -250,7 +254,9 @@ def _pass_a(coqc, opts, work, header, theorems, token, timeout) -> None:
             f'Redirect "{token}_assume_{k}" Print Assumptions {name}.',
         ]
 
-    workers = max(1, min(os.cpu_count() or 1, 8, len(theorems)))
+    # Each chunk is a coqc that loads the whole tree first: a chunk of a few theorems
+    # would cost more in loading than it saves in parallel.
+    workers = max(1, min(os.cpu_count() or 1, 8, -(-len(theorems) // MIN_CHUNK)))
     chunks = [list(range(len(theorems)))[w::workers] for w in range(workers)]
 
     def run_chunk(wc: tuple[int, list[int]]) -> None:
@@ -298,12 +304,21 @@ class Definitions:
         if proc.returncode != 0 or found.odd:
             detail = " ".join((proc.stdout + proc.stderr).split())[-300:]
             self.errors.append(f"dependency walk failed: {detail}")
+        self.absorb(found)
+        self.print_new()
+        return found
+
+    def absorb(self, found: deps.Graph) -> None:
+        """Add a walk's graph (a primitive projection in it is an error)."""
         if found.projections:
             self.errors.append(
                 "a statement or definition uses a primitive projection, which the "
                 "dependency walk cannot follow (no Set Primitive Projections)"
             )
         self.graph.merge(found)
+
+    def print_new(self) -> None:
+        """Print every project node of the graph not printed yet (one coqc)."""
         new = sorted(d for d in self.graph.edges if _project(d) and d not in self.printed)
         tag = f"{self._token}_def{self._round}"
         self._run(
@@ -315,7 +330,6 @@ class Definitions:
             if not self.printed[d]:
                 self.errors.append(f"could not print the definition of {d}")
         self._round += 1
-        return found
 
     def closure(self, refs: list[str]) -> list[str]:
         """The project constants ``refs`` reach, transitively (themselves included)."""
@@ -350,6 +364,16 @@ def law_premises_deep(outside_head: list[str], defs: Definitions) -> list[str]:
 
 def _pass_b(coqc, opts, work, header, names, token, timeout) -> str:
     """Types, sorts and solver tests of the assumptions."""
+    body = _pass_b_lines(names, token)
+    proc = _run(coqc, opts, work, f"LejepaVerifyB{token}", header + body, timeout)
+    if proc.returncode != 0:
+        return (
+            "assumption inspection failed: " + " ".join((proc.stdout + proc.stderr).split())[-300:]
+        )
+    return proc.stdout
+
+
+def _pass_b_lines(names: list[str], token: str) -> list[str]:
     body = []
     for j, name in enumerate(names):
         stmt = f"ltac:(let T := type of @{name} in exact T)"
@@ -362,12 +386,7 @@ def _pass_b(coqc, opts, work, header, names, token, timeout) -> str:
             f"Goal {stmt}. tryif timeout 5 (solve [easy | tauto | intuition]) "
             f'then idtac "LEJEPA-TRIVIAL {j}" else idtac "LEJEPA-KEPT {j}". Abort.',
         ]
-    proc = _run(coqc, opts, work, f"LejepaVerifyB{token}", header + body, timeout)
-    if proc.returncode != 0:
-        return (
-            "assumption inspection failed: " + " ".join((proc.stdout + proc.stderr).split())[-300:]
-        )
-    return proc.stdout
+    return body
 
 
 def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Report, timeout: float):
@@ -389,19 +408,24 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
             thm.error = "unexpected Print Assumptions output: " + "; ".join(odd)[:200]
         printed[k] = [n for n, _ in sections.get("Axioms", [])]
         types[k] = _type_of(_read(work, f"{token}_type_{k}"))
-    defs = Definitions(coqc, opts, work, header, token, timeout)
-    walked = defs.walk({str(k): thms[k].name for k in types})
+    stated = {str(k): thms[k].name for k in types}
     names = sorted({n for ns in printed.values() for n in ns})
     names += [
         d.qualified for d in report.declared if not any(_matches(n, d.qualified) for n in names)
     ]
-    out = _pass_b(coqc, opts, work, header, names, token, timeout)
-    if out.startswith("assumption inspection failed"):
-        report.errors.append(out)
-        return
     keys = {f"a{j}": name for j, name in enumerate(names)}
-    carried = _carriers(coqc, opts, work, header, keys, token, timeout, report)
-    a_walk = defs.walk(keys)
+    together = _together(coqc, opts, work, header, stated, names, keys, token, timeout)
+    if together is not None:
+        defs, walked, out, carried, a_walk = together
+    else:  # one step at a time, each failure reported as that step's
+        defs = Definitions(coqc, opts, work, header, token, timeout)
+        walked = defs.walk(stated)
+        out = _pass_b(coqc, opts, work, header, names, token, timeout)
+        if out.startswith("assumption inspection failed"):
+            report.errors.append(out)
+            return
+        carried = _carriers(coqc, opts, work, header, keys, token, timeout, report)
+        a_walk = defs.walk(keys)
     if defs.errors:  # without Coq's dependencies nothing can be pinned
         report.errors += defs.errors
         return
@@ -433,6 +457,52 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
             thm.laws = law_premises_deep(walked.outside_head.get(str(k), []), defs)
     report.errors += assumption_errors(report)
     statements.check(report, work / statements.FILENAME)
+
+
+def _together(coqc, opts, work, header, stated, names, keys, token, timeout):
+    """The steps after pass A that need only its results, in two coqc runs instead of six:
+    pass B, the statements' walk, the proof-carrier walk and the assumptions' walk in one
+    file (each part's output after a marker line of its own), then one ``Print`` of every
+    project node the walks found. None of these commands changes Coq's environment
+    (``Check``, ``Goal ... Abort``, ``Ltac2 Eval``), so each part prints what it prints
+    alone. ``(defs, walked, pass_b_output, carried, a_walk)``, or ``None`` when anything
+    went wrong (a failed run, odd output, a primitive projection, a definition not
+    printed): the caller then runs the steps one at a time, so that every failure is
+    reported exactly as that step reports it.
+    """
+    mark = f"LEJEPA-PART-{token}"
+    statements = deps.statements_script(stated)
+    assert statements[0] == deps.PRELUDE  # loaded once, after pass B's Ltac1 proofs
+    lines = [
+        *_pass_b_lines(names, token),
+        f'Goal True. idtac "{mark}". Abort.',
+        *statements,
+        *(
+            line
+            for script in (deps.assumptions_script(keys), deps.statements_script(keys))
+            for line in (f'Ltac2 Eval Message.print (Message.of_string "{mark}").', *script[1:])
+        ),
+    ]
+    proc = _run(coqc, opts, work, f"LejepaVerifyT{token}", header + lines, timeout)
+    parts = [[]]
+    for line in proc.stdout.splitlines(keepends=True):
+        if line.strip() == mark:
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    if proc.returncode != 0 or len(parts) != 4:
+        return None
+    out, *walks = ("".join(p) for p in parts)
+    walked, carried, a_walk = (deps.parse(w) for w in walks)
+    if walked.odd or a_walk.odd:
+        return None
+    defs = Definitions(coqc, opts, work, header, token, timeout)
+    defs.absorb(walked)
+    defs.absorb(a_walk)
+    defs.print_new()
+    if defs.errors:
+        return None
+    return defs, walked, out, carried, a_walk
 
 
 def _carriers(coqc, opts, work, header, keys, token, timeout, report) -> deps.Graph:
