@@ -19,7 +19,8 @@ from lejepa_id.sweeps.state import read_manifest, rerun_commands
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
 TINY = ["steps=4", "eval_size=200", "scatter=0", "hidden=16", "num_directions=16"]
 SETS = ["runs=[spiral_lejepa, spiral_whiten]", "seeds=[0]", *TINY]
-ARGS = [w for s in SETS for w in ("--set", s)] + ["--no-progress", "--device", "cpu"]
+# In this process (--jobs 1): the printed command is what these tests are about, not the pool.
+ARGS = [w for s in SETS for w in ("--set", s)] + ["--no-progress", "--device", "cpu", "--jobs", "1"]
 
 USER_CONFIG = """\
 name: mine
@@ -76,6 +77,7 @@ def test_a_user_config_with_a_plugin_reruns_into_a_new_folder(
     out = tmp_path / "first"
     sets = ["runs=[a, c]", "seeds=[0]", *TINY]
     argv = [w for s in sets for w in ("--set", s)] + ["--no-progress", "--device", "cpu"]
+    argv += ["--jobs", "1"]
     assert main(["sweep", "mine.yaml", "--out", str(out), "--plugin", plugin, *argv]) == 0
     (line,) = _printed(out, "mine")
     words = shlex.split(line)
@@ -102,6 +104,7 @@ def test_a_user_config_with_a_plugin_reruns_into_a_new_folder(
 def test_each_sweep_into_one_folder_is_printed_in_order(tmp_path: Path, capsys) -> None:
     out = tmp_path / "runs"
     common = [w for s in TINY for w in ("--set", s)] + ["--no-progress", "--device", "cpu"]
+    common += ["--jobs", "1"]
     first = ["--set", "runs=[spiral_lejepa]", "--set", "seeds=[0]", *common]
     second = ["--set", "runs=[spiral_lejepa]", "--set", "seeds=[1]", *common]
     for argv in (first, second, first):  # the repeat adds no line
