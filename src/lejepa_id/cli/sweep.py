@@ -102,13 +102,7 @@ def cmd_figures(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from lejepa_id.analysis.report import write_report
 
-    command = (
-        f"lejepa-id report {shlex.quote(str(args.dir))}"
-        + (f" --out {shlex.quote(str(args.out))}" if args.out else "")
-        + "".join(f" --plugin {shlex.quote(p)}" for p in getattr(args, "plugins", []) or [])
-    )
-    if args.from_table:
-        command += " --from-table"
+    command = report_command(args)
     report = write_report(
         _existing_dir(args.dir), args.out, command=command, from_table=args.from_table
     )
@@ -120,6 +114,25 @@ def cmd_report(args: argparse.Namespace) -> int:
     print(f"wrote {report.path}")
     print(f"wrote {report.claims_path}")
     return 0
+
+
+def report_command(args: argparse.Namespace) -> str:
+    """The report's own line among "Commands that made it", as it reruns from any folder:
+    every ``--plugin`` as the absolute path (or module) it loaded, ``--recorded-plugins``
+    when it was given (without it a rerun shows the sweep's plugin components by their raw
+    names, not as this page does), ``--out`` and ``--from-table`` as given."""
+    from lejepa_id.plugins import resolve
+
+    words = ["lejepa-id", "report", str(args.dir)]
+    if args.out:
+        words += ["--out", str(args.out)]
+    for plugin in getattr(args, "plugins", None) or []:
+        words += ["--plugin", resolve(plugin)]
+    if getattr(args, "recorded_plugins", False):
+        words.append("--recorded-plugins")
+    if args.from_table:
+        words.append("--from-table")
+    return shlex.join(words)
 
 
 def cmd_curves(args: argparse.Namespace) -> int:
