@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from lejepa_id.cli.args import (
+    add_pace_from_argument,
     add_plugin_argument,
     add_recorded_plugins_argument,
     add_run_arguments,
@@ -34,10 +35,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.max_group is not None and args.max_group < 1:
         raise UsageError(f"--max-group={args.max_group} must be >= 1")
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
+    if args.pace_from is not None and not args.dry_run:
+        raise UsageError("--pace-from projects a dry run; it needs --dry-run")
     if args.dry_run:
         from lejepa_id.sweeps.runner import dry_run
 
-        for line in dry_run(args.config, sets, args.out, args.jobs, args.max_group).lines():
+        plan = dry_run(args.config, sets, args.out, args.jobs, args.max_group, args.pace_from)
+        for line in plan.lines():
             print(line)
         return 0
     options = ExecutorOptions(
@@ -217,8 +221,11 @@ def _register_sweep(sub: argparse._SubParsersAction) -> None:
         "--dry-run",
         action="store_true",
         help="expand the config and check it against OUT, print the runs it would train "
-        "(per run name, and the objectives, lengths, seeds, rho and code sizes), write nothing",
+        "(per run name, and the objectives, lengths, seeds, rho and code sizes), their stacks "
+        "and the projected wall time with its range (paces stored from an earlier dry run "
+        "reused, unknown ones probed for a few seconds), write nothing",
     )
+    add_pace_from_argument(p)
     p.add_argument("--partition", default=None, help="SLURM partition")
     p.add_argument("--time", type=int, default=None, help="SLURM time limit per job, minutes")
     p.add_argument("--gpus", type=int, default=None, help="SLURM GPUs per job")
