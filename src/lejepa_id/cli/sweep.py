@@ -37,10 +37,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
     if args.pace_from is not None and not args.dry_run:
         raise UsageError("--pace-from projects a dry run; it needs --dry-run")
+    if args.probe and not args.dry_run:
+        raise UsageError("--probe measures paces for a dry run; it needs --dry-run")
     if args.dry_run:
         from lejepa_id.sweeps.runner import dry_run
 
-        plan = dry_run(args.config, sets, args.out, args.jobs, args.max_group, args.pace_from)
+        plan = dry_run(
+            args.config, sets, args.out, args.jobs, args.max_group, args.pace_from,
+            probe=args.probe,
+        )  # fmt: skip
         for line in plan.lines():
             print(line)
         return 0
@@ -222,8 +227,14 @@ def _register_sweep(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="expand the config and check it against OUT, print the runs it would train "
         "(per run name, and the objectives, lengths, seeds, rho and code sizes), their stacks "
-        "and the projected wall time with its range (paces stored from an earlier dry run "
-        "reused, unknown ones probed for a few seconds), write nothing",
+        "and the projected wall time with its range (from paces stored by an earlier dry "
+        "run, --probe or --pace-from), write nothing",
+    )
+    p.add_argument(
+        "--probe",
+        action="store_true",
+        help="with --dry-run: measure the paces no earlier dry run stored here (a few "
+        "seconds a group on a small model; stored for the next dry run)",
     )
     add_pace_from_argument(p)
     p.add_argument("--partition", default=None, help="SLURM partition")

@@ -190,9 +190,9 @@ def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
     1. 4 steps evaluated after each (cheap evaluation): warms the process up (first-use
        costs are no run's) and gives a first step time;
     2. ``2 m`` steps evaluated after steps 1, 2, ``m`` and ``2 m`` (cheap), ``m`` chosen so
-       the two long gaps take about :data:`TARGET_S` together: each long gap less the
-       one-step gap is a step time over ``m - 3`` or ``m - 1`` steps; the faster is the
-       pace and the slower its spread (:attr:`Pace.step_hi_s`);
+       the two long gaps take about :data:`TARGET_S` together: each long gap over its
+       ``m - 2`` or ``m`` steps is a step time; the faster is the pace and the slower
+       its spread (:attr:`Pace.step_hi_s`);
     3. 2 steps with the group's own evaluation and scatter, evaluated after each: the
        second gap less a step is one evaluation; setup, the final evaluation and the
        scatter are the rest (the fixed cost).
@@ -203,15 +203,13 @@ def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
     _, marks, _ = _timestamps(_probe_configs(specs, 4, NEVER, 4, cheap=True))
     rough = [g for step, g in _gaps(marks).items() if step > 1]
     step0 = max(min(rough) if rough else 1e-3, 1e-6)
-    m = int(min(max(TARGET_S / (2 * step0), 4), 400))
+    m = int(min(max(round(TARGET_S / (2 * step0)), 4), 400))
     _, marks, _ = _timestamps(_probe_configs(specs, 2 * m, m, 2, cheap=True))
     gaps = _gaps(marks)
-    one = gaps.get(2, step0)
-    timings = []
-    if m in gaps and m > 3:
-        timings.append((gaps[m] - one) / (m - 3))
-    if 2 * m in gaps:
-        timings.append((gaps[2 * m] - one) / (m - 1))
+    # Each long gap is its steps and one cheap evaluation (a hundred points, small beside
+    # m steps): divided by its steps, an upper estimate of the step that noise cannot
+    # make negative, as a difference of two gaps can on a busy machine.
+    timings = [gaps[k] / n for k, n in ((m, m - 2), (2 * m, m)) if k in gaps and n > 0]
     timings = [max(t, 1e-6) for t in timings] or [step0]
     step, slow = min(timings), (max(timings) if len(timings) > 1 else 0.0)
     t0, marks, t_end = _timestamps(_probe_configs(specs, 2, NEVER, 2, cheap=False))
@@ -247,28 +245,37 @@ def describe(group: Group) -> str:
     return f"{c.encoder} N={c.dim} x{group.members} {'/'.join(modes)}"
 
 
-def probe_groups(
-    groups: Sequence[Group],
-    store: PaceStore | None = None,
-    device: str = "",
-    probe: Callable[[Sequence[RunSpec], str], Pace] | None = None,
-) -> list[Pace]:
-    """Paces of the planned groups of least and most per-step work (one probe when
-    they are alike), each probed on its first :data:`PROBE_RUNS` runs; with a
-    ``store``, a pace it holds for the same group on ``device`` is reused and a new one
-    is stored (``probe``: the measurement, :func:`probe_group` unless a test gives one)."""
-    probe = probe or probe_group
+def representatives(groups: Sequence[Group]) -> list[Group]:
+    """The planned groups of least and most per-step work (one when they are alike), each
+    cut to its first :data:`PROBE_RUNS` runs: what a projection probes."""
     if not groups:
         return []
     ranked = sorted(groups, key=lambda g: group_work(g.specs))
     chosen = [ranked[0]] if len(ranked) == 1 else [ranked[0], ranked[-1]]
     if len(chosen) == 2 and group_work(chosen[1].specs) <= 1.05 * group_work(chosen[0].specs):
         chosen = chosen[1:]
+    return [Group(g.index, g.specs[:PROBE_RUNS]) for g in chosen]
+
+
+def probe_groups(
+    groups: Sequence[Group],
+    store: PaceStore | None = None,
+    device: str = "",
+    probe: Callable[[Sequence[RunSpec], str], Pace] | None = None,
+    measure: bool = True,
+) -> list[Pace]:
+    """Paces of the :func:`representatives` of ``groups``; with a ``store``, a pace it
+    holds for the same group on ``device`` is reused and a new one is stored (``probe``:
+    the measurement, :func:`probe_group` unless a test gives one). ``measure=False``
+    probes nothing: only the stored paces are returned (fewer than the representatives
+    when some are unknown)."""
+    probe = probe or probe_group
     paces = []
-    for g in chosen:
-        part = Group(g.index, g.specs[:PROBE_RUNS])
+    for part in representatives(groups):
         key = PaceStore.key(part.specs, device) if store is not None else ""
         known = store.get(key) if store is not None else None
+        if known is None and not measure:
+            continue
         if known is None:
             known = probe(part.specs, describe(part))
             if store is not None:

@@ -360,6 +360,7 @@ def dry_run(
     max_members: int | None = None,
     pace_from: str | None = None,
     project: bool = True,
+    probe: bool = False,
 ) -> DryRun:
     """The runs a sweep would train, refusals included, how they would be stacked (on the
     configs' device, with ``jobs`` concurrent groups) and the wall time that projects
@@ -381,7 +382,9 @@ def dry_run(
     stacked = [s for s in todo if kind_of(s).stacks]
     device = str(stacked[0].config.device) if stacked else "cpu"
     stacking = stacking_lines(stacked, device, jobs, max_members)
-    projection = projection_lines(stacked, device, jobs, max_members, pace_from) if project else []
+    projection = (
+        projection_lines(stacked, device, jobs, max_members, pace_from, probe) if project else []
+    )
     return DryRun(exp.name, root, len(specs), done, by_run, settings, stacking + projection)
 
 
@@ -391,11 +394,20 @@ def projection_lines(
     jobs: int | None,
     max_members: int | None,
     pace_from: str | None = None,
+    probe: bool = False,
 ) -> list[str]:
     """The projected wall time of training ``todo``, with its range: from paces measured
-    on this device (stored ones reused, only unknown groups probed: a few seconds each),
+    on this device (stored ones reused; unknown groups probed under ``probe``, a few
+    seconds each on a small group, else named as not projected),
     or from another device's stated paces (``pace_from``, :mod:`lejepa_id.sweeps.stated`)."""
-    from lejepa_id.sweeps.pace import PaceStore, group_seconds, makespan, probe_groups, spread
+    from lejepa_id.sweeps.pace import (
+        PaceStore,
+        group_seconds,
+        makespan,
+        probe_groups,
+        representatives,
+        spread,
+    )
     from lejepa_id.sweeps.paper import format_duration
 
     if not todo:
@@ -432,7 +444,15 @@ def projection_lines(
     memory = _device_memory(device_type)
     groups = plan_groups(todo, device_type, jobs, memory, max_members)
     store = PaceStore()
-    paces = probe_groups(groups, store, name)
+    paces = probe_groups(groups, store, name, measure=probe)
+    wanted = len(representatives(groups))
+    if len(paces) < wanted:
+        return [
+            f"  not projected: {wanted - len(paces)} of the {wanted} groups probed for a "
+            f"projection have no pace stored for {name} in {store.path}; --probe measures "
+            "them (a few seconds each on a small group, longer at large N), --pace-from h200 "
+            "projects an H200"
+        ]
     mid = makespan([group_seconds(g, paces) for g in groups], jobs)
     return [
         f"  projected here ({name}): {span(mid, mid, mid * spread(paces))}, {jobs} concurrent "
