@@ -34,15 +34,14 @@ def _rows(busy: int) -> list[dict]:
         for row in runs[name]["rows"]
         if row["case"] == "2d" and row["threads"] == "2" and row["busy"] == busy
     ]
-    assert rows, (name, busy)
+    assert rows, busy
     return rows
 
 
 def projected(steps: int, processes: int, busy: int) -> float:
     """Seconds, the mean over the measured rows of the setting."""
     return statistics.mean(
-        processes * (r["process_s"] - r["train_s"]) + steps / r["steps_per_s"]
-        for r in _rows(busy)
+        processes * (r["process_s"] - r["train_s"]) + steps / r["steps_per_s"] for r in _rows(busy)
     )
 
 
