@@ -105,7 +105,8 @@ def add_train_options(p: argparse.ArgumentParser) -> None:
         "--bf16",
         action="store_true",
         default=None,
-        help="bfloat16 autocast (fast on CUDA and on CPUs with bfloat16 arithmetic; float32 is the reference)",
+        help="bfloat16 autocast (fast on CUDA and on CPUs with bfloat16 arithmetic; "
+        "changes the numbers: float32 is the reference)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     add_threads_argument(p)
