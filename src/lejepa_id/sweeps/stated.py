@@ -176,7 +176,9 @@ def points(rows: Sequence[Any], source: str) -> tuple[Point, ...]:
 
 def table_rows(name: str) -> dict[str, Any]:
     """A shipped device table, as stored."""
-    text = resources.files("lejepa_id.sweeps").joinpath("devices", TABLES[name]).read_text()
+    text = (
+        resources.files("lejepa_id.sweeps").joinpath("devices").joinpath(TABLES[name]).read_text()
+    )
     data: dict[str, Any] = json.loads(text)
     return data
 
