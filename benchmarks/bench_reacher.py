@@ -7,6 +7,15 @@ full configuration (docs/model.md, section 8: 10,000 + 2 x 100,000 pairs rendere
 4 lambdas x 3 seeds x 100 epochs x 100,000 pairs trained). Prints one JSON summary.
 
     MUJOCO_GL=egl python benchmarks/bench_reacher.py --out /tmp/bench_reacher
+
+With ``--published DIR`` (the ``experiments/`` folder of a checkout of the published
+code) it instead renders one set and times whole processes of this code beside the
+published ``run_reacher.py`` on it (:mod:`reacher_versus_published`; CPU-seconds per
+trained image, 1 thread), and ``--json`` writes the rows:
+
+    nice -n 19 python benchmarks/bench_reacher.py --out /tmp/vs --published DIR \
+        --published-site DIR_WITH_SKLEARN --size 64 --look fast --pairs 2048 --eval-n 2000 \
+        --epochs 2 --json benchmarks/results/reacher-vs-published-cpu.json
 """
 
 from __future__ import annotations
@@ -30,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", type=int, default=64, help="frame side")
     ap.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
     ap.add_argument("--workers", type=int, default=0, help="render processes (0: all cores)")
+    ap.add_argument("--published", type=Path, help="published experiments/ folder: compare")
+    ap.add_argument("--published-site", type=Path, help="PYTHONPATH folder with scikit-learn")
+    ap.add_argument("--look", default="paper", choices=["paper", "fast"], help="with --published")
+    ap.add_argument("--repeat", type=int, default=1, help="rounds, with --published")
+    ap.add_argument("--json", type=Path, help="write the --published comparison here")
     args = ap.parse_args(argv)
     os.environ.setdefault("MUJOCO_GL", "egl")
 
@@ -39,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     from lejepa_id.reacher.training import TrainConfig, train_run
     from lejepa_id.runtime import resolve_device
 
+    if args.published is not None:
+        return _versus_published(args)
     device = resolve_device(args.device)
     summary: dict = {
         "device": torch.cuda.get_device_name(0) if device.type == "cuda" else "cpu",
@@ -69,8 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         "fp32_channels_last": {"channels_last": True, "bf16": False},
         "bf16_channels_last": {"channels_last": True, "bf16": True},
     }
-    if device.type != "cuda":
-        layouts = {"fp32_nchw": layouts["fp32_nchw"]}
+    # Every layout runs on the CPU too (bf16 is fast there only with bfloat16 arithmetic).
     runs = {}
     for name, opts in layouts.items():
         cfg = TrainConfig(lam=0.01, seed=0, epochs=args.epochs, device=device.type, **opts)
@@ -106,6 +121,23 @@ def main(argv: list[str] | None = None) -> int:
         "dataset_gb_uint8": FULL["pairs"] * 2 * args.size * args.size * 3 / 1e9,
     }
     print(json.dumps(summary, indent=1))
+    return 0
+
+
+def _versus_published(args: argparse.Namespace) -> int:
+    """Render one OU set and gallery, then time both codes on them (whole processes)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from reacher_versus_published import compare
+
+    from lejepa_id.reacher.datasets import RenderSpec, render_dataset
+
+    look = args.look
+    render_dataset(RenderSpec("eval", args.eval_n, size=args.size, look=look), args.out / "eval")
+    render_dataset(RenderSpec("ou", args.pairs, size=args.size, look=look), args.out / "ou")
+    result = compare(args, args.out / "ou", args.out / "eval")
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=1) + "\n")
     return 0
 
 

@@ -18,6 +18,7 @@ import time
 import torch
 
 from lejepa_id import RunConfig, train
+from lejepa_id.sweeps.stated import bench_cases as cases  # the cases --pace-from reads
 
 REFERENCE = {  # steps/s of the published code (docs/model.md, section 10)
     ("2d", "cpu"): 33.0,
@@ -26,16 +27,6 @@ REFERENCE = {  # steps/s of the published code (docs/model.md, section 10)
     ("2d", "cuda"): 129.0,
     ("N1024", "cuda"): 205.0,
 }
-
-
-def cases(steps: int) -> dict[str, RunConfig]:
-    scaling = dict(mixing="coupling", encoder="matched", layers=4, lam=1e-6, steps=steps)
-    return {
-        "2d": RunConfig(mixing="spiral", encoder="mlp", lam=1e-3, steps=steps),
-        "N64": RunConfig(dim=64, **scaling),
-        "N256": RunConfig(dim=256, **scaling),
-        "N1024": RunConfig(dim=1024, **scaling),
-    }
 
 
 def main() -> None:

@@ -20,7 +20,8 @@
       and faithfulness premises are discharged; the [_satisfiable] theorems
       show the identity meets all the hypotheses.
     Not done: the iterated integral is not shown to be the Lebesgue integral
-    on R^n (no Fubini), membership of the Jacobian energies in [gclass n] is
+    on R^n (no Fubini; [IntegrationOrder] proves order independence for
+    polynomial integrands only, and [gclass n] is stated in one order), membership of the Jacobian energies in [gclass n] is
     a hypothesis (part of [dirichlet_optimal]), and [E ln det (J^T J) = 0] and
     the inverse's energy condition remain hypotheses (no change of variables,
     no chain rule). *)

@@ -26,8 +26,10 @@
     integrals of [heval] in [HermiteN], and the alignment loss to the
     expected squared change over the OU pair in [Mehler]
     ([model_alignment_ou]).  The class is finite expansions (polynomial
-    encoders) only, and the iterated integral has a fixed order (no Fubini,
-    no product measure on R^n). *)
+    encoders) only; there is no product measure on R^n, the iterated
+    integral is defined in a fixed order, and for these polynomial
+    integrands [IntegrationOrder] proves that every other order gives the
+    same value. *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Lia Psatz.

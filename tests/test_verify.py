@@ -84,18 +84,33 @@ def _pinned(report: findings.Report) -> Pinned:
 
 @pytest.fixture(scope="module")
 def small_pins(tmp_path_factory: pytest.TempPathFactory) -> Pinned:
-    """Pins of the unmodified small copy (a control run: it must pass once pinned)."""
+    """Pins of the unmodified small copy (a control run: it must pass once pinned).
+
+    The probe audits one step at a time (``coq._together`` off: the path taken when a
+    combined run fails), the control with the steps after pass A combined: both saw the
+    same sources, so everything but the pins' verdicts must agree."""
     _require_coq()
+    from lejepa_id.proofs import coq
+
     mp = pytest.MonkeyPatch()
     mp.setattr(policy, "REQUIRED_THEOREMS", SMALL)
+    together = coq._together
     try:
+        mp.setattr(coq, "_together", lambda *args: None)
         probe = verify.check(_write_small(tmp_path_factory.mktemp("probe") / "formal", {}))
+        mp.setattr(coq, "_together", together)
         pins = _pinned(probe)
         control = verify.check(_write_small(tmp_path_factory.mktemp("ctl") / "formal", pins))
     finally:
         mp.undo()
     assert control.ok, proof_report.summary(control)
     assert all(t.status == "verified" for t in control.theorems)
+    assert _pinned(control) == pins and _pinned(control).statements == pins.statements
+    for field in ("assumptions", "definitions", "definition_refs", "definition_edges"):
+        assert getattr(control, field) == getattr(probe, field), field
+    for seen, stepwise in zip(control.theorems, probe.theorems, strict=True):
+        for field in ("printed_type", "uses", "refs", "laws", "assumptions", "standard"):
+            assert getattr(seen, field) == getattr(stepwise, field), (seen.name, field)
     return pins
 
 
@@ -203,6 +218,12 @@ def test_concrete_results_need_no_project_assumption(real_report: findings.Repor
         "Mehler.ou_stationary_1d",
         "Mehler.model_alignment_ou",
         "Mehler.forward_identifiability_model_ou",
+        "IntegrationOrder.fprod_perm",
+        "IntegrationOrder.gexpn_sumprod_order",
+        "IntegrationOrder.model_moments_order",
+        "IntegrationOrder.gwhitened_order",
+        "IntegrationOrder.model_sqerr_order",
+        "IntegrationOrder.model_alignment_order",
         "Mehler.approx_identifiability_model_ou",
         "Planning.planning_orthogonal_values",
         "Planning.stochastic_cost_equal",

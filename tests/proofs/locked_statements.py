@@ -339,6 +339,42 @@ THEOREMS: dict[str, str] = {
         "(Planning.pushed_kernel S A P psi) (phi x) T v) (Planning.is_stoch_value S A c cT "
         "states P x T v)"
     ),
+    "LejepaId.IntegrationOrder.gexpn_sumprod_order": (
+        "forall (n N : nat) (c : forall _ : nat, Rdefinitions.RbaseSymbolsImpl.R) (p : "
+        "forall (_ : nat) (_ : nat) (_ : Rdefinitions.RbaseSymbolsImpl.R), "
+        "Rdefinitions.RbaseSymbolsImpl.R) (sigma tau : forall _ : nat, nat) (_ : "
+        "IntegrationOrder.is_perm n sigma tau) (_ : forall k j : nat, "
+        "GaussianMoments.IsPoly (p k j)), and (HermiteN.gintegrable n (fun z : "
+        "Prelude.vec => HermiteN.sumprod n N c p (IntegrationOrder.vperm sigma z))) "
+        "(@eq Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec "
+        "=> HermiteN.sumprod n N c p (IntegrationOrder.vperm sigma z))) "
+        "(HermiteN.gexpn n (HermiteN.sumprod n N c p)))"
+    ),
+    "LejepaId.IntegrationOrder.model_alignment_order": (
+        "forall (n : nat) (h : HermiteModel.HEncoder n) (rho : "
+        "Rdefinitions.RbaseSymbolsImpl.R) (sigma tau sw tw : forall _ : nat, nat) (_ : "
+        "and (Rdefinitions.Rle (Rdefinitions.IZR (BinNums.Zneg BinNums.xH)) rho) "
+        "(Rdefinitions.Rle rho (Rdefinitions.IZR (BinNums.Zpos BinNums.xH)))) (_ : "
+        "IntegrationOrder.is_perm n sigma tau) (_ : IntegrationOrder.is_perm n sw tw), "
+        "and (forall z : Prelude.vec, HermiteN.gintegrable n (fun w : Prelude.vec => "
+        "Prelude.nsq n (Prelude.vsub (@HermiteModel.heval n h (IntegrationOrder.vperm "
+        "sigma z)) (@HermiteModel.heval n h (Mehler.ou rho (R_sqrt.sqrt "
+        "(Rdefinitions.Rminus (Rdefinitions.IZR (BinNums.Zpos BinNums.xH)) "
+        "(Rpow_def.pow rho (S (S O))))) (IntegrationOrder.vperm sigma z) "
+        "(IntegrationOrder.vperm sw w)))))) (and (HermiteN.gintegrable n (fun z : "
+        "Prelude.vec => HermiteN.gexpn n (fun w : Prelude.vec => Prelude.nsq n "
+        "(Prelude.vsub (@HermiteModel.heval n h (IntegrationOrder.vperm sigma z)) "
+        "(@HermiteModel.heval n h (Mehler.ou rho (R_sqrt.sqrt (Rdefinitions.Rminus "
+        "(Rdefinitions.IZR (BinNums.Zpos BinNums.xH)) (Rpow_def.pow rho (S (S O))))) "
+        "(IntegrationOrder.vperm sigma z) (IntegrationOrder.vperm sw w))))))) (@eq "
+        "Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec => "
+        "HermiteN.gexpn n (fun w : Prelude.vec => Prelude.nsq n (Prelude.vsub "
+        "(@HermiteModel.heval n h (IntegrationOrder.vperm sigma z)) "
+        "(@HermiteModel.heval n h (Mehler.ou rho (R_sqrt.sqrt (Rdefinitions.Rminus "
+        "(Rdefinitions.IZR (BinNums.Zpos BinNums.xH)) (Rpow_def.pow rho (S (S O))))) "
+        "(IntegrationOrder.vperm sigma z) (IntegrationOrder.vperm sw w))))))) "
+        "(@Mehler.ou_alignment n h rho)))"
+    ),
 }
 
 #: Theorem -> the project definitions it depends on (transitively).
@@ -651,6 +687,53 @@ USES: dict[str, tuple[str, ...]] = {
         "LejepaId.Planning.latent_states",
         "LejepaId.Planning.lsum",
         "LejepaId.Planning.pushed_kernel",
+    ),
+    "LejepaId.IntegrationOrder.gexpn_sumprod_order": (
+        "LejepaId.Dirichlet.fprod",
+        "LejepaId.GaussianMoments.IsPoly",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.GaussianMoments.poly_const",
+        "LejepaId.GaussianMoments.poly_ext",
+        "LejepaId.GaussianMoments.poly_plus",
+        "LejepaId.GaussianMoments.poly_xmul",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.gintegrable",
+        "LejepaId.HermiteN.sumprod",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.IntegrationOrder.is_perm",
+        "LejepaId.IntegrationOrder.vperm",
+        "LejepaId.Prelude.fsum",
+        "LejepaId.Prelude.vec",
+    ),
+    "LejepaId.IntegrationOrder.model_alignment_order": (
+        "LejepaId.Dirichlet.fprod",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteModel.Build_HEncoder",
+        "LejepaId.HermiteModel.HEncoder",
+        "LejepaId.HermiteModel.He",
+        "LejepaId.HermiteModel.basis",
+        "LejepaId.HermiteModel.coef",
+        "LejepaId.HermiteModel.heval",
+        "LejepaId.HermiteModel.psi",
+        "LejepaId.HermiteModel.size",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.gintegrable",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.IntegrationOrder.is_perm",
+        "LejepaId.IntegrationOrder.vperm",
+        "LejepaId.Mehler.ou",
+        "LejepaId.Mehler.ou_alignment",
+        "LejepaId.Prelude.dot",
+        "LejepaId.Prelude.fsum",
+        "LejepaId.Prelude.nsq",
+        "LejepaId.Prelude.vec",
+        "LejepaId.Prelude.vsub",
     ),
 }
 
@@ -1279,6 +1362,136 @@ DEFINITIONS: dict[str, str] = {
         "Prelude.vsub = fun (x y : Prelude.vec) (i : nat) => Rdefinitions.Rminus (x i) (y i) "
         ": forall (_ : Prelude.vec) (_ : Prelude.vec), Prelude.vec Arguments Prelude.vsub x y "
         "_"
+    ),
+    "LejepaId.GaussianMoments.IsPoly": (
+        "Inductive IsPoly : forall _ : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R, Prop := poly_const : forall c : "
+        "Rdefinitions.RbaseSymbolsImpl.R, GaussianMoments.IsPoly (fun _ : "
+        "Rdefinitions.RbaseSymbolsImpl.R => c) | poly_xmul : forall (f : forall _ : "
+        "Rdefinitions.RbaseSymbolsImpl.R, Rdefinitions.RbaseSymbolsImpl.R) (_ : "
+        "GaussianMoments.IsPoly f), GaussianMoments.IsPoly (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => Rdefinitions.RbaseSymbolsImpl.Rmult x (f "
+        "x)) | poly_plus : forall (f h : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : GaussianMoments.IsPoly f) (_ : "
+        "GaussianMoments.IsPoly h), GaussianMoments.IsPoly (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => Rdefinitions.RbaseSymbolsImpl.Rplus (f x) "
+        "(h x)) | poly_ext : forall (f h : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : GaussianMoments.IsPoly f) (_ : forall x "
+        ": Rdefinitions.RbaseSymbolsImpl.R, @eq Rdefinitions.RbaseSymbolsImpl.R (f x) "
+        "(h x)), GaussianMoments.IsPoly h. Arguments GaussianMoments.IsPoly "
+        "_%function_scope Arguments GaussianMoments.poly_const c%R_scope Arguments "
+        "GaussianMoments.poly_xmul f%function_scope _ Arguments "
+        "GaussianMoments.poly_plus (f h)%function_scope _ _ Arguments "
+        "GaussianMoments.poly_ext (f h)%function_scope _ _%function_scope"
+    ),
+    "LejepaId.GaussianMoments.poly_const": (
+        "Inductive IsPoly : forall _ : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R, Prop := poly_const : forall c : "
+        "Rdefinitions.RbaseSymbolsImpl.R, GaussianMoments.IsPoly (fun _ : "
+        "Rdefinitions.RbaseSymbolsImpl.R => c) | poly_xmul : forall (f : forall _ : "
+        "Rdefinitions.RbaseSymbolsImpl.R, Rdefinitions.RbaseSymbolsImpl.R) (_ : "
+        "GaussianMoments.IsPoly f), GaussianMoments.IsPoly (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => Rdefinitions.RbaseSymbolsImpl.Rmult x (f "
+        "x)) | poly_plus : forall (f h : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : GaussianMoments.IsPoly f) (_ : "
+        "GaussianMoments.IsPoly h), GaussianMoments.IsPoly (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => Rdefinitions.RbaseSymbolsImpl.Rplus (f x) "
+        "(h x)) | poly_ext : forall (f h : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : GaussianMoments.IsPoly f) (_ : forall x "
+        ": Rdefinitions.RbaseSymbolsImpl.R, @eq Rdefinitions.RbaseSymbolsImpl.R (f x) "
+        "(h x)), GaussianMoments.IsPoly h. Arguments GaussianMoments.IsPoly "
+        "_%function_scope Arguments GaussianMoments.poly_const c%R_scope Arguments "
+        "GaussianMoments.poly_xmul f%function_scope _ Arguments "
+        "GaussianMoments.poly_plus (f h)%function_scope _ _ Arguments "
+        "GaussianMoments.poly_ext (f h)%function_scope _ _%function_scope"
+    ),
+    "LejepaId.GaussianMoments.poly_ext": (
+        "Inductive IsPoly : forall _ : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R, Prop := poly_const : forall c : "
+        "Rdefinitions.RbaseSymbolsImpl.R, GaussianMoments.IsPoly (fun _ : "
+        "Rdefinitions.RbaseSymbolsImpl.R => c) | poly_xmul : forall (f : forall _ : "
+        "Rdefinitions.RbaseSymbolsImpl.R, Rdefinitions.RbaseSymbolsImpl.R) (_ : "
+        "GaussianMoments.IsPoly f), GaussianMoments.IsPoly (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => Rdefinitions.RbaseSymbolsImpl.Rmult x (f "
+        "x)) | poly_plus : forall (f h : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : GaussianMoments.IsPoly f) (_ : "
+        "GaussianMoments.IsPoly h), GaussianMoments.IsPoly (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => Rdefinitions.RbaseSymbolsImpl.Rplus (f x) "
+        "(h x)) | poly_ext : forall (f h : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : GaussianMoments.IsPoly f) (_ : forall x "
+        ": Rdefinitions.RbaseSymbolsImpl.R, @eq Rdefinitions.RbaseSymbolsImpl.R (f x) "
+        "(h x)), GaussianMoments.IsPoly h. Arguments GaussianMoments.IsPoly "
+        "_%function_scope Arguments GaussianMoments.poly_const c%R_scope Arguments "
+        "GaussianMoments.poly_xmul f%function_scope _ Arguments "
+        "GaussianMoments.poly_plus (f h)%function_scope _ _ Arguments "
+        "GaussianMoments.poly_ext (f h)%function_scope _ _%function_scope"
+    ),
+    "LejepaId.GaussianMoments.poly_plus": (
+        "Inductive IsPoly : forall _ : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R, Prop := poly_const : forall c : "
+        "Rdefinitions.RbaseSymbolsImpl.R, GaussianMoments.IsPoly (fun _ : "
+        "Rdefinitions.RbaseSymbolsImpl.R => c) | poly_xmul : forall (f : forall _ : "
+        "Rdefinitions.RbaseSymbolsImpl.R, Rdefinitions.RbaseSymbolsImpl.R) (_ : "
+        "GaussianMoments.IsPoly f), GaussianMoments.IsPoly (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => Rdefinitions.RbaseSymbolsImpl.Rmult x (f "
+        "x)) | poly_plus : forall (f h : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : GaussianMoments.IsPoly f) (_ : "
+        "GaussianMoments.IsPoly h), GaussianMoments.IsPoly (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => Rdefinitions.RbaseSymbolsImpl.Rplus (f x) "
+        "(h x)) | poly_ext : forall (f h : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : GaussianMoments.IsPoly f) (_ : forall x "
+        ": Rdefinitions.RbaseSymbolsImpl.R, @eq Rdefinitions.RbaseSymbolsImpl.R (f x) "
+        "(h x)), GaussianMoments.IsPoly h. Arguments GaussianMoments.IsPoly "
+        "_%function_scope Arguments GaussianMoments.poly_const c%R_scope Arguments "
+        "GaussianMoments.poly_xmul f%function_scope _ Arguments "
+        "GaussianMoments.poly_plus (f h)%function_scope _ _ Arguments "
+        "GaussianMoments.poly_ext (f h)%function_scope _ _%function_scope"
+    ),
+    "LejepaId.GaussianMoments.poly_xmul": (
+        "Inductive IsPoly : forall _ : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R, Prop := poly_const : forall c : "
+        "Rdefinitions.RbaseSymbolsImpl.R, GaussianMoments.IsPoly (fun _ : "
+        "Rdefinitions.RbaseSymbolsImpl.R => c) | poly_xmul : forall (f : forall _ : "
+        "Rdefinitions.RbaseSymbolsImpl.R, Rdefinitions.RbaseSymbolsImpl.R) (_ : "
+        "GaussianMoments.IsPoly f), GaussianMoments.IsPoly (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => Rdefinitions.RbaseSymbolsImpl.Rmult x (f "
+        "x)) | poly_plus : forall (f h : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : GaussianMoments.IsPoly f) (_ : "
+        "GaussianMoments.IsPoly h), GaussianMoments.IsPoly (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => Rdefinitions.RbaseSymbolsImpl.Rplus (f x) "
+        "(h x)) | poly_ext : forall (f h : forall _ : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : GaussianMoments.IsPoly f) (_ : forall x "
+        ": Rdefinitions.RbaseSymbolsImpl.R, @eq Rdefinitions.RbaseSymbolsImpl.R (f x) "
+        "(h x)), GaussianMoments.IsPoly h. Arguments GaussianMoments.IsPoly "
+        "_%function_scope Arguments GaussianMoments.poly_const c%R_scope Arguments "
+        "GaussianMoments.poly_xmul f%function_scope _ Arguments "
+        "GaussianMoments.poly_plus (f h)%function_scope _ _ Arguments "
+        "GaussianMoments.poly_ext (f h)%function_scope _ _%function_scope"
+    ),
+    "LejepaId.HermiteN.sumprod": (
+        "HermiteN.sumprod = fun (n N : nat) (c : forall _ : nat, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (p : forall (_ : nat) (_ : nat) (_ : "
+        "Rdefinitions.RbaseSymbolsImpl.R), Rdefinitions.RbaseSymbolsImpl.R) (z : "
+        "Prelude.vec) => Prelude.fsum N (fun k : nat => "
+        "Rdefinitions.RbaseSymbolsImpl.Rmult (c k) (Dirichlet.fprod n (fun j : nat => "
+        "p k j (z j)))) : forall (_ : nat) (_ : nat) (_ : forall _ : nat, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : forall (_ : nat) (_ : nat) (_ : "
+        "Rdefinitions.RbaseSymbolsImpl.R), Rdefinitions.RbaseSymbolsImpl.R) (_ : "
+        "Prelude.vec), Rdefinitions.RbaseSymbolsImpl.R Arguments HermiteN.sumprod (n "
+        "N)%nat_scope (c p)%function_scope z"
+    ),
+    "LejepaId.IntegrationOrder.is_perm": (
+        "IntegrationOrder.is_perm = fun (n : nat) (sigma tau : forall _ : nat, nat) => "
+        "forall (j : nat) (_ : lt j n), and (lt (sigma j) n) (and (lt (tau j) n) (and "
+        "(@eq nat (tau (sigma j)) j) (@eq nat (sigma (tau j)) j))) : forall (_ : nat) "
+        "(_ : forall _ : nat, nat) (_ : forall _ : nat, nat), Prop Arguments "
+        "IntegrationOrder.is_perm n%nat_scope (sigma tau)%function_scope"
+    ),
+    "LejepaId.IntegrationOrder.vperm": (
+        "IntegrationOrder.vperm = fun (sigma : forall _ : nat, nat) (z : Prelude.vec) "
+        "(j : nat) => z (sigma j) : forall (_ : forall _ : nat, nat) (_ : "
+        "Prelude.vec), Prelude.vec Arguments IntegrationOrder.vperm "
+        "sigma%function_scope z _"
     ),
 }
 

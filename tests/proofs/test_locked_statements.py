@@ -44,6 +44,8 @@ def test_the_locks_cover_the_key_statements():
         "LejepaId.Dirichlet.dirichlet_identifiability_n",
         "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss",
         "LejepaId.GaussianExpectation.gexpn_faithful",
+        "LejepaId.IntegrationOrder.gexpn_sumprod_order",
+        "LejepaId.IntegrationOrder.model_alignment_order",
         "LejepaId.Planning.planning_cost_equal",
         "LejepaId.Planning.planning_minimizers_coincide",
         "LejepaId.Planning.planning_values_coincide",
@@ -99,3 +101,25 @@ def test_theorem_restated_as_true_and_repinned_fails_the_locks():
     end = text.index("\n", start)
     changed = _repinned(text, name, text[start:end], "True")
     assert f"{name}: printed statement differs from the locked text" in locks.mismatches(changed)
+
+
+def test_order_of_integration_made_trivial_and_repinned_fails_the_locks():
+    # vperm made the identity: every order-of-integration theorem would then say
+    # gexpn n F = gexpn n F. Re-pinned, the audit would pass; the locks do not.
+    text = STATEMENTS.read_text()
+    vperm = "LejepaId.IntegrationOrder.vperm"
+    head = f"== definition {vperm}\n"
+    start = text.index(head) + len(head)
+    end = text.index("\n", start)
+    trivial = (
+        "IntegrationOrder.vperm = fun (_ : forall _ : nat, nat) (z : Prelude.vec) => z : "
+        "forall (_ : forall _ : nat, nat) (_ : Prelude.vec), Prelude.vec"
+    )
+    for name in (
+        "LejepaId.IntegrationOrder.gexpn_sumprod_order",
+        "LejepaId.IntegrationOrder.model_alignment_order",
+    ):
+        changed = _repinned(text, name, text[start:end], trivial)
+        assert f"{name}: definition {vperm} differs from the locked text" in locks.mismatches(
+            changed
+        )

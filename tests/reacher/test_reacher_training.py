@@ -161,3 +161,55 @@ def test_a_run_records_its_datasets_relative_to_its_folder(tmp_path):
     # A record from before keeps its path as given.
     legacy = {"train": "data/reacher/ou"}
     assert dataset_path(legacy, moved / "reacher" / "ou" / "lam0.01_seed0") == "data/reacher/ou"
+
+
+def _trained(tmp_path: Path, name: str, **kw) -> RunResult:
+    data, gallery = _frames(64, 2, 0.25, 0, "ou"), _frames(50, 1, 0.25, 1, "eval")
+    return rt.train_run(data, gallery, _cfg(**kw), tmp_path / name, False)
+
+
+def test_the_default_path_gives_the_same_numbers_for_the_same_seed(tmp_path):
+    first, again = _trained(tmp_path, "a"), _trained(tmp_path, "b")
+    assert first.curves["loss"] == again.curves["loss"]
+    assert all(torch.equal(v, again.weights[k]) for k, v in first.weights.items())
+    assert first.metrics == again.metrics
+
+
+def test_channels_last_matches_the_nchw_reference_to_float32_rounding(tmp_path):
+    # The NHWC layout (default, on the CPU since 2026-12-02) runs other oneDNN kernels
+    # than the NCHW reference. One step at initialization: codes and weight gradients
+    # agree to float32 rounding (the biases of layers followed by BatchNorm excluded: their
+    # gradient is zero in exact arithmetic, so what is left is either layout's rounding).
+    frames = _frames(32, 1, 0.25, 0, "ou").frames[:, 0]
+    grads, codes = {}, {}
+    for layout in (True, False):
+        model, nhwc = rt._model(_cfg(channels_last=layout), torch.device("cpu"))
+        norm = rt.FrameNormalizer({"mean": [0.5] * 3, "std": [0.25] * 3}, "cpu", nhwc)
+        codes[layout] = model(norm(frames))
+        codes[layout].pow(2).sum().backward()
+        grads[layout] = {k: p.grad for k, p in model.named_parameters()}
+    noise = {
+        f"{name}.{i}.bias"
+        for name in ("features", "head")
+        for i, nxt in enumerate(list(getattr(model, name))[1:])
+        if isinstance(nxt, torch.nn.BatchNorm2d | torch.nn.BatchNorm1d)
+    }
+    assert len(noise) == 5  # four convolutions and the first linear layer
+    scale = codes[False].abs().max()
+    assert (codes[True] - codes[False]).abs().max() <= 1e-5 * scale
+    for k, g in grads[False].items():
+        if k not in noise:
+            assert (grads[True][k] - g).abs().max() <= 1e-4 * g.abs().max(), k
+    # Eight steps later (AdamW amplifies rounding in small gradients) the losses still
+    # agree to 1e-4 relative.
+    fast, ref = _trained(tmp_path, "nhwc"), _trained(tmp_path, "nchw", channels_last=False)
+    assert np.allclose(fast.curves["loss"], ref.curves["loss"], rtol=1e-4, atol=0)
+
+
+def test_bf16_on_the_cpu_runs_in_bfloat16_close_to_float32(tmp_path):
+    # Autocast really is on (the losses differ beyond float32 rounding), and bfloat16's
+    # 8-bit mantissa keeps the 8-step losses within 5% of the float32 reference.
+    fast, ref = _trained(tmp_path, "bf16", bf16=True), _trained(tmp_path, "fp32")
+    rel = np.abs(np.subtract(fast.curves["loss"], ref.curves["loss"])) / np.abs(ref.curves["loss"])
+    assert rel.max() > 1e-4 and rel.max() < 0.05
+    assert fast.status == "finished" and np.isfinite(fast.metrics["r2_hz"])

@@ -78,3 +78,79 @@ def test_spread_is_the_slowest_repeated_timing_over_the_one_used():
     assert spread([]) == 1.0
     assert spread([pace(0.01, 0.0)]) == 1.0  # not repeated
     assert spread([pace(0.01, 0.013), pace(0.02, 0.05)]) == 2.5
+
+
+class Clock:
+    """A fake ``time`` for the probe: trainings advance it by known costs."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def strftime(self, *args):  # PaceStore.put dates the pace
+        import time
+
+        return time.strftime(*args)
+
+
+SETUP, STEP, EVAL, SCATTER = 0.5, 0.01, 0.2, 0.3
+
+
+def test_the_probe_recovers_known_costs_from_three_short_trainings(monkeypatch) -> None:
+    """A training that costs SETUP, STEP per step, EVAL per full evaluation (a cheap one
+    costs nothing) and SCATTER at the end: the probe reads them back from the timestamps
+    of three trainings (the earlier probe trained eight times)."""
+    from lejepa_id.sweeps import pace
+    from lejepa_id.training import trainer
+
+    clock = Clock()
+    calls = []
+
+    def fake_train(cfgs, progress=True, on_eval=None, **kw):
+        c = cfgs[0]
+        calls.append(c.steps)
+        cheap = c.scatter == 0
+        clock.now += SETUP
+        done = 0
+        for at in c.eval_steps():
+            clock.now += (at - done) * STEP + (0.0 if cheap else EVAL)
+            done = at
+            on_eval(at, [{}] * len(cfgs))
+        clock.now += 0.0 if cheap else SCATTER
+
+    monkeypatch.setattr(pace, "time", clock)
+    monkeypatch.setattr(trainer, "train", fake_train)
+    (group,) = _groups("runs=[spiral_lejepa]")
+    got = pace.probe_group(group.specs, "g")
+    assert len(calls) == 3
+    assert abs(got.step_s - STEP) < 1e-12 and abs(got.step_hi_s - STEP) < 1e-12
+    assert abs(got.eval_s - EVAL) < 1e-12
+    assert abs(got.fixed_s - (SETUP + EVAL + SCATTER)) < 1e-12
+    # The long trainings take about TARGET_S of steps: m steps per gap, 2 m in all.
+    assert calls[1] == 2 * round(pace.TARGET_S / (2 * STEP))
+
+
+def test_a_slower_second_gap_is_the_spread(monkeypatch) -> None:
+    from lejepa_id.sweeps import pace
+    from lejepa_id.training import trainer
+
+    clock = Clock()
+
+    def fake_train(cfgs, progress=True, on_eval=None, **kw):
+        c = cfgs[0]
+        done = 0
+        for at in c.eval_steps():
+            # Steps after the m-th are twice as slow (another process took the core).
+            slow = 2.0 if c.steps > 4 and done >= c.steps // 2 else 1.0
+            clock.now += (at - done) * STEP * slow
+            done = at
+            on_eval(at, [{}])
+
+    monkeypatch.setattr(pace, "time", clock)
+    monkeypatch.setattr(trainer, "train", fake_train)
+    (group,) = _groups("runs=[spiral_lejepa]")
+    got = pace.probe_group(group.specs[:1], "g")
+    assert abs(got.step_hi_s / got.step_s - 2.0) < 1e-9
+    assert spread([got]) == got.step_hi_s / got.step_s

@@ -66,7 +66,8 @@ def test_bad_input_is_one_line_exit_2(tmp_path: Path, capsys, extra, needle) -> 
 
 def test_results_of_another_config_are_refused(tmp_path: Path, capsys) -> None:
     out = tmp_path / "out"
-    assert main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY]) == 0
+    serial = ["--jobs", "1"]  # trained in this process: the pool is not what this is about
+    assert main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY, *serial]) == 0
     capsys.readouterr()
     root = out / "2d"
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
@@ -82,7 +83,7 @@ def test_results_of_another_config_are_refused(tmp_path: Path, capsys) -> None:
     assert rc == 2
     assert "lr" in _error_line(capsys)
     # The same config (or a narrowing of it) is accepted and skips the finished run.
-    assert main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY]) == 0
+    assert main(["sweep", str(CONFIGS / "2d.yaml"), "--out", str(out), *TINY, *serial]) == 0
     assert "1 already done" in capsys.readouterr().out
     manifest = json.loads((root / "sweep.json").read_text())
     assert manifest["run_ids"] == {"spiral_lejepa-seed1337": "spiral_lejepa"}

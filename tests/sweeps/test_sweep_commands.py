@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import shlex
 from pathlib import Path
 
@@ -19,7 +20,8 @@ from lejepa_id.sweeps.state import read_manifest, rerun_commands
 PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
 TINY = ["steps=4", "eval_size=200", "scatter=0", "hidden=16", "num_directions=16"]
 SETS = ["runs=[spiral_lejepa, spiral_whiten]", "seeds=[0]", *TINY]
-ARGS = [w for s in SETS for w in ("--set", s)] + ["--no-progress", "--device", "cpu"]
+# In this process (--jobs 1): the printed command is what these tests are about, not the pool.
+ARGS = [w for s in SETS for w in ("--set", s)] + ["--no-progress", "--device", "cpu", "--jobs", "1"]
 
 USER_CONFIG = """\
 name: mine
@@ -76,6 +78,7 @@ def test_a_user_config_with_a_plugin_reruns_into_a_new_folder(
     out = tmp_path / "first"
     sets = ["runs=[a, c]", "seeds=[0]", *TINY]
     argv = [w for s in sets for w in ("--set", s)] + ["--no-progress", "--device", "cpu"]
+    argv += ["--jobs", "1"]
     assert main(["sweep", "mine.yaml", "--out", str(out), "--plugin", plugin, *argv]) == 0
     (line,) = _printed(out, "mine")
     words = shlex.split(line)
@@ -102,6 +105,7 @@ def test_a_user_config_with_a_plugin_reruns_into_a_new_folder(
 def test_each_sweep_into_one_folder_is_printed_in_order(tmp_path: Path, capsys) -> None:
     out = tmp_path / "runs"
     common = [w for s in TINY for w in ("--set", s)] + ["--no-progress", "--device", "cpu"]
+    common += ["--jobs", "1"]
     first = ["--set", "runs=[spiral_lejepa]", "--set", "seeds=[0]", *common]
     second = ["--set", "runs=[spiral_lejepa]", "--set", "seeds=[1]", *common]
     for argv in (first, second, first):  # the repeat adds no line
@@ -111,3 +115,56 @@ def test_each_sweep_into_one_folder_is_printed_in_order(tmp_path: Path, capsys) 
     assert sorted(i for line in lines for i in _parsed_run_ids(line)) == _trained(out, "2d")
     assert json.loads((out / "2d" / "sweep.json").read_text())["commands"][0]["config"] == "2d"
     capsys.readouterr()
+
+
+def _page_commands(page: Path) -> list[str]:
+    """The lines of the page's "Commands that made it"."""
+    text = page.read_text()
+    start = text.index("Commands that made it</summary><pre>") + len(
+        "Commands that made it</summary><pre>"
+    )
+    return html.unescape(text[start : text.index("</pre>", start)]).splitlines()
+
+
+def test_every_printed_command_of_a_plugin_sweep_reruns_as_is(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Sweep with a plugin objective, report with the recorded plugins' consent; then run
+    the page's commands, as printed but for the folder, from another working folder: the
+    same runs, and a report that again loads the plugins (so prints the flag again)."""
+    config = tmp_path / "configs" / "mine.yaml"
+    config.parent.mkdir()
+    config.write_text(USER_CONFIG)
+    monkeypatch.chdir(config.parent)
+    out = tmp_path / "first"
+    sets = ["runs=[a, c]", "seeds=[0]", *TINY]
+    argv = [w for s in sets for w in ("--set", s)] + ["--no-progress", "--device", "cpu"]
+    # Named relatively, as a user in the config's folder would: printed as the real file.
+    plugin = os.path.relpath(PLUGINS / "barlow_objective.py", config.parent)
+    assert main(["sweep", "mine.yaml", "--out", str(out), "--plugin", plugin, *argv]) == 0
+    assert main(["report", str(out), "--recorded-plugins", "--plugin", plugin]) == 0
+    printed = _page_commands(out / "report.html")
+    assert len(printed) == 2
+    sweep_line, report_line = printed
+    assert "--plugin" in shlex.split(sweep_line)
+    words = shlex.split(report_line)
+    assert words[:3] == ["lejepa-id", "report", str(out)]
+    assert "--recorded-plugins" in words
+    assert words[words.index("--plugin") + 1] == str(PLUGINS / "barlow_objective.py")
+    # Rerun every line as printed, the folder replaced, from elsewhere.
+    monkeypatch.chdir(tmp_path)
+    again = tmp_path / "again"
+    for line in printed:
+        rerun = [str(again) if w == str(out) else w for w in shlex.split(line)]
+        assert main(rerun[1:]) == 0
+    capsys.readouterr()
+    first, second = (collect(o).frame for o in (out, again))
+    keep = [c for c in first.columns if c not in ("path", "wall_time_s", "steps_per_s")]
+    keep = [c for c in keep if not c.startswith(("time", "created"))]
+    pd.testing.assert_frame_equal(
+        first[keep].sort_values(["run_id"]).reset_index(drop=True),
+        second[keep].sort_values(["run_id"]).reset_index(drop=True),
+    )
+    assert [
+        line.replace(str(again), str(out)) for line in _page_commands(again / "report.html")
+    ] == printed

@@ -15,17 +15,18 @@ from lejepa_id.config.experiments import load_experiment
 CONFIG = """
 name: resume
 defaults: {dim: 2, mixing: spiral, encoder: mlp, mode: lejepa, lam: 1.0e-3, hidden: 32,
-           num_directions: 16, steps: 20, eval_size: 200, eval_every: 10,
+           num_directions: 16, steps: 300, eval_size: 200, eval_every: 100,
            eval_every_early: 10, early_until: 10, device: cpu}
 runs:
   a: {}
   b: {lam: 0.01}
-seeds: [1, 2, 3]
+seeds: [1, 2, 3, 4, 5, 6]
 """
 
 
 def _sweep(cfg: Path, out: Path) -> subprocess.Popen:
-    # --max-group 1: one run per group, so results appear one at a time.
+    # --max-group 1: one run per group, so results appear one at a time; 300 steps a run
+    # so a poller starved by a loaded machine still finds the sweep part-way.
     cmd = [
         sys.executable,
         "-m",

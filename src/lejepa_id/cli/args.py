@@ -59,6 +59,20 @@ def add_device_argument(p: argparse.ArgumentParser, default: str | None, help: s
     )
 
 
+def add_pace_from_argument(p: argparse.ArgumentParser) -> None:
+    """--pace-from SOURCE: project a dry run on another device from its measured paces
+    (lejepa_id.sweeps.stated; read only by the dry run, checked there)."""
+    p.add_argument(
+        "--pace-from",
+        default=None,
+        metavar="SOURCE",
+        help="with --dry-run: project on another device from the paces a benchmark "
+        "measured there, a JSON of benchmarks/bench_train.py or bench_sweeps.py rows "
+        "(e.g. benchmarks/results/h200-2026-11-30/bench_train_cuda.json) or a shipped "
+        "table: h200",
+    )
+
+
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
     """--set, --device, --threads and --no-progress, shared by the commands that train."""
     p.add_argument(

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from lejepa_id.cli.args import add_device_argument
+from lejepa_id.cli.args import add_device_argument, add_pace_from_argument
 from lejepa_id.errors import UsageError
 from lejepa_id.sweeps.paper import (
     BEYOND,
@@ -83,6 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="print the plan and projected wall times (paces measured for a few seconds "
         "per experiment); train nothing, write nothing",
     )
+    add_pace_from_argument(p)
     p.add_argument("--executor", choices=EXECUTORS, default="local", help="as for `sweep`")
     p.add_argument("--partition", default=None, help="SLURM partition")
     p.add_argument("--time", type=int, default=None, help="SLURM time limit per job, minutes")
@@ -114,6 +115,8 @@ def cmd_paper(args: argparse.Namespace) -> int:
     # Everything the runs need is checked before the first one (and before a dry run's
     # probes): a refusal creates nothing.
     _check_out(out, budget)
+    if args.pace_from is not None and not args.dry_run:
+        raise UsageError("--pace-from projects a dry run; it needs --dry-run")
     if args.dry_run:
         for line in dry_run(budget, names, args, out):
             print(line, flush=True)
@@ -364,56 +367,94 @@ def _sweep_figures(plan: dict, out: Path) -> list[dict]:
 
 
 def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Path) -> Iterator[str]:
-    """The plan of every experiment and its projected wall time (paces measured here),
-    line by line as each experiment's probe ends."""
+    """The plan of every experiment and its projected wall time, with the range the
+    paces' spread allows, line by line as each experiment's projection ends: from paces
+    measured here (stored ones reused, only unknown groups probed), or with
+    ``--pace-from`` from another device's stated paces (:mod:`lejepa_id.sweeps.stated`)."""
     import torch
 
     from lejepa_id.runtime import resolve_device
     from lejepa_id.sweeps.runner import default_jobs
 
-    device = resolve_device(args.device or "auto")
-    jobs = args.jobs or default_jobs(device.type)
+    stated = None
+    if getattr(args, "pace_from", None) is not None:
+        from lejepa_id.sweeps.stated import load_stated
+
+        stated = load_stated(args.pace_from)
     cores = os.cpu_count() or 1
-    threads = max(1, cores // jobs)
-    torch.set_num_threads(threads)
-    name = torch.cuda.get_device_name(0) if device.type == "cuda" else f"{cores} CPU cores"
     yield f"lejepa-id paper --budget {budget.name} --dry-run: {budget.summary}"
-    yield f"device {device.type} ({name}), {jobs} concurrent groups, {threads} thread(s) each"
+    if stated is not None:
+        device_type, name = stated.device_type, stated.device
+        jobs = args.jobs or default_jobs(device_type)
+        yield f"device {name} (paces from {stated.source}), {jobs} concurrent groups"
+        where = f"pace (from {stated.source})"
+    else:
+        device = resolve_device(args.device or "auto")
+        device_type = device.type
+        jobs = args.jobs or default_jobs(device.type)
+        threads = max(1, cores // jobs)
+        torch.set_num_threads(threads)
+        name = torch.cuda.get_device_name(0) if device.type == "cuda" else f"{cores} CPU cores"
+        yield f"device {device.type} ({name}), {jobs} concurrent groups, {threads} thread(s) each"
+        where = "pace (measured here)"
     yield (
-        f"{'experiment':12s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s}  "
-        "pace (measured here)"
+        f"{'experiment':12s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s} "
+        f"{'range':>23s}  {where}"
     )
     from lejepa_id.sweeps.pace import PaceStore
 
     store = PaceStore()
-    total, worst = 0.0, 0.0
+    low_sum, total, high_sum = 0.0, 0.0, 0.0
+    left_out = []
     t_probe = time.perf_counter()
     for exp in names:
         part = budget.parts[exp]
+        if isinstance(part, ReacherPart) and stated is not None:
+            left_out.append(exp)
+            blank = f"{'':>6s} {'':>7s} {'':>9s} {'-':>12s} {'':>23s}"
+            yield f"{exp:12s} {blank}  no Reacher pace stated"
+            continue
         if isinstance(part, ReacherPart):
             sizes = reacher_sizes(part)
-            row, seconds, pace = _reacher_row(sizes, device.type, jobs, cores, out)
-            factor = 1.0
+            row, seconds, pace = _reacher_row(sizes, device_type, jobs, cores, out)
+            low, high = seconds, seconds
         else:
-            row, seconds, pace, factor = _synthetic_row(
-                exp, part, device.type, jobs, out, args, store, name
+            row, (low, seconds, high), pace = _synthetic_row(
+                exp, part, device_type, jobs, out, args, store, name, stated
             )
-        total += seconds
-        worst += seconds * factor
-        yield f"{exp:12s} {row} {format_duration(seconds):>12s}  {pace}"
-    yield f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(total):>12s}"
-    spread = (
-        f" The repeated probes' spread puts it at up to {format_duration(worst)}."
-        if worst > 1.05 * total
-        else ""
+        low_sum, total, high_sum = low_sum + low, total + seconds, high_sum + high
+        yield f"{exp:12s} {row} {format_duration(seconds):>12s} {_range(low, high):>23s}  {pace}"
+    yield (
+        f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(total):>12s} "
+        f"{_range(low_sum, high_sum):>23s}"
     )
+    spent = f"{time.perf_counter() - t_probe:.0f} s of probes this time"
+    if stated is not None:
+        skipped = f" ({', '.join(left_out)} not included)" if left_out else ""
+        yield (
+            f"Projected wall times, not measurements{skipped}: each group's steps at the pace "
+            f"{stated.source} states for a group of its work, interpolated between the "
+            "measured groups (range: as fast as the next smaller group per step, as slow as "
+            "it per unit of work; the high end also runs the groups one after another, as a "
+            "shared device may); the benchmarks' paces include their own setup and "
+            "evaluations; process start-up, aggregation, figures and report not included."
+        )
+        return
     yield (
         f"Projected wall times, not measurements: paces measured on this device (here, or "
         f"stored in {store.path} from an earlier dry run: delete it to measure again), "
-        f"{time.perf_counter() - t_probe:.0f} s of probes this time, extrapolated (groups "
-        f"scheduled on {jobs} workers without contention; process start-up, aggregation, "
-        "figures and report not included; other work on the machine slows every step)." + spread
+        f"{spent}, extrapolated (groups scheduled on {jobs} workers without contention; "
+        "process start-up, aggregation, figures and report not included; other work on "
+        "the machine slows every step). Range: the faster and the slower of each probe's "
+        "repeated timings (the Reacher probe is not repeated)."
     )
+
+
+def _range(low: float, high: float) -> str:
+    """``12 min to 19 min``, or one value when the spread is under 5%."""
+    if high <= 1.05 * low:
+        return format_duration(low)
+    return f"{format_duration(low)} to {format_duration(high)}"
 
 
 def _synthetic_row(
@@ -425,25 +466,31 @@ def _synthetic_row(
     args: argparse.Namespace,
     store: Any = None,
     device_name: str = "",
-) -> tuple[str, float, str, float]:
-    """The experiment's row, its projected seconds, its paces and their spread factor."""
+    stated: Any = None,
+) -> tuple[str, tuple[float, float, float], str]:
+    """The experiment's row, its (low, projected, high) seconds, and its paces."""
     from lejepa_id.config.experiments import load_experiment
     from lejepa_id.sweeps.pace import group_seconds, makespan, probe_groups, spread
     from lejepa_id.sweeps.plan import plan_groups
     from lejepa_id.sweeps.state import partition
 
-    sets = list(part.sets) + ([f"device={args.device}"] if args.device else [])
+    device = args.device if stated is None else None
+    sets = list(part.sets) + ([f"device={device}"] if device else [])
     specs = load_experiment(configs_dir() / f"{exp}.yaml", sets).expand()
     root = (out if exp in EXPERIMENTS else out / "beyond") / specs[0].experiment
     done, todo, _ = partition(specs, root) if root.is_dir() else ([], specs, [])
     groups = plan_groups(todo, device_type, jobs)
-    paces = probe_groups(groups, store, device_name)
-    seconds = makespan([group_seconds(g, paces) for g in groups], jobs) if groups else 0.0
     steps = sorted({s.config.steps for s in specs})
     runs = f"{len(todo)}" if not done else f"{len(todo)}/{len(specs)}"
     row = f"{runs:>6s} {len(groups):>7d} {_steps(steps):>9s}"
+    if stated is not None:
+        from lejepa_id.sweeps.stated import project_groups
+
+        return row, project_groups(groups, stated, jobs), "stated"
+    paces = probe_groups(groups, store, device_name)
+    seconds = makespan([group_seconds(g, paces) for g in groups], jobs) if groups else 0.0
     pace = "; ".join(p.line() for p in paces) or "nothing to train"
-    return row, seconds, pace, spread(paces)
+    return row, (seconds, seconds, seconds * spread(paces)), pace
 
 
 def _steps(steps: list[int]) -> str:

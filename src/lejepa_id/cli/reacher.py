@@ -102,7 +102,11 @@ def add_train_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--clip", type=float, help="gradient-norm clip (default 1.0)")
     p.add_argument("--fit-n", type=int, help="training frames for the read-out fits (10000)")
     p.add_argument(
-        "--bf16", action="store_true", default=None, help="bfloat16 autocast (CUDA only)"
+        "--bf16",
+        action="store_true",
+        default=None,
+        help="bfloat16 autocast (fast on CUDA and on CPUs with bfloat16 arithmetic; "
+        "changes the numbers: float32 is the reference)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     add_threads_argument(p)

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from lejepa_id.cli.args import (
+    add_pace_from_argument,
     add_plugin_argument,
     add_recorded_plugins_argument,
     add_run_arguments,
@@ -34,10 +35,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.max_group is not None and args.max_group < 1:
         raise UsageError(f"--max-group={args.max_group} must be >= 1")
     sets = list(args.sets) + ([f"device={args.device}"] if args.device else [])
+    if args.pace_from is not None and not args.dry_run:
+        raise UsageError("--pace-from projects a dry run; it needs --dry-run")
+    if args.probe and not args.dry_run:
+        raise UsageError("--probe measures paces for a dry run; it needs --dry-run")
     if args.dry_run:
         from lejepa_id.sweeps.runner import dry_run
 
-        for line in dry_run(args.config, sets, args.out, args.jobs, args.max_group).lines():
+        plan = dry_run(
+            args.config, sets, args.out, args.jobs, args.max_group, args.pace_from,
+            probe=args.probe,
+        )  # fmt: skip
+        for line in plan.lines():
             print(line)
         return 0
     options = ExecutorOptions(
@@ -102,13 +111,7 @@ def cmd_figures(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from lejepa_id.analysis.report import write_report
 
-    command = (
-        f"lejepa-id report {shlex.quote(str(args.dir))}"
-        + (f" --out {shlex.quote(str(args.out))}" if args.out else "")
-        + "".join(f" --plugin {shlex.quote(p)}" for p in getattr(args, "plugins", []) or [])
-    )
-    if args.from_table:
-        command += " --from-table"
+    command = report_command(args)
     report = write_report(
         _existing_dir(args.dir), args.out, command=command, from_table=args.from_table
     )
@@ -120,6 +123,25 @@ def cmd_report(args: argparse.Namespace) -> int:
     print(f"wrote {report.path}")
     print(f"wrote {report.claims_path}")
     return 0
+
+
+def report_command(args: argparse.Namespace) -> str:
+    """The report's own line among "Commands that made it", as it reruns from any folder:
+    every ``--plugin`` as the absolute path (or module) it loaded, ``--recorded-plugins``
+    when it was given (without it a rerun shows the sweep's plugin components by their raw
+    names, not as this page does), ``--out`` and ``--from-table`` as given."""
+    from lejepa_id.plugins import resolve
+
+    words = ["lejepa-id", "report", str(args.dir)]
+    if args.out:
+        words += ["--out", str(args.out)]
+    for plugin in getattr(args, "plugins", None) or []:
+        words += ["--plugin", resolve(plugin)]
+    if getattr(args, "recorded_plugins", False):
+        words.append("--recorded-plugins")
+    if args.from_table:
+        words.append("--from-table")
+    return shlex.join(words)
 
 
 def cmd_curves(args: argparse.Namespace) -> int:
@@ -204,8 +226,17 @@ def _register_sweep(sub: argparse._SubParsersAction) -> None:
         "--dry-run",
         action="store_true",
         help="expand the config and check it against OUT, print the runs it would train "
-        "(per run name, and the objectives, lengths, seeds, rho and code sizes), write nothing",
+        "(per run name, and the objectives, lengths, seeds, rho and code sizes), their stacks "
+        "and the projected wall time with its range (from paces stored by an earlier dry "
+        "run, --probe or --pace-from), write nothing",
     )
+    p.add_argument(
+        "--probe",
+        action="store_true",
+        help="with --dry-run: measure the paces no earlier dry run stored here (a few "
+        "seconds a group on a small model; stored for the next dry run)",
+    )
+    add_pace_from_argument(p)
     p.add_argument("--partition", default=None, help="SLURM partition")
     p.add_argument("--time", type=int, default=None, help="SLURM time limit per job, minutes")
     p.add_argument("--gpus", type=int, default=None, help="SLURM GPUs per job")

@@ -15,6 +15,14 @@ compiled with ``coqc`` under ``Set Printing All``:
   ``tauto``, ``intuition`` or ``firstorder``; then the same walk over its type,
   through inductive types of every library, reports whether it can carry a proof.
 
+Every run loads the whole tree (and with it the Reals and Coquelicot) before its first
+command, so the steps share runs where their inputs allow: the statements' walk rides
+on pass A's first chunk, and pass B, the proof-carrier walk, the assumptions' walk and
+the ``Print`` of the definitions found so far make one run (:func:`_together`; a
+second only when the assumptions reach project definitions not printed yet). When a
+shared run fails or prints anything unexpected, the steps run again one at a time,
+each failure reported as that step reports it.
+
 Before the audit, :func:`kernel_recheck` runs ``coqchk`` over the compiled modules.
 Every ``coqc``/``coqchk`` runs in :func:`clean_env` (no ``COQPATH``).
 
@@ -241,8 +249,13 @@ def _type_of(check_output: str) -> str:
     return " ".join(m.group(1).split()) if m else ""
 
 
-def _pass_a(coqc, opts, work, header, theorems, token, timeout) -> None:
-    """Type, statement dependencies and assumptions of every theorem."""
+#: The fewest theorems pass A gives one coqc of its own (a run loads the tree first).
+MIN_CHUNK = 8
+
+
+def _pass_a(coqc, opts, work, header, theorems, token, timeout, extra=()) -> str | None:
+    """Type, statement dependencies and assumptions of every theorem. ``extra`` lines
+    run after the first chunk's; that chunk's standard output, ``None`` if it failed."""
 
     def lines_for(k: int, name: str) -> list[str]:
         return [
@@ -250,15 +263,19 @@ def _pass_a(coqc, opts, work, header, theorems, token, timeout) -> None:
             f'Redirect "{token}_assume_{k}" Print Assumptions {name}.',
         ]
 
-    workers = max(1, min(os.cpu_count() or 1, 8, len(theorems)))
+    # Each chunk is a coqc that loads the whole tree first: a chunk of a few theorems
+    # would cost more in loading than it saves in parallel.
+    workers = max(1, min(os.cpu_count() or 1, 8, -(-len(theorems) // MIN_CHUNK)))
     chunks = [list(range(len(theorems)))[w::workers] for w in range(workers)]
 
-    def run_chunk(wc: tuple[int, list[int]]) -> None:
+    def run_chunk(wc: tuple[int, list[int]]) -> str | None:
         body = [ln for k in wc[1] for ln in lines_for(k, theorems[k].name)]
-        _run(coqc, opts, work, f"LejepaVerifyA{token}{wc[0]}", header + body, timeout)
+        body += list(extra) if wc[0] == 0 else []
+        proc = _run(coqc, opts, work, f"LejepaVerifyA{token}{wc[0]}", header + body, timeout)
+        return proc.stdout if proc.returncode == 0 else None
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(run_chunk, enumerate(chunks)))
+        first = list(pool.map(run_chunk, enumerate(chunks)))[0]
     # coqc stops at the first error of a chunk: retry each incomplete theorem alone.
     for k, thm in enumerate(theorems):
         if _read(work, f"{token}_assume_{k}").strip():
@@ -271,6 +288,7 @@ def _pass_a(coqc, opts, work, header, theorems, token, timeout) -> None:
                 "not found or not inspectable: "
                 + " ".join((one.stdout + one.stderr).split())[-200:]
             )
+    return first
 
 
 class Definitions:
@@ -298,24 +316,39 @@ class Definitions:
         if proc.returncode != 0 or found.odd:
             detail = " ".join((proc.stdout + proc.stderr).split())[-300:]
             self.errors.append(f"dependency walk failed: {detail}")
+        self.absorb(found)
+        self.print_new()
+        return found
+
+    def absorb(self, found: deps.Graph) -> None:
+        """Add a walk's graph (a primitive projection in it is an error)."""
         if found.projections:
             self.errors.append(
                 "a statement or definition uses a primitive projection, which the "
                 "dependency walk cannot follow (no Set Primitive Projections)"
             )
         self.graph.merge(found)
+
+    def print_new(self) -> None:
+        """Print every project node of the graph not printed yet (one coqc)."""
+        lines, read = self.print_lines()
+        self._run(f"LejepaVerifyD{self._token}{self._round - 1}", lines)
+        read()
+
+    def print_lines(self) -> tuple[list[str], Callable[[], None]]:
+        """The ``Print`` commands for every project node not printed yet, and what
+        reads their output once a coqc ran them (:meth:`print_new` runs them alone)."""
         new = sorted(d for d in self.graph.edges if _project(d) and d not in self.printed)
         tag = f"{self._token}_def{self._round}"
-        self._run(
-            f"LejepaVerifyD{self._token}{self._round}",
-            [f'Redirect "{tag}_{j}" Print {d}.' for j, d in enumerate(new)],
-        )
-        for j, d in enumerate(new):
-            self.printed[d] = " ".join(_read(self._work, f"{tag}_{j}").split())
-            if not self.printed[d]:
-                self.errors.append(f"could not print the definition of {d}")
         self._round += 1
-        return found
+
+        def read() -> None:
+            for j, d in enumerate(new):
+                self.printed[d] = " ".join(_read(self._work, f"{tag}_{j}").split())
+                if not self.printed[d]:
+                    self.errors.append(f"could not print the definition of {d}")
+
+        return [f'Redirect "{tag}_{j}" Print {d}.' for j, d in enumerate(new)], read
 
     def closure(self, refs: list[str]) -> list[str]:
         """The project constants ``refs`` reach, transitively (themselves included)."""
@@ -350,6 +383,16 @@ def law_premises_deep(outside_head: list[str], defs: Definitions) -> list[str]:
 
 def _pass_b(coqc, opts, work, header, names, token, timeout) -> str:
     """Types, sorts and solver tests of the assumptions."""
+    body = _pass_b_lines(names, token)
+    proc = _run(coqc, opts, work, f"LejepaVerifyB{token}", header + body, timeout)
+    if proc.returncode != 0:
+        return (
+            "assumption inspection failed: " + " ".join((proc.stdout + proc.stderr).split())[-300:]
+        )
+    return proc.stdout
+
+
+def _pass_b_lines(names: list[str], token: str) -> list[str]:
     body = []
     for j, name in enumerate(names):
         stmt = f"ltac:(let T := type of @{name} in exact T)"
@@ -362,12 +405,7 @@ def _pass_b(coqc, opts, work, header, names, token, timeout) -> str:
             f"Goal {stmt}. tryif timeout 5 (solve [easy | tauto | intuition]) "
             f'then idtac "LEJEPA-TRIVIAL {j}" else idtac "LEJEPA-KEPT {j}". Abort.',
         ]
-    proc = _run(coqc, opts, work, f"LejepaVerifyB{token}", header + body, timeout)
-    if proc.returncode != 0:
-        return (
-            "assumption inspection failed: " + " ".join((proc.stdout + proc.stderr).split())[-300:]
-        )
-    return proc.stdout
+    return body
 
 
 def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Report, timeout: float):
@@ -378,7 +416,12 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
     header = [f"Require {m}." for m in modules] + PRINTING
     token = secrets.token_hex(4)
     thms = report.theorems
-    _pass_a(coqc, opts, work, header, thms, token, timeout)
+    # The statements' walk rides on pass A's first chunk (after a marker line): it is
+    # the walk the audit needs when every theorem is found, as it normally is.
+    every = {str(k): t.name for k, t in enumerate(thms)}
+    mark = f"LEJEPA-PART-{token}"
+    walk = ['Goal True. idtac "' + mark + '". Abort.', *deps.statements_script(every)]
+    first = _pass_a(coqc, opts, work, header, thms, token, timeout, walk)
     types: dict[int, str] = {}
     printed: dict[int, list[str]] = {}
     for k, thm in enumerate(thms):
@@ -389,19 +432,27 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
             thm.error = "unexpected Print Assumptions output: " + "; ".join(odd)[:200]
         printed[k] = [n for n, _ in sections.get("Axioms", [])]
         types[k] = _type_of(_read(work, f"{token}_type_{k}"))
-    defs = Definitions(coqc, opts, work, header, token, timeout)
-    walked = defs.walk({str(k): thms[k].name for k in types})
+    stated = {str(k): thms[k].name for k in types}
     names = sorted({n for ns in printed.values() for n in ns})
     names += [
         d.qualified for d in report.declared if not any(_matches(n, d.qualified) for n in names)
     ]
-    out = _pass_b(coqc, opts, work, header, names, token, timeout)
-    if out.startswith("assumption inspection failed"):
-        report.errors.append(out)
-        return
     keys = {f"a{j}": name for j, name in enumerate(names)}
-    carried = _carriers(coqc, opts, work, header, keys, token, timeout, report)
-    a_walk = defs.walk(keys)
+    walked_by_a = None
+    if first is not None and stated == every and first.count(mark) == 1:
+        walked_by_a = first.split(mark, 1)[1]
+    together = _together(coqc, opts, work, header, stated, names, keys, token, timeout, walked_by_a)
+    if together is not None:
+        defs, walked, out, carried, a_walk = together
+    else:  # one step at a time, each failure reported as that step's
+        defs = Definitions(coqc, opts, work, header, token, timeout)
+        walked = defs.walk(stated)
+        out = _pass_b(coqc, opts, work, header, names, token, timeout)
+        if out.startswith("assumption inspection failed"):
+            report.errors.append(out)
+            return
+        carried = _carriers(coqc, opts, work, header, keys, token, timeout, report)
+        a_walk = defs.walk(keys)
     if defs.errors:  # without Coq's dependencies nothing can be pinned
         report.errors += defs.errors
         return
@@ -433,6 +484,69 @@ def audit(coqc: str, opts: list[str], files: list[str], work: Path, report: Repo
             thm.laws = law_premises_deep(walked.outside_head.get(str(k), []), defs)
     report.errors += assumption_errors(report)
     statements.check(report, work / statements.FILENAME)
+
+
+def _together(coqc, opts, work, header, stated, names, keys, token, timeout, walked_by_a):
+    """The steps after pass A that need only its results, in one or two coqc runs
+    instead of six: pass B, the statements' walk (unless ``walked_by_a``, its output
+    from pass A's first chunk), the proof-carrier walk and the assumptions' walk in one
+    file (each part's output after a marker line of its own), with the ``Print`` of
+    every project node the statements' walk found; then, only if the assumptions' walk
+    found more, their ``Print``. None of these commands changes Coq's environment
+    (``Check``, ``Print``, ``Goal ... Abort``, ``Ltac2 Eval``), so each part prints what
+    it prints alone. ``(defs, walked, pass_b_output, carried, a_walk)``, or ``None``
+    when anything went wrong (a failed run, odd output, a primitive projection, a
+    definition not printed): the caller then runs the steps one at a time, so that
+    every failure is reported exactly as that step reports it.
+    """
+    mark = f"LEJEPA-PART-{token}"
+    defs = Definitions(coqc, opts, work, header, token, timeout)
+    first: list[str] = []
+    if walked_by_a is not None:
+        walked = deps.parse(walked_by_a)
+        if walked.odd:
+            return None
+        defs.absorb(walked)
+        printing, read = defs.print_lines()
+        first = [*printing, f'Goal True. idtac "{mark}". Abort.']
+    statements = deps.statements_script(stated)
+    assert statements[0] == deps.PRELUDE  # loaded once, after pass B's Ltac1 proofs
+    scripts = [deps.assumptions_script(keys), deps.statements_script(keys)]
+    if walked_by_a is None:
+        scripts.insert(0, statements)
+    lines = [*first, *_pass_b_lines(names, token)]
+    for n, script in enumerate(scripts):
+        if n == 0:
+            lines += [f'Goal True. idtac "{mark}". Abort.', *script]
+        else:
+            lines += [f'Ltac2 Eval Message.print (Message.of_string "{mark}").', *script[1:]]
+    proc = _run(coqc, opts, work, f"LejepaVerifyT{token}", header + lines, timeout)
+    parts: list[list[str]] = [[]]
+    for line in proc.stdout.splitlines(keepends=True):
+        if line.strip() == mark:
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    texts = ["".join(p) for p in parts[len(first) and 1 :]]
+    if proc.returncode != 0 or len(texts) != len(scripts) + 1:
+        return None
+    out, *walks = texts
+    if walked_by_a is None:
+        walked = deps.parse(walks.pop(0))
+        if walked.odd:
+            return None
+        defs.absorb(walked)
+    else:
+        read()
+    carried, a_walk = (deps.parse(w) for w in walks)
+    if a_walk.odd:
+        return None
+    defs.absorb(a_walk)
+    if any(_project(d) and d not in defs.printed for d in defs.graph.edges):
+        defs.print_new()
+    if defs.errors:
+        return None
+    return defs, walked, out, carried, a_walk
 
 
 def _carriers(coqc, opts, work, header, keys, token, timeout, report) -> deps.Graph:

@@ -56,9 +56,13 @@ class Pace:
     """The step time of the slower of the repeated timings (0: not repeated)."""
     stored: str = ""
     """When the pace was measured, for a pace read from the :class:`PaceStore`."""
+    load: float = -1.0
+    """The 1-minute load average while it was measured (-1: not recorded)."""
 
     def line(self) -> str:
         where = f"stored, measured {self.stored}" if self.stored else "measured"
+        if self.load >= 0:
+            where += f" at load {self.load:.1f}"
         return f"{self.what}: {1 / max(self.step_s, 1e-12):,.1f} steps/s {where}"
 
 
@@ -111,7 +115,7 @@ class PaceStore:
     def get(self, key: str) -> Pace | None:
         entry = self.paces.get(key)
         names = {f.name for f in fields(Pace)}
-        if not isinstance(entry, dict) or not names - {"stored", "step_hi_s"} <= set(entry):
+        if not isinstance(entry, dict) or not names - {"stored", "step_hi_s", "load"} <= set(entry):
             return None
         try:
             return Pace(**{k: v for k, v in entry.items() if k in names})
@@ -141,51 +145,98 @@ def timed(fn: Callable[[], object]) -> float:
 
 
 def _probe_configs(
-    specs: Sequence[RunSpec], steps: int, eval_every: int, cheap: bool
+    specs: Sequence[RunSpec], steps: int, every: int, early: int, cheap: bool
 ) -> list[RunConfig]:
+    """The group's configs for a probe of ``steps`` steps, evaluated after steps 1 and 2
+    (``early``: every step up to it) and then every ``every`` steps; ``cheap``: the
+    smallest evaluation set and no scatter (the step's time only)."""
     out = []
     for s in specs:
         values = s.config.to_dict()
-        values.update(
-            steps=steps, eval_every=eval_every, eval_every_early=eval_every, early_until=0
-        )
-        if cheap:  # the step's time only: the smallest evaluation set, no scatter
+        values.update(steps=steps, eval_every=every, eval_every_early=1, early_until=early)
+        if cheap:
             values.update(eval_size=max(100, 4 * s.config.dim), scatter=0)
         out.append(RunConfig(**values))
     return out
 
 
-def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
-    """Time a group: the step from runs of a few lengths with a minimal evaluation,
-    t(n) = setup + n step; then the fixed cost (setup, final evaluation, scatter) and
-    one more evaluation's from two short runs with the group's own evaluation."""
+def _timestamps(cfgs: list[RunConfig]) -> tuple[float, list[tuple[int, float]], float]:
+    """Train ``cfgs`` once: (the call's start, the end of each evaluation by step, the
+    call's end), all from ``time.perf_counter``."""
     from lejepa_id.training.trainer import train
 
-    def run(steps: int, eval_every: int = NEVER, cheap: bool = True) -> float:
-        cfgs = _probe_configs(specs, steps, eval_every, cheap)
-        return timed(lambda: train(cfgs, progress=False))
-
+    marks: list[tuple[int, float]] = []
     t0 = time.perf_counter()
-    s1 = 2
-    run(s1)  # warm-up: first-use costs of this process, not of a run
-    a = run(s1)
-    b = run(s1 + 3)
-    step = max((b - a) / 3, 1e-6)
-    extra = int(min(max(TARGET_S / step, 3), 400))
-    slow = 0.0
-    if extra > 3:
-        # Best of two timings each: on a shared machine the minimum is the least
-        # disturbed; the slower one is kept as the spread. (A group too slow for that
-        # keeps its single timings.)
-        a = min(a, run(s1))
-        b1, b2 = run(s1 + extra), run(s1 + extra)
-        b, slow = min(b1, b2), max((max(b1, b2) - a) / extra, 1e-6)
-    step = max((b - a) / extra, 1e-6)
-    full = run(s1, cheap=False)
-    fixed = max(full - s1 * step, 0.0)
-    c = run(s1, eval_every=1, cheap=False)  # s1 evaluations instead of one
-    evaluation = max((c - full) / (s1 - 1), 0.0)
-    return Pace(what, group_work(specs), step, fixed, evaluation, time.perf_counter() - t0, slow)
+    train(
+        cfgs, progress=False, on_eval=lambda done, rows: marks.append((done, time.perf_counter()))
+    )
+    return t0, marks, time.perf_counter()
+
+
+def _gaps(marks: list[tuple[int, float]]) -> dict[int, float]:
+    """Seconds from one evaluation's end to the next's, by the later one's step (the
+    first evaluation of a step only: a run whose starts train as separate worlds
+    evaluates each step more than once)."""
+    first: dict[int, float] = {}
+    for step, t in marks:
+        first.setdefault(step, t)
+    steps = sorted(first)
+    return {b: first[b] - first[a] for a, b in zip(steps, steps[1:])}
+
+
+def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
+    """Time a group in three short trainings, each evaluation's end timestamped:
+
+    1. 4 steps evaluated after each (cheap evaluation): warms the process up (first-use
+       costs are no run's) and gives a first step time;
+    2. ``2 m`` steps evaluated after steps 1, 2, ``m`` and ``2 m`` (cheap), ``m`` chosen so
+       the two long gaps take about :data:`TARGET_S` together: each long gap over its
+       ``m - 2`` or ``m`` steps is a step time; the faster is the pace and the slower
+       its spread (:attr:`Pace.step_hi_s`);
+    3. 2 steps with the group's own evaluation and scatter, evaluated after each: the
+       second gap less a step is one evaluation; setup, the final evaluation and the
+       scatter are the rest (the fixed cost).
+
+    Three setups and about :data:`TARGET_S` of steps: a few seconds for a small group
+    (the earlier probe trained eight times)."""
+    t_start = time.perf_counter()
+    _, marks, _ = _timestamps(_probe_configs(specs, 4, NEVER, 4, cheap=True))
+    rough = [g for step, g in _gaps(marks).items() if step > 1]
+    step0 = max(min(rough) if rough else 1e-3, 1e-6)
+    m = int(min(max(round(TARGET_S / (2 * step0)), 4), 400))
+    _, marks, _ = _timestamps(_probe_configs(specs, 2 * m, m, 2, cheap=True))
+    gaps = _gaps(marks)
+    # Each long gap is its steps and one cheap evaluation (a hundred points, small beside
+    # m steps): divided by its steps, an upper estimate of the step that noise cannot
+    # make negative, as a difference of two gaps can on a busy machine.
+    timings = [gaps[k] / n for k, n in ((m, m - 2), (2 * m, m)) if k in gaps and n > 0]
+    timings = [max(t, 1e-6) for t in timings] or [step0]
+    step, slow = min(timings), (max(timings) if len(timings) > 1 else 0.0)
+    t0, marks, t_end = _timestamps(_probe_configs(specs, 2, NEVER, 2, cheap=False))
+    first: dict[int, float] = {}
+    for done, t in marks:
+        first.setdefault(done, t)
+    evaluation = max(_gaps(marks).get(2, step) - step, 0.0)
+    fixed = max(first.get(1, t0) - t0 - step, 0.0) + max(t_end - first.get(2, t_end), 0.0)
+    return Pace(
+        what,
+        group_work(specs),
+        step,
+        fixed,
+        evaluation,
+        time.perf_counter() - t_start,
+        slow,
+        load=_load(),
+    )
+
+
+def _load() -> float:
+    """The 1-minute load average when a pace is measured (-1 where unknown): a pace
+    measured on a busy machine is slower, and says so."""
+    try:
+        return float(os.getloadavg()[0])
+    except (AttributeError, OSError):
+        return -1.0
 
 
 def describe(group: Group) -> str:
@@ -194,28 +245,37 @@ def describe(group: Group) -> str:
     return f"{c.encoder} N={c.dim} x{group.members} {'/'.join(modes)}"
 
 
-def probe_groups(
-    groups: Sequence[Group],
-    store: PaceStore | None = None,
-    device: str = "",
-    probe: Callable[[Sequence[RunSpec], str], Pace] | None = None,
-) -> list[Pace]:
-    """Paces of the planned groups of least and most per-step work (one probe when
-    they are alike), each probed on its first :data:`PROBE_RUNS` runs; with a
-    ``store``, a pace it holds for the same group on ``device`` is reused and a new one
-    is stored (``probe``: the measurement, :func:`probe_group` unless a test gives one)."""
-    probe = probe or probe_group
+def representatives(groups: Sequence[Group]) -> list[Group]:
+    """The planned groups of least and most per-step work (one when they are alike), each
+    cut to its first :data:`PROBE_RUNS` runs: what a projection probes."""
     if not groups:
         return []
     ranked = sorted(groups, key=lambda g: group_work(g.specs))
     chosen = [ranked[0]] if len(ranked) == 1 else [ranked[0], ranked[-1]]
     if len(chosen) == 2 and group_work(chosen[1].specs) <= 1.05 * group_work(chosen[0].specs):
         chosen = chosen[1:]
+    return [Group(g.index, g.specs[:PROBE_RUNS]) for g in chosen]
+
+
+def probe_groups(
+    groups: Sequence[Group],
+    store: PaceStore | None = None,
+    device: str = "",
+    probe: Callable[[Sequence[RunSpec], str], Pace] | None = None,
+    measure: bool = True,
+) -> list[Pace]:
+    """Paces of the :func:`representatives` of ``groups``; with a ``store``, a pace it
+    holds for the same group on ``device`` is reused and a new one is stored (``probe``:
+    the measurement, :func:`probe_group` unless a test gives one). ``measure=False``
+    probes nothing: only the stored paces are returned (fewer than the representatives
+    when some are unknown)."""
+    probe = probe or probe_group
     paces = []
-    for g in chosen:
-        part = Group(g.index, g.specs[:PROBE_RUNS])
+    for part in representatives(groups):
         key = PaceStore.key(part.specs, device) if store is not None else ""
         known = store.get(key) if store is not None else None
+        if known is None and not measure:
+            continue
         if known is None:
             known = probe(part.specs, describe(part))
             if store is not None:

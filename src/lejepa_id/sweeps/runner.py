@@ -358,9 +358,13 @@ def dry_run(
     out: str | Path = "runs",
     jobs: int | None = None,
     max_members: int | None = None,
+    pace_from: str | None = None,
+    project: bool = True,
+    probe: bool = False,
 ) -> DryRun:
-    """The runs a sweep would train, refusals included, and how they would be stacked
-    (on the configs' device, with ``jobs`` concurrent groups), with nothing written."""
+    """The runs a sweep would train, refusals included, how they would be stacked (on the
+    configs' device, with ``jobs`` concurrent groups) and the wall time that projects
+    (:func:`projection_lines`; ``project=False`` leaves it out), with nothing written."""
     exp = _load(resolve_config(config), sets)
     specs = exp.expand()
     root = experiment_dir(out, exp.name)
@@ -378,7 +382,84 @@ def dry_run(
     stacked = [s for s in todo if kind_of(s).stacks]
     device = str(stacked[0].config.device) if stacked else "cpu"
     stacking = stacking_lines(stacked, device, jobs, max_members)
-    return DryRun(exp.name, root, len(specs), done, by_run, settings, stacking)
+    projection = (
+        projection_lines(stacked, device, jobs, max_members, pace_from, probe) if project else []
+    )
+    return DryRun(exp.name, root, len(specs), done, by_run, settings, stacking + projection)
+
+
+def projection_lines(
+    todo: list[RunSpec],
+    device: str,
+    jobs: int | None,
+    max_members: int | None,
+    pace_from: str | None = None,
+    probe: bool = False,
+) -> list[str]:
+    """The projected wall time of training ``todo``, with its range: from paces measured
+    on this device (stored ones reused; unknown groups probed under ``probe``, a few
+    seconds each on a small group, else named as not projected),
+    or from another device's stated paces (``pace_from``, :mod:`lejepa_id.sweeps.stated`)."""
+    from lejepa_id.sweeps.pace import (
+        PaceStore,
+        group_seconds,
+        makespan,
+        probe_groups,
+        representatives,
+        spread,
+    )
+    from lejepa_id.sweeps.paper import format_duration
+
+    if not todo:
+        return []
+    import torch
+
+    def span(low: float, mid: float, high: float) -> str:
+        tail = f" (range {format_duration(low)} to {format_duration(high)})"
+        return format_duration(mid) + ("" if high <= 1.05 * low else tail)
+
+    if pace_from is not None:
+        from lejepa_id.sweeps.stated import load_stated, project_groups
+
+        stated = load_stated(pace_from)
+        jobs = jobs or default_jobs(stated.device_type)
+        groups = plan_groups(todo, stated.device_type, jobs, None, max_members)
+        low, mid, high = project_groups(groups, stated, jobs)
+        return [
+            f"  projected on {stated.device}: {span(low, mid, high)}, from the paces "
+            f"{stated.source} states for groups of like work, {jobs} concurrent groups "
+            "(a projection, not a measurement: the benchmarks' setup and evaluations are "
+            "in their paces, process start-up is not; the high end runs the groups one "
+            "after another)"
+        ]
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        return [f"  not projected: no {device} device here (--pace-from h200 projects a GPU)"]
+    device_type = "cuda" if device.startswith("cuda") else "cpu"
+    jobs = jobs or default_jobs(device_type)
+    cores = os.cpu_count() or 1
+    torch.set_num_threads(max(1, cores // jobs))
+    name = torch.cuda.get_device_name(0) if device_type == "cuda" else f"{cores} CPU cores"
+    memory = _device_memory(device_type)
+    groups = plan_groups(todo, device_type, jobs, memory, max_members)
+    store = PaceStore()
+    paces = probe_groups(groups, store, name, measure=probe)
+    wanted = len(representatives(groups))
+    if len(paces) < wanted:
+        return [
+            f"  not projected: {wanted - len(paces)} of the {wanted} groups probed for a "
+            f"projection have no pace stored for {name} in {store.path}; --probe measures "
+            "them (a few seconds each on a small group, longer at large N), --pace-from h200 "
+            "projects an H200"
+        ]
+    mid = makespan([group_seconds(g, paces) for g in groups], jobs)
+    return [
+        f"  projected here ({name}): {span(mid, mid, mid * spread(paces))}, {jobs} concurrent "
+        "groups without contention (a projection, not a measurement; range: the probes' "
+        "faster and slower timings; process start-up not included)",
+        *(f"    pace {p.line()}" for p in paces),
+    ]
 
 
 def _load(config: str | Path, sets: list[str] | None) -> Any:
