@@ -20,6 +20,18 @@ def _module(name: str):
     return module
 
 
+def _published_mlp():
+    """The published 2d encoder's layout: Linear, GELU, ..., Linear, (out, in) weights."""
+    import torch
+
+    torch.manual_seed(0)
+    layers = [torch.nn.Linear(2, 256), torch.nn.GELU()]
+    for _ in range(3):
+        layers += [torch.nn.Linear(256, 256), torch.nn.GELU()]
+    layers.append(torch.nn.Linear(256, 2))
+    return torch.nn.Sequential(*layers)
+
+
 @pytest.mark.parametrize("dim", [2, 64, 1024])
 def test_sweep_benchmark_settings_validate_at_every_scaling_dimension(dim):
     sets = _module("bench_sweeps").quiet_evaluation(300, [f"dim={dim}"])
@@ -56,12 +68,7 @@ def test_the_parity_benchmark_maps_a_torch_mlp_onto_the_stacked_encoder_exactly(
     from lejepa_id.config.run import RunConfig
 
     compare = _module("compare_published")
-    torch.manual_seed(0)
-    layers = [torch.nn.Linear(2, 256), torch.nn.GELU()]
-    for _ in range(3):
-        layers += [torch.nn.Linear(256, 256), torch.nn.GELU()]
-    layers.append(torch.nn.Linear(256, 2))
-    reference = torch.nn.Sequential(*layers)
+    reference = _published_mlp()
     config = RunConfig(mixing="spiral", encoder="mlp").validate()
     ours = compare.our_encoder(config, compare.to_our_weights(reference.state_dict(), "mlp"))
     x = torch.randn(1000, 2)
@@ -182,12 +189,7 @@ def test_the_reference_grows_seed_by_seed(tmp_path):
     import torch
 
     compare = _module("compare_published")
-    torch.manual_seed(0)
-    layers = [torch.nn.Linear(2, 256), torch.nn.GELU()]
-    for _ in range(3):
-        layers += [torch.nn.Linear(256, 256), torch.nn.GELU()]
-    layers.append(torch.nn.Linear(256, 2))
-    state = torch.nn.Sequential(*layers).state_dict()
+    state = _published_mlp().state_dict()
     pt = tmp_path / "spiral_lejepa-1338.pt"
     record = {"run_name": "spiral_lejepa", "seed": 1338, "steps": 20000, "mixing": "spiral",
               "mode": "lejepa", "r2_hz": 0.5, "model_state_dict": state}  # fmt: skip
