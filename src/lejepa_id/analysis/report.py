@@ -644,6 +644,18 @@ def table_frame(directory: Path) -> pd.DataFrame:
     return frame
 
 
+def judge_folder(
+    directory: Path, frame: pd.DataFrame
+) -> tuple[list[Claim], list[str], dict[str, Any] | None]:
+    """The claims of a results folder as its report states them: every registered claim on
+    the synthetic runs of ``frame`` (another kind's rows are judged by their own files),
+    the external claim files, and the folder's budget note on each."""
+    claims, notes = collect_claims(directory, of_kind(frame, "synthetic"))
+    budget = read_budget(directory)
+    annotate(claims, budget)
+    return claims, notes, budget
+
+
 def write_report(
     directory: str | Path,
     out: str | Path | None = None,
@@ -668,10 +680,7 @@ def write_report(
     else:
         made = make_figures(directory, figures_dir, formats=("png", "pdf"))
         frame = collect(directory).frame
-    # The synthetic claims judge the synthetic runs (another kind's rows are its own).
-    claims, notes = collect_claims(directory, of_kind(frame, "synthetic"))
-    budget = read_budget(directory)
-    annotate(claims, budget)
+    claims, notes, budget = judge_folder(directory, frame)
     report = Report(
         path,
         path.parent / "claims.json",

@@ -1,0 +1,46 @@
+"""The committed verdicts are what the code judges today: each results folder's claims.json
+is judged again from the same runs and must agree claim by claim, so that a rule, a
+reference file or a run that changed without the report being regenerated is caught
+(the published_2d reference once grew two seeds while results/claims.json kept the old
+one-seed verdict). Regenerate with the commands in scripts/full_results.sh,
+scripts/beyond_results.sh and docs/stall.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lejepa_id.analysis.report import judge_folder, table_frame
+from lejepa_id.analysis.table import collect
+
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+
+# (runs folder, its committed claims.json, judged from the committed table instead of the
+# result files: the folder keeps no weights)
+FOLDERS = [
+    ("runs", RESULTS / "claims.json", False),
+    ("paper-cpu", RESULTS / "paper-cpu" / "claims.json", True),
+    ("beyond", RESULTS / "beyond" / "claims.json", False),
+    ("stall", RESULTS / "stall" / "claims.json", False),
+]
+
+
+def _rejudged(folder: str, from_table: bool) -> dict[str, dict]:
+    directory = RESULTS / folder
+    frame = table_frame(directory) if from_table else collect(directory).frame
+    claims, _, _ = judge_folder(directory, frame)
+    # Through JSON, as the report writes them, so floats and tuples compare as stored.
+    return {c["id"]: c for c in json.loads(json.dumps([c.to_json() for c in claims]))}
+
+
+@pytest.mark.parametrize(
+    ("folder", "committed", "from_table"), FOLDERS, ids=[f[0] for f in FOLDERS]
+)
+def test_committed_claims_are_current(folder: str, committed: Path, from_table: bool) -> None:
+    stored = {c["id"]: c for c in json.loads(committed.read_text())["claims"]}
+    fresh = _rejudged(folder, from_table)
+    assert sorted(fresh) == sorted(stored), f"claims differ in {committed}: regenerate the report"
+    stale = [cid for cid in fresh if fresh[cid] != stored[cid]]
+    assert not stale, f"{committed}: stale verdicts for {stale}; regenerate the report"
