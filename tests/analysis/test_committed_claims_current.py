@@ -3,7 +3,8 @@ is judged again from the same runs and must agree claim by claim, so that a rule
 reference file or a run that changed without the report being regenerated is caught
 (the published_2d reference once grew two seeds while results/claims.json kept the old
 one-seed verdict). Regenerate with the commands in scripts/full_results.sh,
-scripts/beyond_results.sh and docs/stall.md."""
+scripts/beyond_results.sh and docs/stall.md; the Reacher ones with
+``python -m lejepa_id.reacher.claims PLAN.json [DATASETS_DIR]``."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from lejepa_id.analysis.claims.reacher_rules import reacher_claims, read_datasets
 from lejepa_id.analysis.report import judge_folder, table_frame
 from lejepa_id.analysis.table import collect
 
@@ -44,3 +46,22 @@ def test_committed_claims_are_current(folder: str, committed: Path, from_table: 
     assert sorted(fresh) == sorted(stored), f"claims differ in {committed}: regenerate the report"
     stale = [cid for cid in fresh if fresh[cid] != stored[cid]]
     assert not stale, f"{committed}: stale verdicts for {stale}; regenerate the report"
+
+
+# Reacher claims are judged from plan.json (and the rendered datasets' records, where the
+# folder keeps them).
+PLANS = [
+    RESULTS / "paper-cpu" / "reacher" / "plan.json",
+    RESULTS / "paper-cpu" / "reacher" / "sweep" / "plan.json",
+    RESULTS / "reacher_control" / "plan.json",
+]
+
+
+@pytest.mark.parametrize("plan", PLANS, ids=[str(p.parent.relative_to(RESULTS)) for p in PLANS])
+def test_committed_reacher_claims_are_current(plan: Path) -> None:
+    datasets = plan.parent / "datasets"
+    fresh = reacher_claims(
+        json.loads(plan.read_text()), read_datasets(datasets) if datasets.is_dir() else {}
+    )
+    stored = json.loads((plan.parent / "claims.json").read_text())["claims"]
+    assert json.loads(json.dumps(fresh)) == stored, f"{plan.parent}/claims.json is stale"
