@@ -492,13 +492,13 @@ def committed_dry_run(
             specs = load_experiment(configs_dir() / f"{exp}.yaml", list(part.sets)).expand()
             root = (out if exp in EXPERIMENTS else out / "beyond") / specs[0].experiment
             done, todo_specs, _ = partition(specs, root) if root.is_dir() else ([], specs, [])
-            proj = project_synthetic(todo_specs, table, jobs) if todo_specs else None
             runs = f"{len(todo_specs)}" if not done else f"{len(todo_specs)}/{len(specs)}"
-            if proj is None:
+            if not todo_specs:
                 steps = _steps(sorted({s.config.steps for s in specs}))
                 blank = f"{0:>7d} {steps:>9s} {format_duration(0):>12s}"
                 yield f"{exp:12s} {runs:>6s} {blank} {'':>23s}  nothing to train"
                 continue
+            proj = project_synthetic(todo_specs, table, jobs)
         head = f"{exp:12s} {runs:>6s} {proj.stacks:>7d} {proj.steps:>9s}"
         if proj.mid is None or proj.low is None or proj.high is None:
             unknown.append(exp)

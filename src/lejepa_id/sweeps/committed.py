@@ -82,16 +82,19 @@ def _group_rows(root: Path, base: Path) -> Iterable[dict[str, Any]]:
         if not manifest or not isinstance(manifest.get("groups"), list):
             continue
         for group in manifest["groups"]:
-            results = [_read(sweep.parent / run / "result.json") for run in group]
-            if not results or any(r is None or r.get("status") != "finished" for r in results):
+            read = [_read(sweep.parent / run / "result.json") for run in group]
+            results = [r for r in read if r is not None and r.get("status") == "finished"]
+            if not group or len(results) != len(group):
                 continue
-            configs = [r.get("config") for r in results if r is not None]
-            if not all(isinstance(c, dict) and "encoder" in c for c in configs):
+            configs: list[dict[str, Any]] = [
+                c for c in (r.get("config") for r in results) if isinstance(c, dict)
+            ]
+            if len(configs) != len(results) or not all("encoder" in c for c in configs):
                 continue  # a Reacher grid: read by _reacher_rows
-            walls = [float(r.get("wall_time_s") or 0) for r in results if r is not None]
+            walls = [float(r.get("wall_time_s") or 0) for r in results]
             if min(walls) <= 0 or max(walls) > 1.01 * min(walls):
                 continue  # members not trained together (a resumed group)
-            if any(r.get("threads") != 1 or r.get("device") != "cpu" for r in results if r):
+            if any(r.get("threads") != 1 or r.get("device") != "cpu" for r in results):
                 continue
             c0 = configs[0]
             key = ("encoder", "mode", "dim", "transition")
@@ -292,12 +295,14 @@ def project_synthetic(specs: Sequence[Any], table: Table, jobs: int) -> Projecti
     from lejepa_id.sweeps.plan import plan_groups
 
     groups = plan_groups(specs, "cpu", jobs)
-    lows, mids, highs, used, missing = [], [], [], {}, []
+    lows, mids, highs = [], [], []
+    used: dict[str, str] = {}
+    missing: dict[str, None] = {}  # in order, once each
     for g in groups:
         c = g.specs[0].config
         paces = table.class_paces(c.encoder, c.mode, int(c.dim), c.transition or "ou")
         if paces is None:
-            missing.append(f"{c.encoder} {c.mode} N={c.dim} {c.transition or 'ou'}")
+            missing[f"{c.encoder} {c.mode} N={c.dim} {c.transition or 'ou'}"] = None
             continue
         units = sum(s.config.effective_inits * s.config.steps for s in g.specs)
         low, mid, high = paces.times(units)
