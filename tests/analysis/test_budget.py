@@ -76,3 +76,20 @@ def test_the_overnight_budget_judges_and_the_report_names_it() -> None:
     assert "judged at the overnight budget" in table_note(claims, record)
     html = "".join(header_html(record))
     assert "Budget: overnight" in html and "25 of 100" in html
+
+
+def test_the_header_shows_projected_against_measured_time_where_recorded() -> None:
+    from lejepa_id.analysis.budget import time_cells
+
+    record = budget_record(BUDGETS["overnight"], ["2d", "grid"])
+    assert "<th>projected</th>" not in "".join(header_html(record))  # nothing recorded
+    record["experiments"]["2d"]["time"] = {
+        "projected_s": 2460.0,
+        "projected_range_s": [1920.0, 7500.0],
+        "measured_s": 2952.0,
+    }
+    html = "".join(header_html(record))
+    assert "<th>projected</th><th>measured</th>" in html
+    assert "41 min (32 min to 2 h 05 min)" in html and "49 min (1.20 x projected)" in html
+    assert time_cells(None) == ["-", "-"]  # grid: no entry yet
+    assert time_cells({"measured_s": 30.0}) == ["-", "30 s"]

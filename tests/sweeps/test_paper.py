@@ -453,3 +453,36 @@ def test_a_reacher_budget_without_sweeps_trains_and_plans_only_the_grid(
     args = argparse.Namespace(no_progress=True, device=None)
     assert cli.run_reacher(sizes, tmp_path, args) == []
     assert calls == [("sweep", tmp_path), ("plan", tmp_path / "reacher")]
+
+
+def test_time_entries_sum_the_measured_invocations_beside_the_projection() -> None:
+    from lejepa_id.sweeps.paper import time_entry
+
+    first = time_entry(None, (10.0, 20.0, 40.0), 25.0)
+    assert first == {"projected_s": 20.0, "projected_range_s": [10.0, 40.0], "measured_s": 25.0}
+    assert time_entry(first, (10.0, 20.0, 40.0), 5.0)["measured_s"] == 30.0  # resumed
+    assert time_entry(first, None, None) == {"measured_s": 25.0}  # not run this time
+    assert time_entry({"measured_s": "x"}, None, None) == {"measured_s": 0.0}
+    assert time_entry(None, None, None) == {}
+
+
+def test_an_overnight_record_keeps_the_time_earlier_invocations_measured(tmp_path: Path) -> None:
+    from lejepa_id.cli.paper import _add_times
+    from lejepa_id.records.io import atomic_write_json
+    from lejepa_id.sweeps.committed import load_table, project_budget
+    from lejepa_id.sweeps.paper import BUDGET_FILE
+
+    budget = BUDGETS["overnight"]
+    earlier = budget_record(budget, ["2d", "grid"])
+    earlier["experiments"]["2d"]["time"] = {"measured_s": 100.0}
+    atomic_write_json(tmp_path / BUDGET_FILE, earlier)
+    record = budget_record(budget, ["2d", "grid"])
+    _add_times(record, tmp_path, budget, {"grid": 60.0})  # this invocation: --only grid
+    projected = project_budget(budget, ["2d", "grid"], load_table(), jobs=2)
+    two, grid = record["experiments"]["2d"]["time"], record["experiments"]["grid"]["time"]
+    assert two["measured_s"] == 100.0 and grid["measured_s"] == 60.0
+    assert two["projected_s"] == round(projected["2d"].mid, 1)
+    assert grid["projected_range_s"] == [
+        round(projected["grid"].low, 1),
+        round(projected["grid"].high, 1),
+    ]

@@ -240,6 +240,7 @@ def _run_parts(
     failed: list[str] = []
     start = time.perf_counter()
     device = [f"device={args.device}"] if args.device else []
+    measured: dict[str, float] = {}
     for name in names:
         part = budget.parts[name]
         t0 = time.perf_counter()
@@ -249,11 +250,14 @@ def _run_parts(
         else:
             root = out if name in EXPERIMENTS else out / "beyond"
             failed += _sweep(configs / f"{name}.yaml", [*part.sets, *device], root, args)
-        print(f"== {name}: {time.perf_counter() - t0:.0f} s (measured)", flush=True)
+        measured[name] = time.perf_counter() - t0
+        print(f"== {name}: {measured[name]:.0f} s (measured)", flush=True)
     for root, group in ((out, paper), (out / "beyond", beyond)):
         if not group:
             continue
         record = budget_record(budget, budget_names(root, budget, group), configs)
+        if budget.paces:
+            _add_times(record, root, budget, measured)
         atomic_write_json(root / BUDGET_FILE, record)
         report(root)
     print(f"lejepa-id paper: {time.perf_counter() - start:.0f} s in all (measured)")
@@ -265,6 +269,28 @@ def _run_parts(
         )
         return 1
     return 0
+
+
+def _add_times(
+    record: dict[str, Any], root: Path, budget: Budget, measured: dict[str, float]
+) -> None:
+    """Each experiment's projection from committed paces (the whole experiment, as the
+    budget was sized) and its measured wall time, added to what earlier invocations
+    measured (an interrupted invocation writes no record, so its time is not counted)."""
+    from lejepa_id.records.io import read_json
+    from lejepa_id.sweeps.committed import load_table, project_budget
+    from lejepa_id.sweeps.paper import time_entry
+
+    before: dict[str, Any] = {}
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        before = read_json(root / BUDGET_FILE).get("experiments", {})
+    names = list(record["experiments"])
+    projected = project_budget(budget, names, load_table(), jobs=2)
+    for name, entry in record["experiments"].items():
+        p = projected[name]
+        span = None if p.mid is None or p.low is None or p.high is None else (p.low, p.mid, p.high)
+        old = before.get(name, {}).get("time") if isinstance(before.get(name), dict) else None
+        entry["time"] = time_entry(old, span, measured.get(name))
 
 
 def report(root: Path) -> None:

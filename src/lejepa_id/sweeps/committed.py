@@ -238,7 +238,8 @@ class Table:
                 at = min(r["dim"] for r in same)
                 chosen = [r for r in same if r["dim"] == at]
                 per = [r["wall_s"] / (r["members"] * r["steps"]) for r in chosen]
-                return _paces(per, f"{encoder} {want} N={at} {transition}")
+                borrowed = f" (for {mode})" if want != mode else ""
+                return _paces(per, f"{encoder} {want} N={at} {transition}{borrowed}")
         return None
 
     def reacher_paces(self, size: int, batch: int) -> Paces | None:

@@ -555,6 +555,26 @@ def budget_record(
     }
 
 
+def time_entry(
+    before: Any, projected: tuple[float, float, float] | None, measured: float | None
+) -> dict[str, Any]:
+    """``budget.json``'s ``time`` of one experiment: the projection from committed paces
+    (seconds, with its range) and the wall seconds measured, summed over the invocations
+    that ran the experiment (``before``: the entry an earlier one wrote)."""
+    out: dict[str, Any] = {}
+    if projected is not None:
+        low, mid, high = projected
+        out["projected_s"] = round(mid, 1)
+        out["projected_range_s"] = [round(low, 1), round(high, 1)]
+    earlier = before.get("measured_s") if isinstance(before, dict) else None
+    total = float(earlier) if isinstance(earlier, int | float) else 0.0
+    if measured is not None:
+        total += measured
+    if measured is not None or earlier is not None:
+        out["measured_s"] = round(total, 1)
+    return out
+
+
 def format_duration(seconds: float) -> str:
     """``42 s``, ``7 min``, ``2 h 05 min``, ``3.1 d``."""
     if not math.isfinite(seconds):
