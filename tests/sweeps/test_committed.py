@@ -25,7 +25,7 @@ def test_the_committed_table_is_what_the_committed_results_give() -> None:
     """No number in the table that the committed results and benchmarks do not hold:
     regenerate with `python -m lejepa_id.sweeps.committed --write`."""
     committed = json.loads((source_root() / TABLE).read_text())
-    assert committed == collect()
+    assert committed == collect(), "run: python -m lejepa_id.sweeps.committed --write"
     kinds = {r["kind"] for r in committed["rows"]}
     assert kinds == {"group", "bench", "reacher", "render"}
 

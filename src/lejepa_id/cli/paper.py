@@ -59,7 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "its rho and delta sweeps; with --beyond also anisotropic, codedim, action) at a "
         "budget, resumably, then aggregate, draw the figures and LaTeX tables, judge the "
         "claims and write the HTML report into --out. Rerunning resumes. --dry-run prints "
-        "runs, stacks, steps and the wall time projected from a pace measured here.",
+        "runs, stacks, steps and the wall time projected from a pace measured here (for "
+        "--budget overnight: from the paces committed runs recorded, probing nothing).",
     )
     p.add_argument(
         "--budget",
@@ -85,7 +86,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--dry-run",
         action="store_true",
         help="print the plan and projected wall times (paces measured for a few seconds "
-        "per experiment); train nothing, write nothing",
+        "per experiment; the overnight budget's from committed paces); train nothing, "
+        "write nothing",
     )
     add_pace_from_argument(p)
     p.add_argument("--executor", choices=EXECUTORS, default="local", help="as for `sweep`")
