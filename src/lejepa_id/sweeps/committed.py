@@ -5,8 +5,9 @@ what such a machine already did, not from a probe of a few seconds on a machine 
 may be busy: every committed group of runs records its wall time (``result.json``,
 ``wall_time_s``, the same for every member of a stacked group) and its members
 (``sweep.json``, ``groups``). :func:`collect` turns them into a table of paces, written
-to :data:`TABLE` by ``python -m lejepa_id.sweeps.committed --write`` and checked against
-the committed results by a test, so the table holds no number that was not measured.
+to :data:`TABLE` by ``python -m lejepa_id.sweeps.committed --write``; a test checks each
+of its rows against the committed result it came from, so the table holds no number that
+was not measured (a snapshot: later runs enter it when it is written again).
 
 Rows of the table (``rows``):
 
