@@ -54,3 +54,42 @@ def test_read_budget_tolerates_missing_and_foreign_files(tmp_path: Path) -> None
     assert read_budget(tmp_path) is None
     (tmp_path / "budget.json").write_text("{not json")
     assert read_budget(tmp_path) is None
+
+
+def test_the_overnight_budget_judges_and_the_report_names_it() -> None:
+    """budget.json records the overnight budget as judging: its verdicts stand, each
+    claim judged below the paper's sizes says so, and the report's header names it."""
+    from lejepa_id.analysis.budget import table_note
+
+    record = budget_record(BUDGETS["overnight"], ["2d", "gennorm", "reacher"])
+    assert record["budget"] == "overnight" and record["judges"] is True
+    claims = [
+        _claim("published_2d"),
+        _claim("gaussian_peak"),
+        _claim("reacher_ou_plans_like_oracle", "reacher"),
+    ]
+    annotate(claims, record)
+    assert [c.verdict for c in claims] == ["pass"] * 3
+    assert claims[0].budget == ""  # 2d runs at the paper's sizes in this budget
+    assert claims[1].budget.startswith("judged at the overnight budget, below the paper's")
+    assert "reacher: epochs 25 of 100" in claims[2].budget
+    assert "judged at the overnight budget" in table_note(claims, record)
+    html = "".join(header_html(record))
+    assert "Budget: overnight" in html and "25 of 100" in html
+
+
+def test_the_header_shows_projected_against_measured_time_where_recorded() -> None:
+    from lejepa_id.analysis.budget import time_cells
+
+    record = budget_record(BUDGETS["overnight"], ["2d", "grid"])
+    assert "<th>projected</th>" not in "".join(header_html(record))  # nothing recorded
+    record["experiments"]["2d"]["time"] = {
+        "projected_s": 2460.0,
+        "projected_range_s": [1920.0, 7500.0],
+        "measured_s": 2952.0,
+    }
+    html = "".join(header_html(record))
+    assert "<th>projected</th><th>measured</th>" in html
+    assert "41 min (32 min to 2 h 05 min)" in html and "49 min (1.20 x projected)" in html
+    assert time_cells(None) == ["-", "-"]  # grid: no entry yet
+    assert time_cells({"measured_s": 30.0}) == ["-", "30 s"]

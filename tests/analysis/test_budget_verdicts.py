@@ -46,7 +46,7 @@ def test_smoke_withholds_every_verdict_and_keeps_the_rules_reading() -> None:
     assert again.verdict == "not judged" and again.rule_verdict == "fail"
 
 
-@pytest.mark.parametrize("name", ["cpu", "full"])
+@pytest.mark.parametrize("name", ["cpu", "overnight", "full"])
 def test_a_budget_that_judges_keeps_its_verdicts(name: str) -> None:
     record = budget_record(BUDGETS[name], ["2d", "grid"])
     assert judges(record) is True

@@ -293,3 +293,196 @@ def test_paper_refuses_a_second_paper_and_survives_sigterm_and_sigkill(tmp_path,
     assert len(runs) - 1 == len(list((out / "2d").glob("*/result.json"))) > done_before
     assert (out / "report.html").is_file() and not lock.exists()
     assert not list(out.rglob(".*.tmp"))
+
+
+# --- the overnight budget ---------------------------------------------------------------
+
+# Its sizes counted by hand from its --set overrides and the configs.
+OVERNIGHT = {
+    "2d": (24, 20_000, 24),  # the paper's: 8 runs x 3 seeds
+    "gennorm": (60, 20_000, 60),  # 4 lejepa runs x 5 alphas x 3 seeds
+    # 3 objectives x 6 dims x 3 seeds; N = 2..16 best of 3 (108 encoders), 64 and 256 one
+    "scaling": (54, 20_000, 4 * 3 * 3 * 3 + 2 * 3 * 3),
+    "grid": (18, 20_000, 18),  # 3 lambdas x 3 rhos x 2 seeds
+    "anisotropic": (24, 20_000, 24),  # 2 runs x 4 cells x 3 seeds
+    "codedim": (18, 20_000, 18),  # 6 runs x 3 seeds
+    "action": (6, 20_000, 6),  # 2 runs x 3 seeds
+}
+
+
+def test_the_overnight_budget_runs_every_synthetic_experiment_at_full_length() -> None:
+    record = budget_record(BUDGETS["overnight"], [*EXPERIMENTS, *BEYOND])
+    assert record["budget"] == "overnight" and record["judges"] is True
+    for exp, (runs, steps, encoders) in OVERNIGHT.items():
+        got = record["experiments"][exp]["budget"]
+        assert (got["runs"], got["steps"], got["encoders"]) == (runs, steps, encoders), exp
+        assert got["steps"] == record["experiments"][exp]["paper"]["steps"], exp
+        assert got["seeds"] >= 2, exp  # every claim's statistic needs a seed spread
+    part = BUDGETS["overnight"].parts["reacher"]
+    assert isinstance(part, ReacherPart)
+    sizes = reacher_sizes(part)
+    assert (sizes.size, sizes.pairs, sizes.batch, sizes.epochs) == (32, 20_000, 256, 25)
+    assert sizes.epochs * (sizes.pairs // sizes.batch) == 1_950  # 5 x the cpu budget's 390
+    assert (sizes.grid_runs, sizes.sweep_runs, len(sizes.seeds)) == (9, 0, 3)
+    assert set(sizes.datasets()) == {"eval", "ou_rho0.95", "traj_delta16", "trajmatch_delta16"}
+
+
+def _overnight_doc_rows() -> dict[str, list[str]]:
+    text = (Path(__file__).parents[2] / "docs" / "overnight.md").read_text()
+    section = text.split("## The budget", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] in (*EXPERIMENTS, *BEYOND, "**total**"):
+            rows[cells[0]] = cells
+    return rows
+
+
+def test_the_overnight_doc_states_the_codes_shortfalls_and_projection() -> None:
+    """docs/overnight.md's budget table is the code's: runs, steps, the projection from
+    the committed paces with its range, and budget.json's shortfalls."""
+    from lejepa_id.cli.paper import _range
+    from lejepa_id.sweeps.committed import load_table, project_budget
+
+    names = [*EXPERIMENTS, *BEYOND]
+    budget = BUDGETS["overnight"]
+    record = budget_record(budget, names)
+    projected = project_budget(budget, names, load_table(), jobs=2)
+    doc = _overnight_doc_rows()
+    assert set(doc) == {*names, "**total**"}
+    for name in names:
+        p, entry = projected[name], record["experiments"][name]
+        assert p.low is not None and p.mid is not None and p.high is not None, p.missing
+        want = [
+            name,
+            str(p.runs),
+            p.steps,
+            format_duration(p.mid),
+            _range(p.low, p.high),
+            "; ".join(entry["shortfalls"]),
+        ]
+        assert doc[name] == want, name
+    total = [sum(getattr(p, k) for p in projected.values()) for k in ("low", "mid", "high")]
+    assert doc["**total**"][1] == str(sum(p.runs for p in projected.values()))
+    assert doc["**total**"][3] == f"**{format_duration(total[1])}**"
+    assert doc["**total**"][4] == _range(total[0], total[2])
+
+
+def test_the_overnight_projection_from_committed_paces_is_at_most_10_hours() -> None:
+    from lejepa_id.sweeps.committed import load_table, project_budget
+
+    names = [*EXPERIMENTS, *BEYOND]
+    projected = project_budget(BUDGETS["overnight"], names, load_table(), jobs=2)
+    assert all(p.missing == () for p in projected.values())
+    total = sum(p.mid for p in projected.values() if p.mid is not None)
+    assert 0 < total <= 10 * 3600, format_duration(total)
+
+
+def test_the_overnight_budget_never_shortens_silently() -> None:
+    record = budget_record(BUDGETS["overnight"], [*EXPERIMENTS, *BEYOND])
+    for exp, entry in record["experiments"].items():
+        assert entry["why"], exp
+        if any(s.startswith(("steps ", "epochs ")) for s in entry["shortfalls"]):
+            assert "FEWER" in entry["why"], (exp, entry["why"])
+
+
+def test_the_overnight_dry_run_projects_from_committed_paces_and_probes_nothing(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from lejepa_id.reacher import pace as reacher_pace
+    from lejepa_id.sweeps import pace
+
+    def no_probe(*args, **kwargs):
+        raise AssertionError("the overnight dry run probed")
+
+    monkeypatch.setattr(pace, "probe_group", no_probe)
+    monkeypatch.setattr(reacher_pace, "probe_reacher", no_probe)
+    out = tmp_path / "out"
+    argv = ["paper", "--budget", "overnight", "--beyond", "--dry-run", "--out", str(out)]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "paces committed for" in lines[1] and "paces-cpu-2core.json" in lines[1]
+    rows = {line.split()[0]: line for line in lines[3:-1]}
+    assert set(rows) == {*EXPERIMENTS, *BEYOND, "total"}
+    assert rows["reacher"].split()[1:4] == ["9", "9", "1,950"]
+    assert "ms/member-step (median of" in rows["2d"] and "?" not in rows["total"]
+    assert lines[-1].startswith("Projected wall times, not measurements")
+    assert not out.exists()
+
+
+def test_the_overnight_dry_run_leaves_out_finished_runs(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from lejepa_id.sweeps import state
+
+    out = tmp_path / "out"
+    (out / "beyond" / "action").mkdir(parents=True)
+    seen = []
+
+    def one_done(specs, root):  # the sweep's own check of result.json, faked
+        seen.append(root)
+        return specs[:1], specs[1:], []
+
+    monkeypatch.setattr(state, "partition", one_done)
+    argv = ["paper", "--budget", "overnight", "--beyond", "--only", "action", "--dry-run"]
+    assert main([*argv, "--out", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    row = next(x for x in printed if x.startswith("action "))
+    assert row.split()[1] == "5/6" and seen == [out / "beyond" / "action"]
+    total = next(x for x in printed if x.startswith("total "))
+    assert total.split()[1:3] == row.split()[4:6]  # the one experiment's projection
+
+
+def test_a_reacher_budget_without_sweeps_trains_and_plans_only_the_grid(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import argparse
+
+    from lejepa_id.cli import paper as cli
+    from lejepa_id.reacher import datasets
+
+    part = BUDGETS["overnight"].parts["reacher"]
+    assert isinstance(part, ReacherPart)
+    sizes = reacher_sizes(part)
+    calls: list[tuple[str, Path]] = []
+    monkeypatch.setattr(datasets, "render_dataset", lambda spec, path, **kw: None)
+    monkeypatch.setattr(
+        cli, "_sweep", lambda config, sets, root, args: calls.append(("sweep", root)) or []
+    )
+    monkeypatch.setattr(cli, "_plan_and_draw", lambda runs, *a, **k: calls.append(("plan", runs)))
+    args = argparse.Namespace(no_progress=True, device=None)
+    assert cli.run_reacher(sizes, tmp_path, args) == []
+    assert calls == [("sweep", tmp_path), ("plan", tmp_path / "reacher")]
+
+
+def test_time_entries_sum_the_measured_invocations_beside_the_projection() -> None:
+    from lejepa_id.sweeps.paper import time_entry
+
+    first = time_entry(None, (10.0, 20.0, 40.0), 25.0)
+    assert first == {"projected_s": 20.0, "projected_range_s": [10.0, 40.0], "measured_s": 25.0}
+    assert time_entry(first, (10.0, 20.0, 40.0), 5.0)["measured_s"] == 30.0  # resumed
+    assert time_entry(first, None, None) == {"measured_s": 25.0}  # not run this time
+    assert time_entry({"measured_s": "x"}, None, None) == {"measured_s": 0.0}
+    assert time_entry(None, None, None) == {}
+
+
+def test_an_overnight_record_keeps_the_time_earlier_invocations_measured(tmp_path: Path) -> None:
+    from lejepa_id.cli.paper import _add_times
+    from lejepa_id.records.io import atomic_write_json
+    from lejepa_id.sweeps.committed import load_table, project_budget
+    from lejepa_id.sweeps.paper import BUDGET_FILE
+
+    budget = BUDGETS["overnight"]
+    earlier = budget_record(budget, ["2d", "grid"])
+    earlier["experiments"]["2d"]["time"] = {"measured_s": 100.0}
+    atomic_write_json(tmp_path / BUDGET_FILE, earlier)
+    record = budget_record(budget, ["2d", "grid"])
+    _add_times(record, tmp_path, budget, {"grid": 60.0})  # this invocation: --only grid
+    projected = project_budget(budget, ["2d", "grid"], load_table(), jobs=2)
+    two, grid = record["experiments"]["2d"]["time"], record["experiments"]["grid"]["time"]
+    assert two["measured_s"] == 100.0 and grid["measured_s"] == 60.0
+    assert two["projected_s"] == round(projected["2d"].mid, 1)
+    assert grid["projected_range_s"] == [
+        round(projected["grid"].low, 1),
+        round(projected["grid"].high, 1),
+    ]

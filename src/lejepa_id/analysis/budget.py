@@ -20,7 +20,7 @@ from typing import Any
 
 from lejepa_id.analysis.claims.base import Claim
 from lejepa_id.records.io import read_json
-from lejepa_id.sweeps.paper import BUDGET_FILE
+from lejepa_id.sweeps.paper import BUDGET_FILE, format_duration
 
 SYNTHETIC = ("2d", "gennorm", "scaling", "grid")
 # The experiments whose runs each claim is judged on (by claim id, or id prefix).
@@ -152,32 +152,62 @@ def header_html(record: dict[str, Any] | None) -> list[str]:
     if record is None:
         return []
     h = html.escape
+    timed = any(isinstance(e.get("time"), dict) for e in record["experiments"].values())
     rows = []
     for name, e in record["experiments"].items():
         length = _pair(e, "steps") or (_pair(e, "epochs") + " epochs")
-        rows.append(
-            "<tr>"
-            + "".join(
-                f"<td>{h(str(v))}</td>"
-                for v in (
-                    name,
-                    length,
-                    _pair(e, "seeds"),
-                    _pair(e, "settings"),
-                    _pair(e, "runs"),
-                    "paper's sizes" if not e.get("shortfalls") else "; ".join(e["shortfalls"]),
-                    e.get("why", ""),
-                )
-            )
-            + "</tr>"
-        )
+        cells = [
+            name,
+            length,
+            _pair(e, "seeds"),
+            _pair(e, "settings"),
+            _pair(e, "runs"),
+            "paper's sizes" if not e.get("shortfalls") else "; ".join(e["shortfalls"]),
+            e.get("why", ""),
+        ]
+        if timed:
+            cells += time_cells(e.get("time"))
+        rows.append("<tr>" + "".join(f"<td>{h(str(v))}</td>" for v in cells) + "</tr>")
+    extra = "<th>projected</th><th>measured</th>" if timed else ""
     return [
         f"<h2>Budget: {h(str(record.get('budget')))}</h2>",
         f"<p>{h(str(record.get('summary', '')))}. Each cell: this folder's value "
-        "\u201cof\u201d the paper's where they differ.</p>",
-        # Seven columns: on a narrow screen the table scrolls inside its box.
+        "\u201cof\u201d the paper's where they differ."
+        + (
+            " Projected: from the paces committed runs recorded on the machine kind the "
+            "budget was sized for (docs/overnight.md); measured: the wall time of the "
+            "invocations that ran the experiment, summed."
+            if timed
+            else ""
+        )
+        + "</p>",
+        # Seven columns or nine: on a narrow screen the table scrolls inside its box.
         "<div class='wide'><table><thead><tr><th>experiment</th><th>steps</th><th>seeds</th>"
-        "<th>settings</th><th>runs</th><th>below the paper</th><th>why</th></tr></thead><tbody>",
+        "<th>settings</th><th>runs</th><th>below the paper</th><th>why</th>"
+        + extra
+        + "</tr></thead><tbody>",
         *rows,
         "</tbody></table></div>",
     ]
+
+
+def time_cells(entry: Any) -> list[str]:
+    """(projected, measured) of an experiment's ``time`` entry: ``1 h 51 min (68 min to
+    2 h 24 min)`` and ``2 h 03 min (1.11 x projected)``, or "-" where absent."""
+    entry = entry if isinstance(entry, dict) else {}
+    mid, span, got = (
+        entry.get("projected_s"),
+        entry.get("projected_range_s"),
+        entry.get("measured_s"),
+    )
+    projected = "-"
+    if isinstance(mid, int | float):
+        projected = format_duration(mid)
+        if isinstance(span, list) and len(span) == 2:
+            projected += f" ({format_duration(span[0])} to {format_duration(span[1])})"
+    measured = "-"
+    if isinstance(got, int | float):
+        measured = format_duration(got)
+        if isinstance(mid, int | float) and mid > 0:
+            measured += f" ({got / mid:.2f} x projected)"
+    return [projected, measured]

@@ -2,9 +2,11 @@
 
 One command plans, runs (resumably, through the sweep runner and its executors),
 aggregates and reports the paper's five experiments at a budget
-(:mod:`lejepa_id.sweeps.paper`: smoke, cpu or full), and with ``--beyond`` the
-beyond-the-paper families. ``--dry-run`` prints the plan and the wall time projected from
-paces measured on this device (:mod:`lejepa_id.sweeps.pace`) and writes nothing.
+(:mod:`lejepa_id.sweeps.paper`: smoke, cpu, overnight or full), and with ``--beyond``
+the beyond-the-paper families. ``--dry-run`` prints the plan and the wall time projected
+from paces measured on this device (:mod:`lejepa_id.sweeps.pace`), or for the overnight
+budget from the paces committed runs recorded (:mod:`lejepa_id.sweeps.committed`), and
+writes nothing.
 
 Layout of OUT: ``<experiment>/`` per synthetic sweep; ``reacher/`` (the lambda x seed
 grid, its plan.json, claims.json and figures/) with ``reacher/sweep/`` (the rho and
@@ -57,14 +59,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         "its rho and delta sweeps; with --beyond also anisotropic, codedim, action) at a "
         "budget, resumably, then aggregate, draw the figures and LaTeX tables, judge the "
         "claims and write the HTML report into --out. Rerunning resumes. --dry-run prints "
-        "runs, stacks, steps and the wall time projected from a pace measured here.",
+        "runs, stacks, steps and the wall time projected from a pace measured here (for "
+        "--budget overnight: from the paces committed runs recorded, probing nothing).",
     )
     p.add_argument(
         "--budget",
         required=True,
         choices=BUDGET_NAMES,
         help="smoke: every code path on tiny sizes; cpu: what 2 cores finish in about 2 h; "
-        "full: the paper's sizes (docs/paper.md lists every reduction)",
+        "overnight: every claim's deciding subset, at most 10 h on 2 cores (projected from "
+        "committed paces, docs/overnight.md); full: the paper's sizes (docs/paper.md lists "
+        "every reduction)",
     )
     p.add_argument("--out", default=None, help="results folder (default: paper-<budget>)")
     add_device_argument(p, None, "device (default auto)")
@@ -81,7 +86,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--dry-run",
         action="store_true",
         help="print the plan and projected wall times (paces measured for a few seconds "
-        "per experiment); train nothing, write nothing",
+        "per experiment; the overnight budget's from committed paces); train nothing, "
+        "write nothing",
     )
     add_pace_from_argument(p)
     p.add_argument("--executor", choices=EXECUTORS, default="local", help="as for `sweep`")
@@ -236,6 +242,7 @@ def _run_parts(
     failed: list[str] = []
     start = time.perf_counter()
     device = [f"device={args.device}"] if args.device else []
+    measured: dict[str, float] = {}
     for name in names:
         part = budget.parts[name]
         t0 = time.perf_counter()
@@ -245,11 +252,14 @@ def _run_parts(
         else:
             root = out if name in EXPERIMENTS else out / "beyond"
             failed += _sweep(configs / f"{name}.yaml", [*part.sets, *device], root, args)
-        print(f"== {name}: {time.perf_counter() - t0:.0f} s (measured)", flush=True)
+        measured[name] = time.perf_counter() - t0
+        print(f"== {name}: {measured[name]:.0f} s (measured)", flush=True)
     for root, group in ((out, paper), (out / "beyond", beyond)):
         if not group:
             continue
         record = budget_record(budget, budget_names(root, budget, group), configs)
+        if budget.paces:
+            _add_times(record, root, budget, measured)
         atomic_write_json(root / BUDGET_FILE, record)
         report(root)
     print(f"lejepa-id paper: {time.perf_counter() - start:.0f} s in all (measured)")
@@ -261,6 +271,28 @@ def _run_parts(
         )
         return 1
     return 0
+
+
+def _add_times(
+    record: dict[str, Any], root: Path, budget: Budget, measured: dict[str, float]
+) -> None:
+    """Each experiment's projection from committed paces (the whole experiment, as the
+    budget was sized) and its measured wall time, added to what earlier invocations
+    measured (an interrupted invocation writes no record, so its time is not counted)."""
+    from lejepa_id.records.io import read_json
+    from lejepa_id.sweeps.committed import load_table, project_budget
+    from lejepa_id.sweeps.paper import time_entry
+
+    before: dict[str, Any] = {}
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        before = read_json(root / BUDGET_FILE).get("experiments", {})
+    names = list(record["experiments"])
+    projected = project_budget(budget, names, load_table(), jobs=2)
+    for name, entry in record["experiments"].items():
+        p = projected[name]
+        span = None if p.mid is None or p.low is None or p.high is None else (p.low, p.mid, p.high)
+        old = before.get(name, {}).get("time") if isinstance(before.get(name), dict) else None
+        entry["time"] = time_entry(old, span, measured.get(name))
 
 
 def report(root: Path) -> None:
@@ -304,9 +336,12 @@ def run_reacher(sizes: ReacherSizes, out: Path, args: argparse.Namespace) -> lis
         print(f"dataset {label}: {frames} frames in {data / label}", flush=True)
     grid = configs_dir() / "reacher_grid.yaml"
     failed = _sweep(grid, reacher_grid_sets(sizes, data, args.device), out, args)
-    failed += _sweep(grid, reacher_sweep_sets(sizes, data, args.device), out / "reacher", args)
+    if sizes.sweep_runs:  # a budget may leave the rho and delta sweeps out (overnight)
+        sweep_sets = reacher_sweep_sets(sizes, data, args.device)
+        failed += _sweep(grid, sweep_sets, out / "reacher", args)
     _plan_and_draw(out / "reacher", data / "eval", sizes.plan_k, every_figure=True)
-    _plan_and_draw(out / "reacher" / "sweep", data / "eval", sizes.plan_k, every_figure=False)
+    if sizes.sweep_runs:
+        _plan_and_draw(out / "reacher" / "sweep", data / "eval", sizes.plan_k, every_figure=False)
     return failed
 
 
@@ -381,6 +416,9 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
         from lejepa_id.sweeps.stated import load_stated
 
         stated = load_stated(args.pace_from)
+    elif budget.paces:
+        yield from committed_dry_run(budget, names, args, out)
+        return
     cores = os.cpu_count() or 1
     yield f"lejepa-id paper --budget {budget.name} --dry-run: {budget.summary}"
     if stated is not None:
@@ -447,6 +485,69 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
         "process start-up, aggregation, figures and report not included; other work on "
         "the machine slows every step). Range: the faster and the slower of each probe's "
         "repeated timings (the Reacher probe is not repeated)."
+    )
+
+
+def committed_dry_run(
+    budget: Budget, names: list[str], args: argparse.Namespace, out: Path
+) -> Iterator[str]:
+    """The dry run of a budget sized from committed paces (``overnight``): every
+    experiment projected from :mod:`lejepa_id.sweeps.committed`'s table for the machine
+    kind it was sized for (2 CPU cores, 2 workers of 1 thread), probing nothing; runs
+    already finished under ``out`` are left out."""
+    from lejepa_id.config.experiments import load_experiment
+    from lejepa_id.sweeps.committed import MACHINE, load_table, project_reacher, project_synthetic
+    from lejepa_id.sweeps.state import partition
+
+    table = load_table()
+    jobs = args.jobs or 2
+    yield f"lejepa-id paper --budget {budget.name} --dry-run: {budget.summary}"
+    yield f"paces committed for {MACHINE} ({table.source}), {jobs} concurrent groups"
+    yield (
+        f"{'experiment':12s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s} "
+        f"{'range':>23s}  pace (committed runs)"
+    )
+    sums = [0.0, 0.0, 0.0]
+    unknown = []
+    for exp in names:
+        part = budget.parts[exp]
+        if isinstance(part, ReacherPart):
+            sizes = reacher_sizes(part)
+            todo, total, frames = reacher_todo(sizes, out)
+            proj = project_reacher(sizes, todo, frames, table, jobs)
+            runs = f"{todo}" if todo == total else f"{todo}/{total}"
+        else:
+            specs = load_experiment(configs_dir() / f"{exp}.yaml", list(part.sets)).expand()
+            root = (out if exp in EXPERIMENTS else out / "beyond") / specs[0].experiment
+            done, todo_specs, _ = partition(specs, root) if root.is_dir() else ([], specs, [])
+            runs = f"{len(todo_specs)}" if not done else f"{len(todo_specs)}/{len(specs)}"
+            if not todo_specs:
+                steps = _steps(sorted({s.config.steps for s in specs}))
+                blank = f"{0:>7d} {steps:>9s} {format_duration(0):>12s}"
+                yield f"{exp:12s} {runs:>6s} {blank} {'':>23s}  nothing to train"
+                continue
+            proj = project_synthetic(todo_specs, table, jobs)
+        head = f"{exp:12s} {runs:>6s} {proj.stacks:>7d} {proj.steps:>9s}"
+        if proj.mid is None or proj.low is None or proj.high is None:
+            unknown.append(exp)
+            yield f"{head} {'?':>12s} {'':>23s}  no committed pace for {'; '.join(proj.missing)}"
+            continue
+        sums = [a + b for a, b in zip(sums, (proj.low, proj.mid, proj.high))]
+        text = "; ".join(proj.paces) or "nothing to train"
+        yield f"{head} {format_duration(proj.mid):>12s} {_range(proj.low, proj.high):>23s}  {text}"
+    left = f" ({', '.join(unknown)} not included: no pace)" if unknown else ""
+    yield (
+        f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(sums[1]):>12s} "
+        f"{_range(sums[0], sums[2]):>23s}{left}"
+    )
+    yield (
+        "Projected wall times, not measurements: each group's member-steps at the median "
+        "seconds per member-step of the committed runs of its class (range: their fastest "
+        "and slowest, measured under the load the machine had then), stacking's gain not "
+        "counted, groups longest first on the workers; Reacher: committed runs' seconds "
+        "per step and rendering's seconds per frame; process start-up, planning, "
+        "aggregation, figures and report not included. Nothing was probed; `--pace-from` "
+        "projects from another device's paces instead."
     )
 
 

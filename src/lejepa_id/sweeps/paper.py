@@ -16,6 +16,9 @@ Budgets:
 - ``cpu``: what 2 idle CPU cores finish in about 2 hours. Full length (the paper's
   steps and epochs) wherever the experiment is synthetic; fewer seeds and settings to
   fit. Each reduction is listed with its reason (:attr:`Part.why`).
+- ``overnight``: every claim's smallest deciding subset that 2 CPU cores finish in at
+  most 10 hours, projected from the paces committed runs recorded on such a machine
+  (:mod:`lejepa_id.sweeps.committed`); docs/overnight.md gives the table per claim.
 - ``full``: the paper's sizes.
 """
 
@@ -30,7 +33,7 @@ from typing import Any
 
 from lejepa_id.errors import UsageError
 
-BUDGET_NAMES = ("smoke", "cpu", "full")
+BUDGET_NAMES = ("smoke", "cpu", "overnight", "full")
 EXPERIMENTS = ("2d", "gennorm", "scaling", "grid", "reacher")
 BEYOND = ("anisotropic", "codedim", "action")
 BUDGET_FILE = "budget.json"
@@ -149,6 +152,9 @@ class Budget:
     """Whether a claim's verdict on runs of this budget means anything: the smoke
     budget's 30-step runs test code paths only, so the report shows its verdicts as
     ``not judged`` (budget), never ``fail`` or ``pass``."""
+    paces: bool = False
+    """Whether ``--dry-run`` projects from the paces committed runs recorded on this
+    machine kind (:mod:`lejepa_id.sweeps.committed`) instead of probing here."""
 
 
 # Smaller batches and evaluation sets: the smoke budget tests code paths, not numbers.
@@ -278,6 +284,83 @@ CPU = Budget(
     "the largest honest subset sized for 2 idle CPU cores in about 2 hours",
 )
 
+# The overnight budget: sized from the paces committed runs recorded on a 2-core CPU
+# (lejepa_id.sweeps.committed, benchmarks/results/paces-cpu-2core.json) so that its
+# projection is at most 10 hours on 2 workers of 1 thread; docs/overnight.md gives, per
+# claim, what its premises need, what runs here, the projected time and what is left out.
+OVERNIGHT = Budget(
+    "overnight",
+    {
+        "2d": Part(
+            (),
+            "the paper's sizes: 8 settings x seeds 1337-1339, 20,000 steps (published_2d "
+            "needs the three seeds of the same-device reference, for a seed spread)",
+        ),
+        "gennorm": Part(
+            (
+                "alphas=[0.5, 1, 2, 4, 8]",
+                "runs=[spiral_lejepa, banana_lejepa, sinusoid_lejepa, nvp_lejepa]",
+            ),
+            "full length; lejepa on all four mixings (gaussian_peak judges lejepa series), "
+            "5 alphas around the Gaussian (0.5 to 8), 3 seeds; whiten and infonce, and the "
+            "alphas 0.125, 0.25, 16, 32, left out for time",
+        ),
+        "scaling": Part(
+            ("dims=[2, 4, 8, 16, 64, 256]", "seeds=[0, 1, 2]", "coupling_draw=published_cuda"),
+            "full length on the paper's recorded worlds (published_cuda, recorded for N <= "
+            "256), best of 3 for N <= 32 as the paper, 3 objectives x 3 seeds, N = 2 to 16, "
+            "64 and 256; N = 512 and 1024 have no recorded world on a CPU and no CPU pace; "
+            "N = 32 (best of 3, projected at the pace of N = 64 x 3) and N = 128 left out "
+            "for time",
+        ),
+        "grid": Part(
+            ("lambs=[1.0e-3, 1.0e-2, 1.0e-1]", "rhos=[0.5, 0.8, 0.95]", "seeds=[0, 1]"),
+            "full length; 3 lambdas x 3 rhos x 2 seeds, lambda >= 1e-3 where "
+            "theorem3_bound's bound is informative (both lambda = 1e-4 runs of the cpu "
+            "budget collapsed)",
+        ),
+        "reacher": ReacherPart(
+            size=32,
+            look="fast",
+            eval_n=2000,
+            pairs=20000,
+            epochs=25,
+            lams=(0.01,),
+            seeds=(0, 1, 2),
+            rhos=(),
+            deltas=(),
+            traj_kinds=(),
+            plan_k=100,
+            fit_n=2000,
+            why="32 x 32 fast-look frames, 20,000 pairs, 25 of 100 epochs (FEWER EPOCHS: "
+            "1,950 steps a run, 5 times the cpu budget's 390; a prior choice, to be confirmed "
+            "by the identification curve), one lambda, 3 seeds a side on ou, traj and "
+            "trajmatch; no rho or delta sweep (no claim reads it)",
+        ),
+        "anisotropic": Part(
+            (
+                "runs=[spiral, spiral_whiten]",
+                "rho_grid={first: [0.9], rest: [0.9, 0.93, 0.96, 0.99]}",
+            ),
+            "full length; spiral with lejepa and whiten, 3 seeds, the cells at rho_1 = 0.9 "
+            "nearest the boundary min rho > max rho^2: rest 0.9, 0.93 (predicted linear) "
+            "and 0.96, 0.99 (not)",
+        ),
+        "codedim": Part(
+            ("runs=[n2_m1, n2_m2, n2_m3, n2_m1_whiten, n2_m2_whiten, n2_m3_whiten]",),
+            "full length; n = 2 with m = 1, 2, 3 (m < n, m = n, m > n), lejepa and whiten, "
+            "3 seeds; n = 8 left out for time",
+        ),
+        "action": Part(
+            ("runs=[n2_linear, n2_spiral]",),
+            "full length; n = 2, linear and spiral mixings, 3 seeds; n = 8 left out for time",
+        ),
+    },
+    "every claim's smallest deciding subset, sized for 2 CPU cores in at most 10 hours "
+    "(projected from committed paces)",
+    paces=True,
+)
+
 FULL = Budget(
     "full",
     {
@@ -288,7 +371,7 @@ FULL = Budget(
     "the paper's sizes (a GPU job)",
 )
 
-BUDGETS = {b.name: b for b in (SMOKE, CPU, FULL)}
+BUDGETS = {b.name: b for b in (SMOKE, CPU, OVERNIGHT, FULL)}
 
 
 def get_budget(name: str) -> Budget:
@@ -470,6 +553,26 @@ def budget_record(
         "judges": budget.judges,
         "experiments": experiments,
     }
+
+
+def time_entry(
+    before: Any, projected: tuple[float, float, float] | None, measured: float | None
+) -> dict[str, Any]:
+    """``budget.json``'s ``time`` of one experiment: the projection from committed paces
+    (seconds, with its range) and the wall seconds measured, summed over the invocations
+    that ran the experiment (``before``: the entry an earlier one wrote)."""
+    out: dict[str, Any] = {}
+    if projected is not None:
+        low, mid, high = projected
+        out["projected_s"] = round(mid, 1)
+        out["projected_range_s"] = [round(low, 1), round(high, 1)]
+    earlier = before.get("measured_s") if isinstance(before, dict) else None
+    total = float(earlier) if isinstance(earlier, int | float) else 0.0
+    if measured is not None:
+        total += measured
+    if measured is not None or earlier is not None:
+        out["measured_s"] = round(total, 1)
+    return out
 
 
 def format_duration(seconds: float) -> str:
