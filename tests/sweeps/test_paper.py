@@ -359,3 +359,48 @@ def test_a_reacher_pace_of_other_sizes_is_not_reused(tmp_path: Path, monkeypatch
     again = PaceStore(tmp_path / "p.json")
     assert len(again.paces) == 4
     assert all(again.get(k, reacher_pace.ReacherPace) is not None for k in again.paces)
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_paper_no_progress_reaches_the_render_and_the_sweeps(
+    tmp_path: Path, monkeypatch, hidden: bool
+) -> None:
+    # `paper --no-progress` showed the render bars: the flag must reach render_dataset
+    # (and the sweep runner) as progress=False, and only then.
+    import argparse
+
+    from lejepa_id.cli import paper as paper_cli
+    from lejepa_id.reacher import datasets
+    from lejepa_id.sweeps import runner
+    from lejepa_id.sweeps.paper import BUDGETS
+
+    seen: dict[str, bool] = {}
+
+    class StopError(Exception):
+        pass
+
+    def render(spec, out, workers=0, progress=True):
+        seen["render"] = progress
+        raise StopError
+
+    def sweep(config, sets, out, options, progress=True):
+        seen["sweep"] = progress
+        raise StopError
+
+    monkeypatch.setattr(datasets, "render_dataset", render)
+    monkeypatch.setattr(runner, "run_sweep", sweep)
+    args = argparse.Namespace(
+        no_progress=hidden,
+        device="cpu",
+        jobs=1,
+        executor="local",
+        partition=None,
+        time=None,
+        gpus=None,
+    )
+    sizes = reacher_sizes(BUDGETS["smoke"].parts["reacher"])
+    with pytest.raises(StopError):
+        paper_cli.run_reacher(sizes, tmp_path, args)
+    with pytest.raises(StopError):
+        paper_cli._sweep(paper_cli.configs_dir() / "grid.yaml", [], tmp_path, args)
+    assert seen == {"render": not hidden, "sweep": not hidden}
