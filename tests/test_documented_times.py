@@ -7,7 +7,12 @@ Projection of a command of S steps in P processes: P times the measured process 
 (a row's process_s - train_s: imports, world, evaluation set) plus S steps at the row's
 pace (steps_per_s: the 2d spiral lejepa run with its evaluation schedule and scatter).
 Rows: the current defaults (runs r1 to r3: the size rule's 2 threads, the short spin),
-idle and beside 4 busy processes."""
+idle and beside 4 busy processes.
+
+The smoke budget's time (its summary, which `paper --budget smoke` prints) is checked
+against a committed run of the whole command instead
+(benchmarks/results/smoke-cpu-2026-12-03.json): at 30 steps a run is start-up, world and
+evaluation, which no steps/s pace projects."""
 
 from __future__ import annotations
 
@@ -93,3 +98,42 @@ def test_the_projection_reads_known_answers_from_the_rows() -> None:
         30.0,
         120.0,
     )
+
+
+SMOKE_RUN = ROOT / "benchmarks" / "results" / "smoke-cpu-2026-12-03.json"
+SMOKE_PROMISE = re.compile(r"about (?P<n>[\d.]+|a|half a) (?P<u>s|min\w*) on 2 shared cores")
+
+
+def _smoke_promise(text: str) -> float:
+    m = SMOKE_PROMISE.search(text)
+    assert m, "the smoke budget's time is not stated in the checked form"
+    return _seconds(m["n"], m["u"])
+
+
+def test_the_smoke_budgets_stated_time_is_within_a_factor_of_its_measured_run() -> None:
+    # The summary `paper --budget smoke` prints (and its dry run's first line) against the
+    # committed measurement of one whole `paper --budget smoke` run on 2 shared cores.
+    from lejepa_id.sweeps.paper import BUDGETS
+
+    run = json.loads(SMOKE_RUN.read_text())
+    assert run["returncode"] == 0 and run["cpu_cores"] == 2
+    assert run["command"][:4] == ["lejepa-id", "paper", "--budget", "smoke"]
+    assert "--beyond" not in run["command"] and "--only" not in run["command"]
+    documented = _smoke_promise(BUDGETS["smoke"].summary)
+    assert run["wall_s"] / FACTOR <= documented <= run["wall_s"] * FACTOR, run["wall_s"]
+    # docs/paper.md quotes the file as it is, and the summary's figure.
+    doc = " ".join((ROOT / "docs" / "paper.md").read_text().split())
+    assert f"took {run['wall_s']:.0f} s of wall time and {run['user_s']:.0f} s of CPU time" in doc
+    before, after = run["load_before"][0], run["load_after"][0]
+    assert f"load average {before:.1f} at the start and {after:.1f} at the end" in doc
+    assert (
+        f"states it as {SMOKE_PROMISE.search(BUDGETS['smoke'].summary)[0].split(' on')[0]}" in doc
+    )
+    assert sum(run["stages_s"].values()) <= run["wall_s"]
+
+
+def test_the_smoke_check_reads_known_answers() -> None:
+    assert _smoke_promise("tiny sizes (about 4 min on 2 shared cores)") == 240.0
+    assert _smoke_promise("(about 90 s on 2 shared cores)") == 90.0
+    with pytest.raises(AssertionError):
+        _smoke_promise("every code path on tiny sizes (minutes on 2 cores)")

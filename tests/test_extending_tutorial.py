@@ -165,13 +165,19 @@ def test_the_tutorial_runs_through_sweep_figures_and_report(tutorial, tmp_path, 
     titles = [ax.get_title() for ax in panels.axes]
     assert any(t.startswith("SIGReg (LeJEPA)") for t in titles)
     assert any(t.startswith("Decorrelation (mine)") for t in titles)
+    # The plugin mixing is a row of the panels, named as registered; the scaling table
+    # and figure name it and set no paper value (of the coupling world) beside its runs.
+    assert "shear" in {ax.get_ylabel() for ax in panels.axes}
+    assert "(paper)" not in (out / "figures" / "mine_table.md").read_text()
     # The scaling figure draws it in its colour, the tables give it a column and a table.
     lines = [ln for ax in drawn["scaling_r2_vs_n"].axes for ln in ax.get_lines()]
     assert any(to_rgba(ln.get_color()) == olive for ln in lines)
     assert "Decorrelation" in (out / "figures" / "mine_table.md").read_text().splitlines()[0]
     index = json.loads((out / "figures" / "figures_index.json").read_text())
     (table,) = [t for t in index["tables"] if t["name"] == "tab_scaling_decorr"]
-    assert "Decorrelation (mine)" in table["caption"]
+    assert "Decorrelation (mine)" in table["caption"] and "mixing shear" in table["caption"]
+    (figure,) = [f for f in index["figures"] if f["name"] == "scaling_r2_vs_n"]
+    assert "mixing shear" in figure["caption"] and "dashed" not in figure["caption"]
     tex = (out / "figures" / table["tex"]).read_text()
     assert r"\begin{tabular}" in tex and "Decorrelation (mine)" in tex
     losses = drawn["scatter_losses_r2"]

@@ -99,6 +99,28 @@ def test_scaling_table_matches_the_paper_format(results: Path) -> None:
     assert len(paper_table()) == 10
 
 
+def test_the_paper_values_stand_only_beside_runs_of_its_world(results: Path) -> None:
+    # The paper's table is of coupling L = 4 with the matched encoder on Gaussian
+    # latents: a sweep over N of another world (a plugin mixing, L = 8) gets no paper
+    # column, and no column of an objective it did not run.
+    from lejepa_id.analysis.scaling import in_paper_world, objective_table, world_text
+
+    frame = collect(results).frame
+    rows = frame[(frame["status"] == "finished") & (frame["experiment"] == "scaling")]
+    assert in_paper_world(rows)
+    shear = rows.assign(mixing="shear")
+    deeper = rows.assign(layers=8)
+    for other in (shear, deeper, rows[rows["mode"] != "whiten"].assign(encoder="mlp")):
+        assert not in_paper_world(other)
+        table = scaling_table(other, "scaling")
+        assert not [c for c in table.columns if "paper" in c], table.columns
+        assert not [c for c in objective_table(other, "lejepa").columns if "paper" in c]
+    assert "VICReg" not in scaling_table(rows[rows["mode"] != "whiten"].assign(law="laplace"),
+                                         "scaling").columns  # fmt: skip
+    assert world_text(shear) == "mixing shear"
+    assert not in_paper_world(rows.drop(columns=["law"]))
+
+
 FIGURES = {
     "gennorm_r2_vs_alpha",
     "gennorm_orth_vs_alpha",

@@ -486,3 +486,114 @@ def test_an_overnight_record_keeps_the_time_earlier_invocations_measured(tmp_pat
         round(projected["grid"].low, 1),
         round(projected["grid"].high, 1),
     ]
+
+
+def _reacher_smoke_seconds(frames_per_s: float, step_s: float, encode_s: float) -> float:
+    """The smoke Reacher row by hand: 10 runs of 2 epochs x (128 pairs // batch 64)
+    steps, each encoding its 240-frame gallery and 128 fit frames, one after another
+    (--jobs 1), after rendering 240 gallery frames and 5 pair datasets of 128 pairs."""
+    import os
+
+    frames = 240 + 5 * 2 * 128
+    return frames / (frames_per_s * os.cpu_count()) + 10 * (4 * step_s + (240 + 128) * encode_s)
+
+
+def test_the_reacher_pace_is_stored_and_a_second_dry_run_probes_nothing(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from lejepa_id.reacher import pace as reacher_pace
+
+    calls = []
+
+    def fake_probe(size, look, target, batch, device, render=True):
+        calls.append((size, look, batch, device))
+        return reacher_pace.ReacherPace(100.0, 0.5, 0.001, 2.0, f"cnn {size}x{size}", load=3.0)
+
+    monkeypatch.setattr(reacher_pace, "probe_reacher", fake_probe)
+    argv = ["paper", "--budget", "smoke", "--only", "reacher", "--dry-run", "--jobs", "1"]
+    argv += ["--out", str(tmp_path / "out"), "--device", "cpu"]
+    assert main(argv) == 0
+    first = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("reacher "))
+    assert calls == [(32, "fast", 64, "cpu")]
+    assert first.split()[1:4] == ["10", "10", "4"]
+    assert first.split()[4:6] == format_duration(_reacher_smoke_seconds(100, 0.5, 0.001)).split()
+    assert "256 images/s trained, 100 frames/s rendered" in first
+    assert "measured at load 3.0" in first and "stored" not in first
+
+    def no_probe(*args, **kwargs):
+        raise AssertionError("a stored Reacher pace was probed again")
+
+    monkeypatch.setattr(reacher_pace, "probe_reacher", no_probe)
+    assert main(argv) == 0
+    again = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("reacher "))
+    assert "stored, measured 20" in again and "at load 3.0" in again
+    assert again.split()[4:6] == first.split()[4:6]
+
+
+def test_a_reacher_pace_of_other_sizes_is_not_reused(tmp_path: Path, monkeypatch) -> None:
+    from lejepa_id.reacher import pace as reacher_pace
+    from lejepa_id.sweeps.pace import PaceStore
+
+    store = PaceStore(tmp_path / "p.json")
+    made = []
+
+    def fake_probe(size, look, target, batch, device, render=True):
+        made.append((size, look, batch))
+        return reacher_pace.ReacherPace(1.0, 1.0, 1.0, 1.0, "x")
+
+    monkeypatch.setattr(reacher_pace, "probe_reacher", fake_probe)
+    for size, look, batch in [(32, "fast", 64), (32, "fast", 64), (32, "fast", 256)]:
+        reacher_pace.stored_or_probed(store, size, look, "fixed", batch, "cpu", "2 CPU cores")
+    reacher_pace.stored_or_probed(store, 32, "paper", "fixed", 64, "cpu", "2 CPU cores")
+    reacher_pace.stored_or_probed(store, 32, "fast", "fixed", 64, "cpu", "NVIDIA H200")
+    assert made == [(32, "fast", 64), (32, "fast", 256), (32, "paper", 64), (32, "fast", 64)]
+    # A Reacher entry is never read as a synthetic group's pace, nor the reverse.
+    assert all(store.get(k) is None for k in store.paces)
+    again = PaceStore(tmp_path / "p.json")
+    assert len(again.paces) == 4
+    assert all(again.get(k, reacher_pace.ReacherPace) is not None for k in again.paces)
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_paper_no_progress_reaches_the_render_and_the_sweeps(
+    tmp_path: Path, monkeypatch, hidden: bool
+) -> None:
+    # `paper --no-progress` showed the render bars: the flag must reach render_dataset
+    # (and the sweep runner) as progress=False, and only then.
+    import argparse
+
+    from lejepa_id.cli import paper as paper_cli
+    from lejepa_id.reacher import datasets
+    from lejepa_id.sweeps import runner
+    from lejepa_id.sweeps.paper import BUDGETS
+
+    seen: dict[str, bool] = {}
+
+    class StopError(Exception):
+        pass
+
+    def render(spec, out, workers=0, progress=True):
+        seen["render"] = progress
+        raise StopError
+
+    def sweep(config, sets, out, options, progress=True):
+        seen["sweep"] = progress
+        raise StopError
+
+    monkeypatch.setattr(datasets, "render_dataset", render)
+    monkeypatch.setattr(runner, "run_sweep", sweep)
+    args = argparse.Namespace(
+        no_progress=hidden,
+        device="cpu",
+        jobs=1,
+        executor="local",
+        partition=None,
+        time=None,
+        gpus=None,
+    )
+    sizes = reacher_sizes(BUDGETS["smoke"].parts["reacher"])
+    with pytest.raises(StopError):
+        paper_cli.run_reacher(sizes, tmp_path, args)
+    with pytest.raises(StopError):
+        paper_cli._sweep(paper_cli.configs_dir() / "grid.yaml", [], tmp_path, args)
+    assert seen == {"render": not hidden, "sweep": not hidden}

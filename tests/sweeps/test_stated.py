@@ -12,6 +12,7 @@ import pytest
 from lejepa_id.cli.main import main
 from lejepa_id.config.experiments import RunSpec
 from lejepa_id.sweeps.pace import group_work
+from lejepa_id.sweeps.paper import format_duration
 from lejepa_id.sweeps.plan import Group
 from lejepa_id.sweeps.stated import (
     Point,
@@ -140,3 +141,77 @@ def test_a_projection_flag_without_dry_run_is_refused(tmp_path: Path, capsys, ar
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and "--dry-run" in err[0]
     assert not (tmp_path / "out").exists()
+
+
+REACHER_ROW = {
+    "reacher": "cnn",
+    "device": "cpu",
+    "size": 32,
+    "look": "fast",
+    "batch": 64,
+    "images_per_s": 256.0,
+    "frames_per_s": 100.0,
+    "encoded_per_s": 1000.0,
+    "render_processes": 4,
+}
+
+
+def test_a_stated_reacher_pace_projects_the_reacher_row_without_a_probe(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    from lejepa_id.reacher import pace as reacher_pace
+
+    def no_probe(*args, **kwargs):
+        raise AssertionError("a stated Reacher pace was probed")
+
+    monkeypatch.setattr(reacher_pace, "probe_reacher", no_probe)
+    source = _write(tmp_path, {"device": "a test CPU", "rows": [REACHER_ROW]})
+    argv = ["paper", "--budget", "smoke", "--dry-run", "--out", str(tmp_path / "out")]
+    assert main([*argv, "--only", "2d", "reacher", "--pace-from", source, "--jobs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = next(x for x in lines if x.startswith("reacher "))
+    # 2 epochs x 2 steps of 64 pairs at 256 images/s (0.5 s a step), 368 frames encoded
+    # at 1,000/s, 10 runs one after another; 1,520 frames rendered on 4 processes at 100/s.
+    seconds = 1520 / (100 * 4) + 10 * (4 * 0.5 + 368 / 1000)
+    assert row.split()[1:6] == ["10", "10", "4", *format_duration(seconds).split()]
+    assert "cnn 32x32 batch 64 on a test CPU: 256 images/s trained" in row
+    assert "stated; render 1,520 frames on 4 processes" in row
+    assert any(x.startswith("2d ") and "no synthetic pace stated" in x for x in lines)
+    assert any("(2d not included)" in x for x in lines)
+    # A row of other sizes states nothing for the cpu budget's batch of 256.
+    assert main(["paper", "--budget", "cpu", "--dry-run", "--out", str(tmp_path / "out"),
+                 "--only", "reacher", "--pace-from", source]) == 0  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert any("no Reacher pace stated for cnn 32x32 batch 256 (fast look)" in x for x in lines)
+
+
+def test_a_sweep_dry_run_from_reacher_rows_only_says_what_is_not_projected(
+    tmp_path: Path, capsys
+) -> None:
+    source = _write(tmp_path, [REACHER_ROW])
+    argv = ["sweep", "2d", "--out", str(tmp_path / "out"), "--dry-run", "--pace-from", source]
+    assert main(argv) == 0
+    assert "states no pace of a synthetic group" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        ({"reacher": "vit"}, "not 'cnn'"),
+        ({"size": 0}, "size=0"),
+        ({"batch": "64"}, "batch='64'"),
+        ({"look": ""}, "look=''"),
+        ({"render_processes": None}, "render_processes=None"),
+        ({"images_per_s": -1}, "images_per_s=-1"),
+        ({"encoded_per_s": "fast"}, "no number 'encoded_per_s'"),
+    ],
+)
+def test_a_bad_reacher_row_is_one_line_naming_the_flag(
+    tmp_path: Path, capsys, change, needle
+) -> None:
+    given = _write(tmp_path, [REACHER_ROW | change])
+    argv = ["paper", "--budget", "smoke", "--only", "reacher", "--dry-run"]
+    rc = main([*argv, "--out", str(tmp_path / "out"), "--pace-from", given])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1, err
+    assert f"--pace-from {given}:" in err[0] and needle in err[0]

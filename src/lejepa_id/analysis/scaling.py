@@ -45,12 +45,49 @@ def _curves(ax_r2, ax_orth, sel: pd.DataFrame, mode: str) -> None:
     ax_orth.scatter(sel["dim"], sel["orth_err_normalized"], s=6, color=color, alpha=0.4)
 
 
+PAPER_WORLD = {"mixing": "coupling", "layers": 4, "encoder": "matched", "law": "gaussian"}
+"""The world of the paper's scaling table: its values stand beside runs of this world
+only (a sweep over N of another mixing, a plugin's, gets no paper column or curve)."""
+
+
+def in_paper_world(rows: pd.DataFrame) -> bool:
+    """Whether every run is of :data:`PAPER_WORLD` (coupling L = 4, matched encoder,
+    Gaussian latents)."""
+    for key, value in PAPER_WORLD.items():
+        if key not in rows.columns:
+            return False
+        column = pd.to_numeric(rows[key], errors="coerce") if key == "layers" else rows[key]
+        if not (column == value).all():
+            return False
+    return True
+
+
+def world_text(rows: pd.DataFrame) -> str:
+    """``mixing shear`` (or ``mixing coupling, encoder mlp``): where the runs' world is
+    not the paper's, for a caption."""
+    parts = []
+    for key in ("mixing", "encoder", "law"):
+        if key in rows.columns:
+            values = sorted({str(v) for v in rows[key].dropna()})
+            if values and values != [str(PAPER_WORLD[key])]:
+                parts.append(f"{key} {', '.join(values)}")
+    return "; ".join(parts) or "another world"
+
+
+def _no_paper(rows: pd.DataFrame) -> str:
+    return (
+        f" No paper values beside them: the runs' world ({world_text(rows)}) is not the "
+        "paper's (coupling L = 4, matched encoder, Gaussian latents)."
+    )
+
+
 def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
     """1 - R^2(h -> z) and normalized orthogonality error against N, per objective."""
     paper = paper_table()
     experiments = sweeping(paper_worlds(frame), "dim")
     for experiment in experiments:
         rows = frame[frame["experiment"] == experiment]
+        compared = in_paper_world(rows)
         fig, (ax_r2, ax_orth) = plt.subplots(1, 2, figsize=(8.4, 3.4))
         for mode in ordered_modes(rows["mode"]):
             sel = rows[rows["mode"] == mode]
@@ -59,14 +96,15 @@ def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
             _curves(ax_r2, ax_orth, sel, mode)
             # The paper's curve over the measured range only, for a like-for-like view.
             ref = paper[paper["N"] <= rows["dim"].max()]
-            if mode not in PAPER_COLUMNS:  # an objective the paper did not train
+            if mode not in PAPER_COLUMNS or not compared:  # not what the paper trained
                 continue
             ax_r2.plot(ref["N"], 1 - ref[f"{PAPER_COLUMNS[mode]}_r2_hz_mean"], ls="--",
                        color=MODE_COLORS.get(mode, "0.4"), alpha=0.5, lw=1)  # fmt: skip
         base = rows.groupby("dim")["r2_xz"].mean()
         ax_r2.plot(base.index, 1 - base.values, marker="s", ms=3, color="grey",
                    label="mixing alone R²(x → z)")  # fmt: skip
-        ax_r2.plot([], [], ls="--", color="k", alpha=0.5, label="paper (dashed)")
+        if compared:
+            ax_r2.plot([], [], ls="--", color="k", alpha=0.5, label="paper (dashed)")
         for ax in (ax_r2, ax_orth):
             ax.set_xscale("log", base=2)
             ax.set_yscale("log")
@@ -81,7 +119,7 @@ def fig_scaling(frame: pd.DataFrame, out: Path, formats, made: Figures) -> None:
             named("scaling_r2_vs_n", experiment, experiments, "scaling"),
             f"{experiment}: unexplained variance 1 − R²(h → z) and the normalized "
             "orthogonality error |AᵀA − I|_F / √N against N (line: mean over seeds, dots: "
-            "seeds); dashed: the paper's values.",
+            "seeds)" + ("; dashed: the paper's values." if compared else "." + _no_paper(rows)),
             formats,
             made,
         )
@@ -104,46 +142,43 @@ def scaling_table(frame: pd.DataFrame, experiment: str) -> pd.DataFrame:
     """Mean ± std over seeds of R^2(h -> z) per N and objective, beside the paper's."""
     rows = frame[frame["experiment"] == experiment]
     paper = paper_table().set_index("N")
+    compared = in_paper_world(rows)
     out = []
     for dim in sorted(rows["dim"].unique()):
         at = rows[rows["dim"] == dim]
         # The mixing baseline depends on (N, seed) only; count each seed once.
-        line = {
-            "N": int(dim),
-            "mixing R²(x→z)": _stat(at.drop_duplicates("seed")["r2_xz"], 4),
-            "mixing (paper)": _paper(paper, dim, "mixing_r2_xz"),
-        }
-        # The paper's objectives always (beside its numbers), any other one run here too.
-        for mode in ordered_modes({*PAPER_COLUMNS, *rows["mode"]}):
+        line = {"N": int(dim), "mixing R²(x→z)": _stat(at.drop_duplicates("seed")["r2_xz"], 4)}
+        if compared:
+            line["mixing (paper)"] = _paper(paper, dim, "mixing_r2_xz")
+        # In the paper's world its objectives always (beside its numbers), any other one
+        # run here too; in another world the objectives run here only.
+        shown = {*PAPER_COLUMNS, *rows["mode"]} if compared else set(rows["mode"])
+        for mode in ordered_modes(shown):
             name = MODE_LABELS.get(mode, mode).split(" ")[0]
             line[name] = _stat(at[at["mode"] == mode]["r2_hz"])
-            if mode in PAPER_COLUMNS:
+            if mode in PAPER_COLUMNS and compared:
                 line[f"{name} (paper)"] = _paper(paper, dim, f"{PAPER_COLUMNS[mode]}_r2_hz")
         out.append(line)
     return pd.DataFrame(out)
 
 
 def objective_table(rows: pd.DataFrame, mode: str) -> pd.DataFrame:
-    """One objective's rows per N: measured R^2 and orthogonality, the paper's R^2."""
+    """One objective's rows per N: measured R^2 and orthogonality, the paper's R^2 (in
+    the paper's world only)."""
     paper = paper_table().set_index("N")
+    compared = in_paper_world(rows)
     out = []
     for dim in sorted(rows["dim"].unique()):
         at = rows[rows["dim"] == dim]
-        out.append(
-            {
-                "N": int(dim),
-                "seeds": int(at["seed"].nunique()),
-                "R²(h→z)": _stat(at["r2_hz"]),
-                "R²(h→z),\npaper": (
-                    _paper(paper, dim, f"{PAPER_COLUMNS[mode]}_r2_hz")
-                    if mode in PAPER_COLUMNS
-                    else "–"
-                ),
-                "orth. error\n/ √N": _stat(at["orth_err_normalized"]),
-                # One world per seed: runs sharing a seed repeat its value, not a spread.
-                "mixing\nR²(x→z)": _stat(at.drop_duplicates("seed")["r2_xz"], 4),
-            }
-        )
+        line = {"N": int(dim), "seeds": int(at["seed"].nunique()), "R²(h→z)": _stat(at["r2_hz"])}
+        if compared:
+            line["R²(h→z),\npaper"] = (
+                _paper(paper, dim, f"{PAPER_COLUMNS[mode]}_r2_hz") if mode in PAPER_COLUMNS else "–"
+            )
+        line["orth. error\n/ √N"] = _stat(at["orth_err_normalized"])
+        # One world per seed: runs sharing a seed repeat its value, not a spread.
+        line["mixing\nR²(x→z)"] = _stat(at.drop_duplicates("seed")["r2_xz"], 4)
+        out.append(line)
     return pd.DataFrame(out)
 
 
@@ -163,6 +198,9 @@ def write_scaling_tables(frame: pd.DataFrame, out: Path, made: Figures) -> None:
             caption = (
                 f"{experiment}, {MODE_LABELS.get(mode, mode)}: R²(h → z) and orthogonality error, "
                 "mean ± std over seeds, next to the paper's R² (5 seeds, 20,000 steps)."
+                if in_paper_world(rows)
+                else f"{experiment}, {MODE_LABELS.get(mode, mode)}: R²(h → z) and "
+                "orthogonality error, mean ± std over seeds." + _no_paper(rows)
             )
             path = out / f"{name}.tex"
             label = f"tab:{name.replace('_', '-')}"

@@ -68,8 +68,8 @@ def add_pace_from_argument(p: argparse.ArgumentParser) -> None:
         metavar="SOURCE",
         help="with --dry-run: project on another device from the paces a benchmark "
         "measured there, a JSON of benchmarks/bench_train.py or bench_sweeps.py rows "
-        "(e.g. benchmarks/results/h200-2026-11-30/bench_train_cuda.json) or a shipped "
-        "table: h200",
+        "(e.g. benchmarks/results/h200-2026-11-30/bench_train_cuda.json), Reacher rows "
+        "(benchmarks/results/reacher-pace-cpu-2026-12-03.json) or a shipped table: h200",
     )
 
 

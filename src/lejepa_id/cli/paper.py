@@ -409,7 +409,7 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
     import torch
 
     from lejepa_id.runtime import resolve_device
-    from lejepa_id.sweeps.runner import default_jobs
+    from lejepa_id.sweeps.runner import counted, default_jobs
 
     stated = None
     if getattr(args, "pace_from", None) is not None:
@@ -424,7 +424,7 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
     if stated is not None:
         device_type, name = stated.device_type, stated.device
         jobs = args.jobs or default_jobs(device_type)
-        yield f"device {name} (paces from {stated.source}), {jobs} concurrent groups"
+        yield f"device {name} (paces from {stated.source}), {counted(jobs, 'concurrent group')}"
         where = f"pace (from {stated.source})"
     else:
         device = resolve_device(args.device or "auto")
@@ -433,11 +433,14 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
         threads = max(1, cores // jobs)
         torch.set_num_threads(threads)
         name = torch.cuda.get_device_name(0) if device.type == "cuda" else f"{cores} CPU cores"
-        yield f"device {device.type} ({name}), {jobs} concurrent groups, {threads} thread(s) each"
+        yield (
+            f"device {device.type} ({name}), {counted(jobs, 'concurrent group')}, "
+            f"{counted(threads, 'thread')} each"
+        )
         where = "pace (measured here)"
     yield (
         f"{'experiment':12s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s} "
-        f"{'range':>23s}  {where}"
+        f"{'range':>25s}  {where}"
     )
     from lejepa_id.sweeps.pace import PaceStore
 
@@ -445,26 +448,32 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
     low_sum, total, high_sum = 0.0, 0.0, 0.0
     left_out = []
     t_probe = time.perf_counter()
+    blank = f"{'':>6s} {'':>7s} {'':>9s} {'-':>12s} {'':>25s}"
     for exp in names:
         part = budget.parts[exp]
-        if isinstance(part, ReacherPart) and stated is not None:
-            left_out.append(exp)
-            blank = f"{'':>6s} {'':>7s} {'':>9s} {'-':>12s} {'':>23s}"
-            yield f"{exp:12s} {blank}  no Reacher pace stated"
-            continue
         if isinstance(part, ReacherPart):
             sizes = reacher_sizes(part)
-            row, seconds, pace = _reacher_row(sizes, device_type, jobs, cores, out)
+            reacher = _reacher_row(sizes, device_type, jobs, cores, out, store, name, stated)
+            if reacher is None:
+                left_out.append(exp)
+                what = f"cnn {sizes.size}x{sizes.size} batch {sizes.batch} ({sizes.look} look)"
+                yield f"{exp:12s} {blank}  no Reacher pace stated for {what}"
+                continue
+            row, seconds, pace = reacher
             low, high = seconds, seconds
+        elif stated is not None and not stated.points:
+            left_out.append(exp)
+            yield f"{exp:12s} {blank}  no synthetic pace stated"
+            continue
         else:
             row, (low, seconds, high), pace = _synthetic_row(
                 exp, part, device_type, jobs, out, args, store, name, stated
             )
         low_sum, total, high_sum = low_sum + low, total + seconds, high_sum + high
-        yield f"{exp:12s} {row} {format_duration(seconds):>12s} {_range(low, high):>23s}  {pace}"
+        yield f"{exp:12s} {row} {format_duration(seconds):>12s} {_range(low, high):>25s}  {pace}"
     yield (
         f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(total):>12s} "
-        f"{_range(low_sum, high_sum):>23s}"
+        f"{_range(low_sum, high_sum):>25s}"
     )
     spent = f"{time.perf_counter() - t_probe:.0f} s of probes this time"
     if stated is not None:
@@ -475,16 +484,18 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
             "measured groups (range: as fast as the next smaller group per step, as slow as "
             "it per unit of work; the high end also runs the groups one after another, as a "
             "shared device may); the benchmarks' paces include their own setup and "
-            "evaluations; process start-up, aggregation, figures and report not included."
+            "evaluations; a Reacher row at the training, rendering and encoding rates "
+            "stated for its frame size, look and batch; process start-up, aggregation, "
+            "figures and report not included."
         )
         return
     yield (
         f"Projected wall times, not measurements: paces measured on this device (here, or "
         f"stored in {store.path} from an earlier dry run: delete it to measure again), "
-        f"{spent}, extrapolated (groups scheduled on {jobs} workers without contention; "
+        f"{spent}, extrapolated (groups scheduled on {counted(jobs, 'worker')} without contention; "
         "process start-up, aggregation, figures and report not included; other work on "
         "the machine slows every step). Range: the faster and the slower of each probe's "
-        "repeated timings (the Reacher probe is not repeated)."
+        "repeated timings (the Reacher probe is not repeated; its pace is stored too)."
     )
 
 
@@ -552,8 +563,9 @@ def committed_dry_run(
 
 
 def _range(low: float, high: float) -> str:
-    """``12 min to 19 min``, or one value when the spread is under 5%."""
-    if high <= 1.05 * low:
+    """``12 min to 19 min``, or one value when the spread is under 5% or both ends
+    print alike (``2 s``, not ``2 s to 2 s``)."""
+    if high <= 1.05 * low or format_duration(low) == format_duration(high):
         return format_duration(low)
     return f"{format_duration(low)} to {format_duration(high)}"
 
@@ -620,9 +632,19 @@ def reacher_todo(sizes: ReacherSizes, out: Path) -> tuple[int, int, int]:
 
 
 def _reacher_row(
-    sizes: ReacherSizes, device_type: str, jobs: int, cores: int, out: Path
-) -> tuple[str, float, str]:
-    from lejepa_id.reacher.pace import probe_reacher
+    sizes: ReacherSizes,
+    device_type: str,
+    jobs: int,
+    cores: int,
+    out: Path,
+    store: Any = None,
+    device_name: str = "",
+    stated: Any = None,
+) -> tuple[str, float, str] | None:
+    """The Reacher row, its projected seconds and its pace: measured here (a stored
+    pace reused, else probed and stored), or the pace ``stated`` gives for these sizes
+    (None when it gives none)."""
+    from lejepa_id.reacher.pace import stored_or_probed
     from lejepa_id.sweeps.pace import makespan
 
     todo, total, frames = reacher_todo(sizes, out)
@@ -631,13 +653,31 @@ def _reacher_row(
     row = f"{runs:>6s} {todo:>7d} {sizes.epochs * per_epoch:>9,d}"
     if not todo and not frames:
         return row, 0.0, "nothing to train"
-    pace = probe_reacher(sizes.size, sizes.look, sizes.target, sizes.batch, device_type)
-    render_s = frames / (pace.frames_per_s * cores)
-    run_s = sizes.epochs * per_epoch * pace.step_s + (sizes.eval_n + sizes.fit_n) * pace.encode_s
+    if stated is not None:
+        given = stated.reacher_row(sizes.size, sizes.look, sizes.batch)
+        if given is None:
+            return None
+        frames_per_s, processes = given.frames_per_s, given.render_processes
+        step_s, encode_s = 2 * sizes.batch / given.images_per_s, 1 / given.encoded_per_s
+        where = "stated"
+        what = f"cnn {sizes.size}x{sizes.size} batch {sizes.batch} on {stated.device}"
+    else:
+        pace = stored_or_probed(
+            store, sizes.size, sizes.look, sizes.target, sizes.batch, device_type, device_name
+        )
+        frames_per_s, processes, step_s, encode_s = (
+            pace.frames_per_s,
+            cores,
+            pace.step_s,
+            pace.encode_s,
+        )
+        where, what = pace.where(), pace.what
+    render_s = frames / (frames_per_s * processes)
+    run_s = sizes.epochs * per_epoch * step_s + (sizes.eval_n + sizes.fit_n) * encode_s
     seconds = render_s + makespan([run_s] * todo, jobs)
     text = (
-        f"{pace.what}: {sizes.batch * 2 / pace.step_s:,.0f} images/s trained, "
-        f"{pace.frames_per_s:,.0f} frames/s rendered ({sizes.look} look, 1 process), measured; "
-        f"render {frames:,} frames on {cores} processes"
+        f"{what}: {sizes.batch * 2 / step_s:,.0f} images/s trained, "
+        f"{frames_per_s:,.0f} frames/s rendered ({sizes.look} look, 1 process), {where}; "
+        f"render {frames:,} frames on {processes} processes"
     )
     return row, seconds, text

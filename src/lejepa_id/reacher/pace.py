@@ -1,17 +1,22 @@
 """The measured pace of the Reacher experiment: frames rendered, cnn steps, frames encoded.
 
 ``lejepa-id paper --dry-run`` projects the Reacher row's wall time from these
-measurements, as :mod:`lejepa_id.sweeps.pace` does for the synthetic groups.
+measurements, as :mod:`lejepa_id.sweeps.pace` does for the synthetic groups: a pace once
+probed is kept in the same :class:`~lejepa_id.sweeps.pace.PaceStore`, keyed by what
+decides it (:func:`reacher_key`), so a later dry run of the same sizes probes nothing;
+``--pace-from`` reads a Reacher pace a file states (:mod:`lejepa_id.sweeps.stated`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from lejepa_id.sweeps.pace import TARGET_S, timed
+from lejepa_id.sweeps.pace import TARGET_S, PaceStore, load_average, timed
 
 
 @dataclass
@@ -24,6 +29,56 @@ class ReacherPace:
     encode_s: float
     probe_s: float
     what: str
+    stored: str = ""
+    """When the pace was measured, for a pace read from the store."""
+    load: float = -1.0
+    """The 1-minute load average while it was measured (-1: not recorded)."""
+
+    def where(self) -> str:
+        """``measured``, or ``stored, measured <date>``, with the load average."""
+        text = f"stored, measured {self.stored}" if self.stored else "measured"
+        return text + (f" at load {self.load:.1f}" if self.load >= 0 else "")
+
+
+def reacher_key(size: int, look: str, target: str, batch: int, device: str) -> str:
+    """What decides a Reacher pace: the frame size, look and target (rendering), the
+    batch (a training step), the device (a GPU model, or the CPU's core count), the
+    threads and torch; a ``reacher:`` prefix keeps it apart from the synthetic keys."""
+    import torch
+
+    what = {
+        "kind": "reacher",
+        "size": size,
+        "look": look,
+        "target": target,
+        "batch": batch,
+        "device": device,
+        "threads": torch.get_num_threads(),
+        "torch": torch.__version__,
+    }
+    text = json.dumps(what, sort_keys=True)
+    return "reacher:" + hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def stored_or_probed(
+    store: PaceStore | None,
+    size: int,
+    look: str,
+    target: str,
+    batch: int,
+    device_type: str,
+    device_name: str,
+) -> ReacherPace:
+    """The stored Reacher pace of these sizes on ``device_name``, or a probe's (then
+    stored): a second dry run of the same budget probes nothing."""
+    key = reacher_key(size, look, target, batch, device_name)
+    known = store.get(key, ReacherPace) if store is not None else None
+    if known is not None:
+        return known
+    pace = probe_reacher(size, look, target, batch, device_type)
+    if store is not None:
+        store.put(key, pace)
+    return pace
 
 
 def probe_reacher(
@@ -73,4 +128,5 @@ def probe_reacher(
     flat = frames[:, 0]
     enc = timed(lambda: encode(model, flat, normalize)) / len(flat)
     what = f"cnn {size}x{size} batch {batch} on {dev.type}"
-    return ReacherPace(fps, t / steps, enc, time.perf_counter() - t_start, what)
+    probe_s = time.perf_counter() - t_start
+    return ReacherPace(fps, t / steps, enc, probe_s, what, load=load_average())

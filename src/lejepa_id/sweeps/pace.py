@@ -26,7 +26,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -112,17 +112,20 @@ class PaceStore:
         text = json.dumps(what, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:24]
 
-    def get(self, key: str) -> Pace | None:
+    def get(self, key: str, kind: type[Any] = Pace) -> Any:
+        """The stored pace of ``key`` as a ``kind`` (a dataclass: :class:`Pace`, or the
+        Reacher probe's pace), or None when it is missing or not of that kind."""
         entry = self.paces.get(key)
-        names = {f.name for f in fields(Pace)}
-        if not isinstance(entry, dict) or not names - {"stored", "step_hi_s", "load"} <= set(entry):
+        names = {f.name for f in fields(kind)}
+        optional = {f.name for f in fields(kind) if f.default is not MISSING}
+        if not isinstance(entry, dict) or not names - optional <= set(entry):
             return None
         try:
-            return Pace(**{k: v for k, v in entry.items() if k in names})
+            return kind(**{k: v for k, v in entry.items() if k in names})
         except TypeError:
             return None
 
-    def put(self, key: str, pace: Pace) -> None:
+    def put(self, key: str, pace: Any) -> None:
         from lejepa_id.records.io import atomic_write_json
 
         when = time.strftime("%Y-%m-%d", time.gmtime())
@@ -226,11 +229,11 @@ def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
         evaluation,
         time.perf_counter() - t_start,
         slow,
-        load=_load(),
+        load=load_average(),
     )
 
 
-def _load() -> float:
+def load_average() -> float:
     """The 1-minute load average when a pace is measured (-1 where unknown): a pace
     measured on a busy machine is slower, and says so."""
     try:

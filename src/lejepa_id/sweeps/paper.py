@@ -10,9 +10,10 @@ and written to ``budget.json`` for the report.
 
 Budgets:
 
-- ``smoke``: every code path on tiny sizes (CI runs it end to end, a few minutes on
-  2 cores): all mixings and objectives, best-of-K, gennorm laws, the lambda x rho grid,
-  every Reacher dataset kind, both Reacher sweeps, planning, figures, report.
+- ``smoke``: every code path on tiny sizes (CI runs it end to end; about 4 min on
+  2 shared cores, benchmarks/results/smoke-cpu-2026-12-03.json): all mixings and
+  objectives, best-of-K, gennorm laws, the lambda x rho grid, every Reacher dataset
+  kind, both Reacher sweeps, planning, figures, report.
 - ``cpu``: what 2 idle CPU cores finish in about 2 hours. Full length (the paper's
   steps and epochs) wherever the experiment is synthetic; fewer seeds and settings to
   fit. Each reduction is listed with its reason (:attr:`Part.why`).
@@ -219,7 +220,7 @@ SMOKE = Budget(
             ("steps=30", "runs=[n2_linear, n8_coupling]", "seeds=[0]", *TINY), "code paths only"
         ),
     },
-    "every code path on tiny sizes (minutes on 2 cores); no number means anything",
+    "every code path on tiny sizes (about 4 min on 2 shared cores); no number means anything",
     jobs=1,
     judges=False,
 )

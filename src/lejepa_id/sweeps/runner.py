@@ -304,9 +304,14 @@ class DryRun:
         return out + self.stacking
 
 
+def counted(n: int, noun: str) -> str:
+    """``1 worker``, ``2 workers``: a count with its noun in the number it takes."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _runs(n: int) -> str:
     """``1 run``, ``2 runs``."""
-    return f"{n} run" if n == 1 else f"{n} runs"
+    return counted(n, "run")
 
 
 # Stacks listed one by one in a dry run; the rest are counted.
@@ -422,12 +427,14 @@ def projection_lines(
         from lejepa_id.sweeps.stated import load_stated, project_groups
 
         stated = load_stated(pace_from)
+        if not stated.points:
+            return [f"  not projected: {stated.source} states no pace of a synthetic group"]
         jobs = jobs or default_jobs(stated.device_type)
         groups = plan_groups(todo, stated.device_type, jobs, None, max_members)
         low, mid, high = project_groups(groups, stated, jobs)
         return [
             f"  projected on {stated.device}: {span(low, mid, high)}, from the paces "
-            f"{stated.source} states for groups of like work, {jobs} concurrent groups "
+            f"{stated.source} states for groups of like work, {counted(jobs, 'concurrent group')} "
             "(a projection, not a measurement: the benchmarks' setup and evaluations are "
             "in their paces, process start-up is not; the high end runs the groups one "
             "after another)"

@@ -12,7 +12,13 @@ is not: a GPU the job will get, from what a benchmark measured there. SOURCE is
   ``h200``): rows copied from a committed measurement file, each naming it (``source``);
   a test checks every row against that file, so a table holds no number nobody measured.
 
-Each row is a point (per-step work of the measured group, seconds per step). A planned
+A row may also state a Reacher pace (:class:`ReacherRow`: ``"reacher": "cnn"``, the
+frame ``size``, ``look`` and ``batch``, ``images_per_s`` trained, ``frames_per_s``
+rendered by one process, ``encoded_per_s``, and the ``render_processes`` rendering ran
+on), as ``benchmarks/results/reacher-pace-cpu-2026-12-03.json`` does; the paper's Reacher
+row is projected from the row of its sizes, and left out when none matches.
+
+Each synthetic row is a point (per-step work of the measured group, seconds per step). A planned
 group's step time is interpolated between the points in log-log (a bigger group is never
 faster per step, and never slower per unit of work than the smaller point: the range
 printed is what those two rules allow). The benchmarks' paces are whole trainings divided
@@ -64,6 +70,26 @@ class Point:
 
 
 @dataclass(frozen=True)
+class ReacherRow:
+    """A stated Reacher pace: a cnn on ``size`` x ``size`` frames of ``look`` in batches
+    of ``batch`` pairs trains ``images_per_s`` images a second (two per pair), one
+    process renders ``frames_per_s`` frames a second and ``render_processes`` of them
+    render side by side, and a trained cnn encodes ``encoded_per_s`` frames a second."""
+
+    size: int
+    look: str
+    batch: int
+    images_per_s: float
+    frames_per_s: float
+    encoded_per_s: float
+    render_processes: int
+
+    @property
+    def what(self) -> str:
+        return f"cnn {self.size}x{self.size} batch {self.batch} ({self.look} look)"
+
+
+@dataclass(frozen=True)
 class Stated:
     """The paces of one device, from one source."""
 
@@ -71,6 +97,14 @@ class Stated:
     device_type: str
     points: tuple[Point, ...]
     source: str
+    reacher: tuple[ReacherRow, ...] = ()
+
+    def reacher_row(self, size: int, look: str, batch: int) -> ReacherRow | None:
+        """The stated Reacher pace of exactly these sizes, or None."""
+        for row in self.reacher:
+            if (row.size, row.look, row.batch) == (size, look, batch):
+                return row
+        return None
 
     def step_s(self, work: float) -> tuple[float, float, float]:
         """(low, projected, high) seconds per step of a group of ``work``: log-log
@@ -113,7 +147,8 @@ def _bad(source: str, why: str) -> UsageError:
 def _positive(row: dict[str, Any], key: str, source: str) -> float:
     value = row.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _bad(source, f"row {row.get('case') or row.get('config')!r} has no number {key!r}")
+        name = row.get("case") or row.get("config") or row.get("reacher")
+        raise _bad(source, f"row {name!r} has no number {key!r}")
     if not (math.isfinite(value) and value > 0):
         raise _bad(source, f"{key}={value!r} must be a positive number")
     return float(value)
@@ -147,12 +182,42 @@ def _sweep_work(row: dict[str, Any], source: str) -> float:
     return group_work(specs[:1]) * _positive(row, "group_size", source)
 
 
-def points(rows: Sequence[Any], source: str) -> tuple[Point, ...]:
-    """The points of benchmark rows (either kind); a row of neither kind is refused."""
+def reacher_row(row: dict[str, Any], source: str) -> ReacherRow:
+    """A stated Reacher pace (:class:`ReacherRow`); a missing or bad field is one line."""
+    if row.get("reacher") != "cnn":
+        raise _bad(source, f"a Reacher row states 'reacher': {row.get('reacher')!r}, not 'cnn'")
+    size, batch, look = row.get("size"), row.get("batch"), row.get("look")
+    for key, value in (("size", size), ("batch", batch)):
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise _bad(source, f"a Reacher row's {key}={value!r} must be a positive integer")
+    if not isinstance(look, str) or not look:
+        raise _bad(source, f"a Reacher row's look={look!r} must name a look (fast, paper)")
+    processes = row.get("render_processes")
+    if isinstance(processes, bool) or not isinstance(processes, int) or processes <= 0:
+        raise _bad(
+            source, f"a Reacher row's render_processes={processes!r} must be a positive integer"
+        )
+    assert isinstance(size, int) and isinstance(batch, int)
+    return ReacherRow(
+        size,
+        look,
+        batch,
+        _positive(row, "images_per_s", source),
+        _positive(row, "frames_per_s", source),
+        _positive(row, "encoded_per_s", source),
+        processes,
+    )
+
+
+def points(rows: Sequence[Any], source: str, allow_none: bool = False) -> tuple[Point, ...]:
+    """The points of benchmark rows (either kind; Reacher rows skipped); a row of
+    neither kind is refused, and so is a file of no row at all."""
     out = []
     for row in rows:
         if not isinstance(row, dict):
             raise _bad(source, f"a row {row!r} is not an object")
+        if "reacher" in row:
+            continue
         if "case" in row:
             work = _case_work(str(row["case"]), source)
             step = 1 / _positive(row, "steps_per_s", source)
@@ -169,7 +234,7 @@ def points(rows: Sequence[Any], source: str) -> tuple[Point, ...]:
                 "'batched_run_steps_per_s' (bench_sweeps.py)",
             )
         out.append(Point(work, step, what))
-    if not out:
+    if not out and not allow_none:
         raise _bad(source, "holds no rows")
     return tuple(out)
 
@@ -209,7 +274,8 @@ def load_stated(source: str) -> Stated:
     }
     device_type = "cuda" if "cuda" in devices else (devices.pop() if len(devices) == 1 else "cpu")
     device = str(data.get("device") or device_type) if isinstance(data, dict) else device_type
-    return Stated(device, device_type, points(rows, source), where)
+    reacher = tuple(reacher_row(r, source) for r in rows if isinstance(r, dict) and "reacher" in r)
+    return Stated(device, device_type, points(rows, source, bool(reacher)), where, reacher)
 
 
 def project_groups(
