@@ -213,3 +213,65 @@ def test_bf16_on_the_cpu_runs_in_bfloat16_close_to_float32(tmp_path):
     rel = np.abs(np.subtract(fast.curves["loss"], ref.curves["loss"])) / np.abs(ref.curves["loss"])
     assert rel.max() > 1e-4 and rel.max() < 0.05
     assert fast.status == "finished" and np.isfinite(fast.metrics["r2_hz"])
+
+
+def test_identification_checks_leave_the_training_unchanged_and_end_at_the_final_scores(
+    tmp_path,
+):
+    plain = _trained(tmp_path, "plain", epochs=4)
+    checked = _trained(tmp_path, "checked", epochs=4, identify_every=1)
+    assert "identification" not in plain.extra
+    for k, v in plain.weights.items():
+        assert torch.equal(v, checked.weights[k]), k
+    def training(curves: dict) -> dict:
+        return {k: v for k, v in curves.items() if k != "images_per_s"}
+
+    assert training(plain.curves) == training(checked.curves)
+    curve = checked.extra["identification"]
+    per_epoch = plain.curves["step"][0]
+    assert curve["epoch"] == [1, 2, 3, 4]
+    assert curve["step"] == [per_epoch * e for e in (1, 2, 3, 4)]
+    for key in rt.IDENTIFICATION_KEYS:
+        assert curve[key][-1] == checked.metrics[key] == plain.metrics[key]
+        assert len(set(curve[key])) > 1, key  # the encoder changed between checks
+    assert checked.extra["identification_s"] > 0
+
+
+def test_an_identification_check_scores_the_encoder_of_that_epoch(tmp_path, monkeypatch):
+    """The point after epoch 1 is the scores of the weights after epoch 1 (snapshotted by
+    the epoch callback), computed as the final metrics are."""
+    models, snapshots = [], {}
+    real_model = rt._model
+
+    def keep(cfg, device):
+        model, channels_last = real_model(cfg, device)
+        models.append(model)
+        return model, channels_last
+
+    monkeypatch.setattr(rt, "_model", keep)
+
+    def snapshot(epoch: int) -> None:
+        snapshots[epoch] = {k: v.clone() for k, v in models[0].state_dict().items()}
+
+    data, gallery = _frames(64, 2, 0.25, 0, "ou"), _frames(50, 1, 0.25, 1, "eval")
+    cfg = _cfg(epochs=3, identify_every=1)
+    res = rt.train_run(data, gallery, cfg, tmp_path / "run", False, on_epoch=snapshot)
+    model, channels_last = real_model(cfg, torch.device("cpu"))
+    model.load_state_dict(snapshots[1])
+    normalize = rt.FrameNormalizer(data.meta["norm"], torch.device("cpu"), channels_last)
+    fit = rt.fit_indices(len(data.frames), cfg.fit_n)
+    scores = rt.encoder_scores(
+        rt.encode(model, data.frames[fit, 0], normalize),
+        torch.from_numpy(data.angles[fit, 0]),
+        rt.encode(model, gallery.frames[:, 0], normalize),
+        torch.from_numpy(gallery.angles[:, 0]),
+    )
+    curve = res.extra["identification"]
+    assert curve["epoch"] == [1, 2, 3]
+    for key in rt.IDENTIFICATION_KEYS:
+        assert curve[key][0] == scores[key], key
+    # Checks every 2 epochs of a 2-epoch run fall only on the last: the final scores.
+    two = _trained(tmp_path, "two", epochs=2, identify_every=2)
+    assert two.extra["identification"]["epoch"] == [2]
+    with pytest.raises(UsageError, match="identify_every=-1"):
+        rt.TrainConfig(identify_every=-1).validate()

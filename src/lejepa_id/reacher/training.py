@@ -78,6 +78,14 @@ class TrainConfig:
     """NHWC memory layout for the convolutions (the frames are stored NHWC), on every
     device: oneDNN's and cuDNN's native layout. ``False`` is the NCHW reference (the CPU
     default before 2026-12-02); the two agree to float32 rounding (tested)."""
+    identify_every: int = 0
+    """Epochs between identification checks during training: R²(h → z), R²(h → sin/cos)
+    and the whitened orthogonality error of the encoder at that point, scored as the
+    final metrics are (fit set, gallery) and recorded in the result's ``identification``
+    columns with the final scores as the last point. 0: the final scores only. A check
+    draws no random numbers and leaves the model in training mode, so the training is
+    the same with or without them (tested); each costs one pass over fit set and
+    gallery."""
 
     def validate(self) -> None:
         """Check every value's type and range; a UsageError names the first bad one."""
@@ -128,6 +136,7 @@ TRAIN_TYPES = {
     "device": str,
     "bf16": bool,
     "channels_last": bool,
+    "identify_every": int,
 }
 # Allowed ranges (inclusive). Maximums refuse sizes that could only exhaust memory or
 # time; minimums keep a run meaningful (2 pairs per batch for the batch statistics).
@@ -141,6 +150,7 @@ TRAIN_RANGES = {
     "clip": (1e-12, 1e12),
     "num_directions": (1, 65_536),
     "fit_n": (3, 10_000_000),
+    "identify_every": (0, 100_000),
 }
 
 
@@ -353,9 +363,16 @@ def train_run(
     order = generator(torch.device("cpu"), cfg.seed, _ORDER)
     source = PairBatches(frames, min(cfg.batch, len(frames)), normalize, order)
     engine = _engine(model, source, cfg, device)
+    curve = IdentificationCurve(model, train, gallery, normalize, cfg, source.per_epoch)
+
+    def after_epoch(epoch: int) -> None:
+        curve.check(epoch)
+        if on_epoch is not None:
+            on_epoch(epoch)
+
     t0 = time.perf_counter()
-    history, steps = _fit(engine, source, cfg, out_dir.name, progress, on_epoch)
-    wall = time.perf_counter() - t0
+    history, steps = _fit(engine, source, cfg, out_dir.name, progress, after_epoch)
+    wall = time.perf_counter() - t0 - curve.seconds
     res = _record(cfg, history, steps, wall, device, engine.diverged_steps()[0])
     res.name = f"{out_dir.parent.name}/{out_dir.name}"
     res.extra.update(
@@ -363,6 +380,9 @@ def train_run(
     )
     if res.status == "finished":
         res.metrics = _evaluate(model, train, gallery, normalize, cfg.fit_n, out_dir)
+        curve.add(cfg.epochs, steps, res.metrics)
+    if cfg.identify_every:
+        res.extra.update(identification=curve.columns(), identification_s=curve.seconds)
     res.weights = {k: v.detach().cpu() for k, v in model.state_dict().items()}
     res.save(out_dir)
     return res
@@ -411,6 +431,51 @@ def _data_record(train: FrameData, gallery: FrameData, out_dir: Path) -> dict:
         "eval_identity": gallery.meta["identity"],
         "norm": train.meta["norm"],
     }
+
+
+IDENTIFICATION_KEYS = ("r2_hz", "r2_h_sincos", "orth_err_whitened")
+"""The scores an identification curve follows: those of the Reacher claims' premise
+(R²(h → z), the whitened orthogonality error) and R² to the arm's geometry."""
+
+
+class IdentificationCurve:
+    """The encoder's identification scores every ``cfg.identify_every`` epochs of training
+    (:attr:`TrainConfig.identify_every`), as columns ``epoch``, ``step`` and
+    :data:`IDENTIFICATION_KEYS`. The time spent scoring is kept apart (``seconds``), so
+    the run's wall time and pace stay those of training."""
+
+    def __init__(self, model, train: FrameData, gallery: FrameData, normalize, cfg, per_epoch):
+        self.model, self.train, self.gallery, self.normalize = model, train, gallery, normalize
+        self.every, self.epochs, self.fit_n, self.per_epoch = (
+            cfg.identify_every, cfg.epochs, cfg.fit_n, per_epoch
+        )  # fmt: skip
+        self.points: list[dict[str, float]] = []
+        self.seconds = 0.0
+
+    def check(self, epoch: int) -> None:
+        """Score the encoder after ``epoch`` epochs, if a check falls there (the last
+        epoch's scores are the final metrics, added by :meth:`add`)."""
+        if not self.every or epoch % self.every or epoch >= self.epochs:
+            return
+        t0 = time.perf_counter()
+        fit_idx = fit_indices(self.train.frames.shape[0], self.fit_n)
+        h_fit = encode(self.model, self.train.frames[fit_idx, 0], self.normalize)
+        h_eval = encode(self.model, self.gallery.frames[:, 0], self.normalize)
+        if bool(torch.isfinite(h_fit).all() and torch.isfinite(h_eval).all()):
+            z_fit = torch.from_numpy(self.train.angles[fit_idx, 0])
+            z_eval = torch.from_numpy(self.gallery.angles[:, 0])
+            scores = encoder_scores(h_fit, z_fit, h_eval, z_eval)
+            self.add(epoch, epoch * self.per_epoch, scores)
+        self.seconds += time.perf_counter() - t0
+
+    def add(self, epoch: int, step: int, scores: dict) -> None:
+        self.points.append(
+            {"epoch": epoch, "step": step, **{k: float(scores[k]) for k in IDENTIFICATION_KEYS}}
+        )
+
+    def columns(self) -> dict[str, list[float]]:
+        keys = ("epoch", "step", *IDENTIFICATION_KEYS)
+        return {k: [p[k] for p in self.points] for k in keys}
 
 
 def _evaluate(model, train: FrameData, gallery: FrameData, normalize, fit_n: int, out_dir):
