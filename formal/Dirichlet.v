@@ -278,10 +278,10 @@ Section Expectation.
       variable that is nonnegative with zero expectation vanishes at every
       sample: true for the Gaussian integral on continuous integrable
       functions), energy exactly [n] forces every squared singular value
-      [a t i] to be 1 at every sample [t].  (That a matrix whose squared
-      singular values are all 1 has [J^T J = I] is the spectral theorem,
-      not formalized: [dirichlet_identifiability] takes orthogonal Jacobians
-      as its hypothesis.) *)
+      [a t i] to be 1 at every sample [t].  (The [a t i] are given numbers:
+      that a matrix whose squared singular values are all 1 has [J^T J = I]
+      would need the spectral theorem; [dirichlet_jacobian_equality] below
+      reaches [J^T J = I] from [J] itself, through a Cholesky factor.) *)
   Theorem dirichlet_energy_equality :
     forall I E n (a : T -> nat -> R), is_expectation I E -> (0 < n)%nat ->
     (forall f, I f -> (forall t, 0 <= f t) -> E f = 0 -> forall t, f t = 0) ->

@@ -18,17 +18,24 @@
     - [dirichlet_identifiability_gauss] ([_gauss1] for [n = 1] on the line):
       [dirichlet_identifiability_n] with that expectation, so its expectation
       and faithfulness premises are discharged; the [_satisfiable] theorems
-      show the identity meets all the hypotheses.
+      show the identity meets all the hypotheses;
+    - [gauss_log_volume_zero], [dirichlet_identifiability_gauss_density]:
+      premise D3, [E ln det (J^T J) = 0], derived from the Jacobian density
+      identity [det (J^T J) = exp (|h(z)|^2 - |z|^2)] (what [h] pushing
+      [N(0, I)] to itself means pointwise, by the change of variables) and
+      [E |h(z)|^2 = E |z|^2].
     Not done: the iterated integral is not shown to be the Lebesgue integral
     on R^n (no Fubini; [IntegrationOrder] proves order independence for
-    polynomial integrands only, and [gclass n] is stated in one order), membership of the Jacobian energies in [gclass n] is
-    a hypothesis (part of [dirichlet_optimal]), and [E ln det (J^T J) = 0] and
-    the inverse's energy condition remain hypotheses (no change of variables,
-    no chain rule). *)
+    polynomial integrands only, and [gclass n] is stated in one order);
+    membership of the Jacobian energies in [gclass n] is a hypothesis (part
+    of [dirichlet_optimal]); the change-of-variables formula that turns
+    "[h] pushes [N(0, I)] to itself" into the density identity is not
+    formalized (the identity is the hypothesis); and the inverse's
+    conditions remain hypotheses (no chain rule). *)
 
 From Coquelicot Require Import Coquelicot.
 Require Import Reals Lra Psatz FunctionalExtensionality.
-From LejepaId Require Import Prelude GaussianMoments HermiteGauss HermiteN Dirichlet.
+From LejepaId Require Import Prelude GaussianMoments HermiteGauss HermiteModel HermiteN Dirichlet.
 Open Scope R_scope.
 
 Local Notation mI := (Rbar_locally m_infty).
@@ -399,6 +406,170 @@ Proof.
     + rewrite Hvol. apply Hc.
     + rewrite Hvol. apply Hc.
     + rewrite Hen. apply Hc.
+  - intros x i Hi. unfold trunc. apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity.
+  - intros i Hi. unfold trunc. destruct (Nat.ltb i n); reflexivity.
+Qed.
+
+(** ** Premise D3 from the Jacobian form of Gaussian preservation.
+
+    For a diffeomorphism [h] of R^n with Jacobian [J], the change-of-variables
+    formula makes [h_# N(0, I) = N(0, I)] the pointwise identity
+    [phi(h(z)) |det J(z)| = phi(z)] for the density
+    [phi(z) = (2 pi)^(-n/2) exp(-|z|^2/2)]; squared, with
+    [det (J^T J) = (det J)^2], it is [gauss_jacobian_density] below.  That
+    link (the change of variables itself) is not formalized: the identity is
+    the hypothesis.  From it and the push-forward tested on [|y|^2]
+    ([E |h(z)|^2 = E |z|^2], which whitening also gives), premise D3 follows:
+    [ln det (J^T J) = |h(z)|^2 - |z|^2], so its iterated Gaussian integral is
+    [0], and [det (J^T J) > 0] and the membership of [ln det (J^T J)] in
+    [gclass n] come with it. *)
+Definition gauss_jacobian_density (n : nat) (h : vec -> vec) (J : vec -> mat) : Prop :=
+  forall z, det n (gram n (J z)) = exp (nsq n (h z) - nsq n z).
+
+(** Functions of the first [n] coordinates only. *)
+Definition first_coords (n : nat) (F : vec -> R) : Prop :=
+  forall z z', (forall j, (j < n)%nat -> z j = z' j) -> F z = F z'.
+
+(** A polynomial of the first [n] coordinates is in [gclass n]. *)
+Lemma PolyN_gclass : forall n F, PolyN n F -> first_coords n F -> gclass n F.
+Proof.
+  induction n as [|m IH]; intros F HF Hloc.
+  - simpl. intros t. apply Hloc. intros j Hj. lia.
+  - destruct HF as [HF1 HF2]. split.
+    + intros z. split; [apply poly_cont, HF1 | apply ex_gint_poly, HF1].
+    + apply IH; [exact HF2|]. intros z z' E. f_equal. apply functional_extensionality. intros x.
+      apply Hloc. intros j Hj. unfold vset. destruct (Nat.eq_dec j m); [reflexivity|]. apply E. lia.
+Qed.
+
+(** [E |z|^2 = n] under the iterated Gaussian integral. *)
+Lemma gexpn_nsq : forall n, PolyN n (nsq n) /\ gexpn n (nsq n) = INR n.
+Proof.
+  intros n.
+  assert (E : nsq n = fun z => fsum n (fun j => psi n (ev j) z * psi n (ev j) z)).
+  { apply functional_extensionality. intros z. unfold nsq, dot. apply fsum_ext.
+    intros j Hj. rewrite psi_ev by exact Hj. reflexivity. }
+  destruct (gexpn_fsum n n (fun j z => psi n (ev j) z * psi n (ev j) z)) as [Hp He].
+  { intros k _. cbn beta. rewrite psipsi_sumprod. apply PolyN_sumprod.
+    intros k' j. apply poly_mul; apply hn_poly. }
+  rewrite E. split; [exact Hp|]. rewrite He.
+  rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
+  intros j Hj. rewrite gexpn_ev2 by exact Hj. apply kron_diag.
+Qed.
+
+Lemma gclass_nsq : forall n, gclass n (nsq n).
+Proof.
+  intros n. apply PolyN_gclass; [apply gexpn_nsq|].
+  intros z z' E. unfold nsq, dot. apply fsum_ext. intros i Hi. rewrite (E i Hi). reflexivity.
+Qed.
+
+(** Premise D3 derived, with the positivity of [det (J^T J)]. *)
+Theorem gauss_log_volume_zero : forall n h J,
+  gauss_jacobian_density n h J ->
+  gclass n (fun z => nsq n (h z)) ->
+  gexpn n (fun z => nsq n (h z)) = gexpn n (nsq n) ->
+  (forall z, 0 < det n (gram n (J z))) /\
+  gclass n (fun z => log_volume n (J z)) /\ gexpn n (fun z => log_volume n (J z)) = 0.
+Proof.
+  intros n h J Hd Hc Hm.
+  destruct (gexpn_is_expectation n) as [_ [Hl _]].
+  assert (Hv : forall z, log_volume n (J z) = 1 * nsq n (h z) + -1 * nsq n z).
+  { intros z. unfold log_volume. rewrite Hd, ln_exp. ring. }
+  destruct (Hl 1 (-1) _ _ Hc (gclass_nsq n)) as [HI HE].
+  split; [intros z; rewrite Hd; apply exp_pos|]. split.
+  - apply (gclass_ext n (fun t => 1 * nsq n (h t) + -1 * nsq n t)); [intros t; symmetry; apply Hv | exact HI].
+  - rewrite (gexpn_ext n (fun z => log_volume n (J z)) (fun t => 1 * nsq n (h t) + -1 * nsq n t) Hv).
+    rewrite HE, Hm. ring.
+Qed.
+
+Lemma density_optimal : forall n h J,
+  gauss_jacobian_density n h J ->
+  gclass n (fun z => nsq n (h z)) -> gexpn n (fun z => nsq n (h z)) = gexpn n (nsq n) ->
+  gclass n (fun z => dirichlet_energy n (J z)) ->
+  gclass n (fun z => exp (/ INR n * log_volume n (J z))) ->
+  gexpn n (fun z => dirichlet_energy n (J z)) = INR n ->
+  dirichlet_optimal n (gclass n) (gexpn n) J.
+Proof.
+  intros n h J Hd Hc Hm He Hg Hen.
+  destruct (gauss_log_volume_zero n h J Hd Hc Hm) as [Hpos [Hlc Hl0]].
+  unfold dirichlet_optimal. repeat split; assumption.
+Qed.
+
+(** [dirichlet_identifiability_gauss] with D3 derived: [h] and its inverse
+    satisfy the Jacobian density identity and preserve [E |.|^2]; the
+    energies [E tr (J^T J) = n] and the integrability of [tr (J^T J)] and of
+    [det (J^T J)^(1/n)] are still hypotheses, and so is everything about the
+    inverse (D4: the chain rule that would pass them from [h] to [g] is not
+    formalized). *)
+Theorem dirichlet_identifiability_gauss_density :
+  forall n h J g Jg, (0 < n)%nat ->
+  has_jacobian n h J -> gauss_jacobian_density n h J ->
+  gclass n (fun z => nsq n (h z)) -> gexpn n (fun z => nsq n (h z)) = gexpn n (nsq n) ->
+  gclass n (fun z => dirichlet_energy n (J z)) ->
+  gclass n (fun z => exp (/ INR n * log_volume n (J z))) ->
+  gexpn n (fun z => dirichlet_energy n (J z)) = INR n ->
+  has_jacobian n g Jg -> gauss_jacobian_density n g Jg ->
+  gclass n (fun z => nsq n (g z)) -> gexpn n (fun z => nsq n (g z)) = gexpn n (nsq n) ->
+  gclass n (fun z => dirichlet_energy n (Jg z)) ->
+  gclass n (fun z => exp (/ INR n * log_volume n (Jg z))) ->
+  gexpn n (fun z => dirichlet_energy n (Jg z)) = INR n ->
+  (forall x, veq n (g (h x)) x) ->
+  veq n (h (fun _ => 0)) (fun _ => 0) ->
+  exists Q : mat,
+    (forall i k, (i < n)%nat -> (k < n)%nat -> fsum n (fun j => Q j i * Q j k) = kron i k) /\
+    forall z, veq n (h z) (mapply n Q z).
+Proof.
+  intros n h J g Jg Hn HJ Hd Hc Hm He Hgm Hen HJg Hdg Hcg Hmg Heg Hgg Heng Hinv H0.
+  apply (dirichlet_identifiability_gauss n h J g Jg Hn HJ); try assumption.
+  - apply (density_optimal n h J); assumption.
+  - apply (density_optimal n g Jg); assumption.
+Qed.
+
+Lemma trunc_jacobian : forall n, has_jacobian n (trunc n) (fun _ => kron).
+Proof.
+  intros n x v i t. unfold trunc, mapply. destruct (Nat.ltb i n) eqn:Hi.
+  - apply Nat.ltb_lt in Hi.
+    replace (fsum n (fun j => kron i j * v j)) with (v i)
+      by (symmetry; apply fsum_kron; exact Hi).
+    unfold vadd, vscal. auto_derive; [exact Logic.I|]. ring.
+  - apply Nat.ltb_ge in Hi.
+    replace (fsum n (fun j => kron i j * v j)) with 0.
+    + auto_derive; [exact Logic.I|]. ring.
+    + rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
+      intros j Hj. unfold kron. destruct (Nat.eq_dec i j); [lia | ring].
+Qed.
+
+(** Not vacuous: the identity of R^n meets every hypothesis of
+    [dirichlet_identifiability_gauss_density] (for itself as [h] and as [g]). *)
+Theorem dirichlet_identifiability_gauss_density_satisfiable :
+  forall n, (0 < n)%nat ->
+  exists (h : vec -> vec) (J : vec -> mat),
+    has_jacobian n h J /\ gauss_jacobian_density n h J /\
+    gclass n (fun z => nsq n (h z)) /\ gexpn n (fun z => nsq n (h z)) = gexpn n (nsq n) /\
+    gclass n (fun z => dirichlet_energy n (J z)) /\
+    gclass n (fun z => exp (/ INR n * log_volume n (J z))) /\
+    gexpn n (fun z => dirichlet_energy n (J z)) = INR n /\
+    (forall x, veq n (h (h x)) x) /\ veq n (h (fun _ => 0)) (fun _ => 0).
+Proof.
+  intros n Hn. destruct (gexpn_is_expectation n) as [Hc _].
+  assert (Hdet : det n (gram n kron) = 1).
+  { rewrite det_gram_upper by (intros i j _ Hji; unfold kron; destruct (Nat.eq_dec i j); [lia | reflexivity]).
+    rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron; destruct (Nat.eq_dec i i); [ring | congruence]].
+    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite IH; ring]. }
+  assert (Hvol : log_volume n kron = 0) by (unfold log_volume; rewrite Hdet; apply ln_1).
+  assert (Hen : dirichlet_energy n kron = INR n).
+  { unfold dirichlet_energy, mtrace. rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
+    intros i Hi. rewrite gram_kron by exact Hi. unfold kron. destruct (Nat.eq_dec i i); [reflexivity | congruence]. }
+  assert (Htr : forall z, nsq n (trunc n z) = nsq n z).
+  { intros z. unfold nsq, dot, trunc. apply fsum_ext. intros i Hi.
+    apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity. }
+  exists (trunc n), (fun _ => kron). split; [apply trunc_jacobian|].
+  split; [intros z; rewrite Hdet, Htr, Rminus_eq_0, exp_0; reflexivity|].
+  split; [apply (gclass_ext n (nsq n)); [intros; symmetry; apply Htr | apply gclass_nsq]|].
+  split; [apply gexpn_ext; apply Htr|].
+  split; [rewrite Hen; apply Hc|].
+  split; [rewrite Hvol; apply Hc|].
+  split; [rewrite Hen; apply Hc|].
+  split.
   - intros x i Hi. unfold trunc. apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity.
   - intros i Hi. unfold trunc. destruct (Nat.ltb i n); reflexivity.
 Qed.

@@ -375,6 +375,49 @@ THEOREMS: dict[str, str] = {
         "(IntegrationOrder.vperm sigma z) (IntegrationOrder.vperm sw w))))))) "
         "(@Mehler.ou_alignment n h rho)))"
     ),
+    "LejepaId.GaussianExpectation.gauss_log_volume_zero": (
+        "forall (n : nat) (h : forall _ : Prelude.vec, Prelude.vec) (J : forall _ : "
+        "Prelude.vec, Prelude.mat) (_ : GaussianExpectation.gauss_jacobian_density n h J) (_ "
+        ": GaussianExpectation.gclass n (fun z : Prelude.vec => Prelude.nsq n (h z))) (_ : "
+        "@eq Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec => "
+        "Prelude.nsq n (h z))) (HermiteN.gexpn n (Prelude.nsq n))), and (forall z : "
+        "Prelude.vec, Rdefinitions.RbaseSymbolsImpl.Rlt (Rdefinitions.IZR BinNums.Z0) "
+        "(Dirichlet.det n (Dirichlet.gram n (J z)))) (and (GaussianExpectation.gclass n (fun "
+        "z : Prelude.vec => Dirichlet.log_volume n (J z))) (@eq "
+        "Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec => "
+        "Dirichlet.log_volume n (J z))) (Rdefinitions.IZR BinNums.Z0)))"
+    ),
+    "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_density": (
+        "forall (n : nat) (h : forall _ : Prelude.vec, Prelude.vec) (J : forall _ : "
+        "Prelude.vec, Prelude.mat) (g : forall _ : Prelude.vec, Prelude.vec) (Jg : forall _ :"
+        " Prelude.vec, Prelude.mat) (_ : lt O n) (_ : Dirichlet.has_jacobian n h J) (_ : "
+        "GaussianExpectation.gauss_jacobian_density n h J) (_ : GaussianExpectation.gclass n "
+        "(fun z : Prelude.vec => Prelude.nsq n (h z))) (_ : @eq "
+        "Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec => "
+        "Prelude.nsq n (h z))) (HermiteN.gexpn n (Prelude.nsq n))) (_ : "
+        "GaussianExpectation.gclass n (fun z : Prelude.vec => Dirichlet.dirichlet_energy n (J"
+        " z))) (_ : GaussianExpectation.gclass n (fun z : Prelude.vec => Rtrigo_def.exp "
+        "(Rdefinitions.RbaseSymbolsImpl.Rmult (Rdefinitions.RinvImpl.Rinv (Raxioms.INR n)) "
+        "(Dirichlet.log_volume n (J z))))) (_ : @eq Rdefinitions.RbaseSymbolsImpl.R "
+        "(HermiteN.gexpn n (fun z : Prelude.vec => Dirichlet.dirichlet_energy n (J z))) "
+        "(Raxioms.INR n)) (_ : Dirichlet.has_jacobian n g Jg) (_ : "
+        "GaussianExpectation.gauss_jacobian_density n g Jg) (_ : GaussianExpectation.gclass n"
+        " (fun z : Prelude.vec => Prelude.nsq n (g z))) (_ : @eq "
+        "Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec => "
+        "Prelude.nsq n (g z))) (HermiteN.gexpn n (Prelude.nsq n))) (_ : "
+        "GaussianExpectation.gclass n (fun z : Prelude.vec => Dirichlet.dirichlet_energy n "
+        "(Jg z))) (_ : GaussianExpectation.gclass n (fun z : Prelude.vec => Rtrigo_def.exp "
+        "(Rdefinitions.RbaseSymbolsImpl.Rmult (Rdefinitions.RinvImpl.Rinv (Raxioms.INR n)) "
+        "(Dirichlet.log_volume n (Jg z))))) (_ : @eq Rdefinitions.RbaseSymbolsImpl.R "
+        "(HermiteN.gexpn n (fun z : Prelude.vec => Dirichlet.dirichlet_energy n (Jg z))) "
+        "(Raxioms.INR n)) (_ : forall x : Prelude.vec, Prelude.veq n (g (h x)) x) (_ : "
+        "Prelude.veq n (h (fun _ : nat => Rdefinitions.IZR BinNums.Z0)) (fun _ : nat => "
+        "Rdefinitions.IZR BinNums.Z0)), @ex Prelude.mat (fun Q : Prelude.mat => and (forall "
+        "(i k : nat) (_ : lt i n) (_ : lt k n), @eq Rdefinitions.RbaseSymbolsImpl.R "
+        "(Prelude.fsum n (fun j : nat => Rdefinitions.RbaseSymbolsImpl.Rmult (Q j i) (Q j "
+        "k))) (Prelude.kron i k)) (forall z : Prelude.vec, Prelude.veq n (h z) "
+        "(Prelude.mapply n Q z)))"
+    ),
 }
 
 #: Theorem -> the project definitions it depends on (transitively).
@@ -734,6 +777,56 @@ USES: dict[str, tuple[str, ...]] = {
         "LejepaId.Prelude.nsq",
         "LejepaId.Prelude.vec",
         "LejepaId.Prelude.vsub",
+    ),
+    "LejepaId.GaussianExpectation.gauss_log_volume_zero": (
+        "LejepaId.Dirichlet.det",
+        "LejepaId.Dirichlet.gram",
+        "LejepaId.Dirichlet.log_volume",
+        "LejepaId.Dirichlet.minor",
+        "LejepaId.Dirichlet.skip",
+        "LejepaId.GaussianExpectation.gauss_jacobian_density",
+        "LejepaId.GaussianExpectation.gclass",
+        "LejepaId.GaussianExpectation.gintegrable1",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.Prelude.dot",
+        "LejepaId.Prelude.fsum",
+        "LejepaId.Prelude.mat",
+        "LejepaId.Prelude.nsq",
+        "LejepaId.Prelude.vec",
+    ),
+    "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_density": (
+        "LejepaId.Dirichlet.det",
+        "LejepaId.Dirichlet.dirichlet_energy",
+        "LejepaId.Dirichlet.gram",
+        "LejepaId.Dirichlet.has_jacobian",
+        "LejepaId.Dirichlet.log_volume",
+        "LejepaId.Dirichlet.minor",
+        "LejepaId.Dirichlet.mtrace",
+        "LejepaId.Dirichlet.skip",
+        "LejepaId.GaussianExpectation.gauss_jacobian_density",
+        "LejepaId.GaussianExpectation.gclass",
+        "LejepaId.GaussianExpectation.gintegrable1",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.Prelude.dot",
+        "LejepaId.Prelude.fsum",
+        "LejepaId.Prelude.kron",
+        "LejepaId.Prelude.mapply",
+        "LejepaId.Prelude.mat",
+        "LejepaId.Prelude.nsq",
+        "LejepaId.Prelude.vadd",
+        "LejepaId.Prelude.vec",
+        "LejepaId.Prelude.veq",
+        "LejepaId.Prelude.vscal",
     ),
 }
 
@@ -1492,6 +1585,15 @@ DEFINITIONS: dict[str, str] = {
         "(j : nat) => z (sigma j) : forall (_ : forall _ : nat, nat) (_ : "
         "Prelude.vec), Prelude.vec Arguments IntegrationOrder.vperm "
         "sigma%function_scope z _"
+    ),
+    "LejepaId.GaussianExpectation.gauss_jacobian_density": (
+        "GaussianExpectation.gauss_jacobian_density = fun (n : nat) (h : forall _ : "
+        "Prelude.vec, Prelude.vec) (J : forall _ : Prelude.vec, Prelude.mat) => forall z : "
+        "Prelude.vec, @eq Rdefinitions.RbaseSymbolsImpl.R (Dirichlet.det n (Dirichlet.gram n "
+        "(J z))) (Rtrigo_def.exp (Rdefinitions.Rminus (Prelude.nsq n (h z)) (Prelude.nsq n "
+        "z))) : forall (_ : nat) (_ : forall _ : Prelude.vec, Prelude.vec) (_ : forall _ : "
+        "Prelude.vec, Prelude.mat), Prop Arguments GaussianExpectation.gauss_jacobian_density"
+        " n%nat_scope (h J)%function_scope"
     ),
 }
 

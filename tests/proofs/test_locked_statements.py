@@ -44,6 +44,8 @@ def test_the_locks_cover_the_key_statements():
         "LejepaId.Dirichlet.dirichlet_identifiability_n",
         "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss",
         "LejepaId.GaussianExpectation.gexpn_faithful",
+        "LejepaId.GaussianExpectation.gauss_log_volume_zero",
+        "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_density",
         "LejepaId.IntegrationOrder.gexpn_sumprod_order",
         "LejepaId.IntegrationOrder.model_alignment_order",
         "LejepaId.Planning.planning_cost_equal",
@@ -121,5 +123,30 @@ def test_order_of_integration_made_trivial_and_repinned_fails_the_locks():
     ):
         changed = _repinned(text, name, text[start:end], trivial)
         assert f"{name}: definition {vperm} differs from the locked text" in locks.mismatches(
+            changed
+        )
+
+
+def test_density_premise_made_trivial_and_repinned_fails_the_locks():
+    # D3 is derived from the Jacobian density identity: were that definition made
+    # True, the derived E ln det (J^T J) = 0 would rest on nothing. Re-pinned, the
+    # audit would pass; the locks do not.
+    text = STATEMENTS.read_text()
+    dens = "LejepaId.GaussianExpectation.gauss_jacobian_density"
+    head = f"== definition {dens}\n"
+    start = text.index(head) + len(head)
+    end = text.index("\n", start)
+    trivial = (
+        "GaussianExpectation.gauss_jacobian_density = fun (n : nat) (h : forall _ : "
+        "Prelude.vec, Prelude.vec) (J : forall _ : Prelude.vec, Prelude.mat) => True : "
+        "forall (_ : nat) (_ : forall _ : Prelude.vec, Prelude.vec) (_ : forall _ : "
+        "Prelude.vec, Prelude.mat), Prop"
+    )
+    for name in (
+        "LejepaId.GaussianExpectation.gauss_log_volume_zero",
+        "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_density",
+    ):
+        changed = _repinned(text, name, text[start:end], trivial)
+        assert f"{name}: definition {dens} differs from the locked text" in locks.mismatches(
             changed
         )
