@@ -223,6 +223,7 @@ def test_identification_checks_leave_the_training_unchanged_and_end_at_the_final
     assert "identification" not in plain.extra
     for k, v in plain.weights.items():
         assert torch.equal(v, checked.weights[k]), k
+
     def training(curves: dict) -> dict:
         return {k: v for k, v in curves.items() if k != "images_per_s"}
 
