@@ -105,48 +105,46 @@ def test_theorem_restated_as_true_and_repinned_fails_the_locks():
     assert f"{name}: printed statement differs from the locked text" in locks.mismatches(changed)
 
 
-def test_order_of_integration_made_trivial_and_repinned_fails_the_locks():
-    # vperm made the identity: every order-of-integration theorem would then say
-    # gexpn n F = gexpn n F. Re-pinned, the audit would pass; the locks do not.
+def _definition_made_trivial_fails_the_locks(
+    definition: str, trivial: str, theorems: tuple[str, ...]
+) -> None:
+    """Replace ``definition``'s printed body by ``trivial`` and re-pin each theorem that
+    uses it: the audit would pass, the literal locks must not."""
     text = STATEMENTS.read_text()
-    vperm = "LejepaId.IntegrationOrder.vperm"
-    head = f"== definition {vperm}\n"
+    head = f"== definition {definition}\n"
     start = text.index(head) + len(head)
     end = text.index("\n", start)
-    trivial = (
-        "IntegrationOrder.vperm = fun (_ : forall _ : nat, nat) (z : Prelude.vec) => z : "
-        "forall (_ : forall _ : nat, nat) (_ : Prelude.vec), Prelude.vec"
-    )
-    for name in (
-        "LejepaId.IntegrationOrder.gexpn_sumprod_order",
-        "LejepaId.IntegrationOrder.model_alignment_order",
-    ):
+    for name in theorems:
         changed = _repinned(text, name, text[start:end], trivial)
-        assert f"{name}: definition {vperm} differs from the locked text" in locks.mismatches(
-            changed
-        )
+        want = f"{name}: definition {definition} differs from the locked text"
+        assert want in locks.mismatches(changed)
+
+
+def test_order_of_integration_made_trivial_and_repinned_fails_the_locks():
+    # vperm made the identity: every order-of-integration theorem would then say
+    # gexpn n F = gexpn n F.
+    _definition_made_trivial_fails_the_locks(
+        "LejepaId.IntegrationOrder.vperm",
+        "IntegrationOrder.vperm = fun (_ : forall _ : nat, nat) (z : Prelude.vec) => z : "
+        "forall (_ : forall _ : nat, nat) (_ : Prelude.vec), Prelude.vec",
+        (
+            "LejepaId.IntegrationOrder.gexpn_sumprod_order",
+            "LejepaId.IntegrationOrder.model_alignment_order",
+        ),
+    )
 
 
 def test_density_premise_made_trivial_and_repinned_fails_the_locks():
     # D3 is derived from the Jacobian density identity: were that definition made
-    # True, the derived E ln det (J^T J) = 0 would rest on nothing. Re-pinned, the
-    # audit would pass; the locks do not.
-    text = STATEMENTS.read_text()
-    dens = "LejepaId.GaussianExpectation.gauss_jacobian_density"
-    head = f"== definition {dens}\n"
-    start = text.index(head) + len(head)
-    end = text.index("\n", start)
-    trivial = (
+    # True, the derived E ln det (J^T J) = 0 would rest on nothing.
+    _definition_made_trivial_fails_the_locks(
+        "LejepaId.GaussianExpectation.gauss_jacobian_density",
         "GaussianExpectation.gauss_jacobian_density = fun (n : nat) (h : forall _ : "
         "Prelude.vec, Prelude.vec) (J : forall _ : Prelude.vec, Prelude.mat) => True : "
         "forall (_ : nat) (_ : forall _ : Prelude.vec, Prelude.vec) (_ : forall _ : "
-        "Prelude.vec, Prelude.mat), Prop"
+        "Prelude.vec, Prelude.mat), Prop",
+        (
+            "LejepaId.GaussianExpectation.gauss_log_volume_zero",
+            "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_density",
+        ),
     )
-    for name in (
-        "LejepaId.GaussianExpectation.gauss_log_volume_zero",
-        "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_density",
-    ):
-        changed = _repinned(text, name, text[start:end], trivial)
-        assert f"{name}: definition {dens} differs from the locked text" in locks.mismatches(
-            changed
-        )
