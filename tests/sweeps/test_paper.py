@@ -597,3 +597,18 @@ def test_paper_no_progress_reaches_the_render_and_the_sweeps(
     with pytest.raises(StopError):
         paper_cli._sweep(paper_cli.configs_dir() / "grid.yaml", [], tmp_path, args)
     assert seen == {"render": not hidden, "sweep": not hidden}
+
+
+def test_the_overnight_reacher_runs_record_their_identification_curve(tmp_path) -> None:
+    from lejepa_id.reacher.experiment import TRAIN_KEYS
+    from lejepa_id.sweeps.paper import reacher_grid_sets
+
+    sizes = reacher_sizes(BUDGETS["overnight"].parts["reacher"])
+    assert sizes.identify_every == 1
+    sets = reacher_grid_sets(sizes, tmp_path, "cpu")
+    assert "identify_every=1" in sets
+    # The cpu budget keeps the config's default: no checks.
+    assert not any(s.startswith("identify_every") for s in reacher_grid_sets(
+        reacher_sizes(BUDGETS["cpu"].parts["reacher"]), tmp_path, "cpu"))  # fmt: skip
+    # A training key of the grid config (loading it would need rendered datasets).
+    assert "identify_every" in TRAIN_KEYS

@@ -75,6 +75,9 @@ class ReacherPart:
     traj_kinds: tuple[str, ...] | None = None
     plan_k: int | None = None
     fit_n: int | None = None
+    identify_every: int | None = None
+    """Epochs between identification checks of the grid's runs (the training setting of
+    that name; None: the config's, 0 by default)."""
     why: str = ""
 
 
@@ -101,6 +104,7 @@ class ReacherSizes:
     traj_kinds: tuple[str, ...]
     plan_k: int
     fit_n: int
+    identify_every: int = 0
 
     @property
     def grid_runs(self) -> int:
@@ -333,10 +337,12 @@ OVERNIGHT = Budget(
             traj_kinds=(),
             plan_k=100,
             fit_n=2000,
+            identify_every=1,
             why="32 x 32 fast-look frames, 20,000 pairs, 25 of 100 epochs (FEWER EPOCHS: "
             "1,950 steps a run, 5 times the cpu budget's 390; a prior choice, to be confirmed "
-            "by the identification curve), one lambda, 3 seeds a side on ou, traj and "
-            "trajmatch; no rho or delta sweep (no claim reads it)",
+            "by the identification curve, which every run records after each epoch), one "
+            "lambda, 3 seeds a side on ou, traj and trajmatch; no rho or delta sweep (no "
+            "claim reads it)",
         ),
         "anisotropic": Part(
             (
@@ -426,6 +432,7 @@ def reacher_paper(configs: Path | None = None) -> ReacherSizes:
         traj_kinds=tuple(str(x) for x in sweep["traj_kinds"]),
         plan_k=int(plan["k"]),
         fit_n=int(train["fit_n"]),
+        identify_every=int(train.get("identify_every", 0)),
     )
 
 
@@ -467,6 +474,8 @@ def _reacher_sets(sizes, data, runs, lams, seeds, device) -> list[str]:
         f"lambs={json.dumps(list(lams))}",
         f"seeds={json.dumps(list(seeds))}",
     ]
+    if sizes.identify_every:
+        sets.append(f"identify_every={sizes.identify_every}")
     return sets + ([f"device={device}"] if device else [])
 
 
