@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from lejepa_id.analysis.claims.reacher_rules import reacher_claims, read_datasets
+from lejepa_id.analysis.claims import write_claims
+from lejepa_id.analysis.claims.reacher_rules import read_datasets
+from lejepa_id.analysis.claims.reacher_rules import write_claims as write_reacher_claims
 from lejepa_id.analysis.report import judge_folder, table_frame
 from lejepa_id.analysis.table import collect
 
@@ -29,20 +31,23 @@ FOLDERS = [
 ]
 
 
-def _rejudged(folder: str, from_table: bool) -> dict[str, dict]:
+def _rejudged(folder: str, from_table: bool, tmp: Path) -> dict[str, dict]:
     directory = RESULTS / folder
     frame = table_frame(directory) if from_table else collect(directory).frame
     claims, _, _ = judge_folder(directory, frame)
-    # Through JSON, as the report writes them, so floats and tuples compare as stored.
-    return {c["id"]: c for c in json.loads(json.dumps([c.to_json() for c in claims]))}
+    # Written and read back as the report writes them (NaN as null, tuples as lists).
+    write_claims(tmp / "claims.json", claims)
+    return {c["id"]: c for c in json.loads((tmp / "claims.json").read_text())["claims"]}
 
 
 @pytest.mark.parametrize(
     ("folder", "committed", "from_table"), FOLDERS, ids=[f[0] for f in FOLDERS]
 )
-def test_committed_claims_are_current(folder: str, committed: Path, from_table: bool) -> None:
+def test_committed_claims_are_current(
+    folder: str, committed: Path, from_table: bool, tmp_path: Path
+) -> None:
     stored = {c["id"]: c for c in json.loads(committed.read_text())["claims"]}
-    fresh = _rejudged(folder, from_table)
+    fresh = _rejudged(folder, from_table, tmp_path)
     assert sorted(fresh) == sorted(stored), f"claims differ in {committed}: regenerate the report"
     stale = [cid for cid in fresh if fresh[cid] != stored[cid]]
     assert not stale, f"{committed}: stale verdicts for {stale}; regenerate the report"
@@ -58,10 +63,11 @@ PLANS = [
 
 
 @pytest.mark.parametrize("plan", PLANS, ids=[str(p.parent.relative_to(RESULTS)) for p in PLANS])
-def test_committed_reacher_claims_are_current(plan: Path) -> None:
+def test_committed_reacher_claims_are_current(plan: Path, tmp_path: Path) -> None:
     datasets = plan.parent / "datasets"
-    fresh = reacher_claims(
-        json.loads(plan.read_text()), read_datasets(datasets) if datasets.is_dir() else {}
+    fresh = tmp_path / "claims.json"
+    write_reacher_claims(
+        json.loads(plan.read_text()), fresh, read_datasets(datasets) if datasets.is_dir() else {}
     )
     stored = json.loads((plan.parent / "claims.json").read_text())["claims"]
-    assert json.loads(json.dumps(fresh)) == stored, f"{plan.parent}/claims.json is stale"
+    assert json.loads(fresh.read_text())["claims"] == stored, f"{plan.parent}/claims.json is stale"
