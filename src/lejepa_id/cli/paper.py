@@ -508,15 +508,16 @@ def committed_dry_run(
     already finished under ``out`` are left out."""
     from lejepa_id.config.experiments import load_experiment
     from lejepa_id.sweeps.committed import MACHINE, load_table, project_reacher, project_synthetic
+    from lejepa_id.sweeps.runner import counted
     from lejepa_id.sweeps.state import partition
 
     table = load_table()
     jobs = args.jobs or 2
     yield f"lejepa-id paper --budget {budget.name} --dry-run: {budget.summary}"
-    yield f"paces committed for {MACHINE} ({table.source}), {jobs} concurrent groups"
+    yield f"paces committed for {MACHINE} ({table.source}), {counted(jobs, 'concurrent group')}"
     yield (
         f"{'experiment':12s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s} "
-        f"{'range':>23s}  pace (committed runs)"
+        f"{'range':>25s}  pace (committed runs)"
     )
     sums = [0.0, 0.0, 0.0]
     unknown = []
@@ -535,21 +536,21 @@ def committed_dry_run(
             if not todo_specs:
                 steps = _steps(sorted({s.config.steps for s in specs}))
                 blank = f"{0:>7d} {steps:>9s} {format_duration(0):>12s}"
-                yield f"{exp:12s} {runs:>6s} {blank} {'':>23s}  nothing to train"
+                yield f"{exp:12s} {runs:>6s} {blank} {'':>25s}  nothing to train"
                 continue
             proj = project_synthetic(todo_specs, table, jobs)
         head = f"{exp:12s} {runs:>6s} {proj.stacks:>7d} {proj.steps:>9s}"
         if proj.mid is None or proj.low is None or proj.high is None:
             unknown.append(exp)
-            yield f"{head} {'?':>12s} {'':>23s}  no committed pace for {'; '.join(proj.missing)}"
+            yield f"{head} {'?':>12s} {'':>25s}  no committed pace for {'; '.join(proj.missing)}"
             continue
         sums = [a + b for a, b in zip(sums, (proj.low, proj.mid, proj.high))]
         text = "; ".join(proj.paces) or "nothing to train"
-        yield f"{head} {format_duration(proj.mid):>12s} {_range(proj.low, proj.high):>23s}  {text}"
+        yield f"{head} {format_duration(proj.mid):>12s} {_range(proj.low, proj.high):>25s}  {text}"
     left = f" ({', '.join(unknown)} not included: no pace)" if unknown else ""
     yield (
         f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(sums[1]):>12s} "
-        f"{_range(sums[0], sums[2]):>23s}{left}"
+        f"{_range(sums[0], sums[2]):>25s}{left}"
     )
     yield (
         "Projected wall times, not measurements: each group's member-steps at the median "
