@@ -46,9 +46,30 @@ def _key(item: Any) -> str:
     return item.key or "/".join(item.nested_key)
 
 
+def complete(path: Path, timeout: float = 60.0) -> None:
+    """Wait until W&B's service has written the run's ``exit`` record: ``run.finish()``
+    can return before the service has flushed the file on a loaded machine (seen once in
+    a full suite on 2 busy cores: a file without its history)."""
+    import time
+
+    from google.protobuf.message import DecodeError
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:  # a record half written is not the end either
+            if any(r.WhichOneof("record_type") == "exit" for r in records(path)):
+                return
+        except DecodeError:
+            pass
+        assert time.monotonic() < deadline, f"{path}: no exit record after {timeout:.0f} s"
+        time.sleep(0.2)
+
+
 def history_and_summary(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any], dict]:
     """The run's history rows (``run.log`` calls, by step), its final summary (every
-    update applied in order) and its config, values decoded from JSON."""
+    update applied in order) and its config, values decoded from JSON, once the file is
+    complete (:func:`complete`)."""
+    complete(path)
     history, summary, config = [], {}, {}
     for record in records(path):
         kind = record.WhichOneof("record_type")
