@@ -584,8 +584,20 @@ def _synthetic_row(
 ) -> tuple[str, tuple[float, float, float], str]:
     """The experiment's row, its (low, projected, high) seconds, and its paces."""
     from lejepa_id.config.experiments import load_experiment
-    from lejepa_id.sweeps.pace import group_seconds, makespan, probe_groups, spread
-    from lejepa_id.sweeps.plan import plan_groups
+    from lejepa_id.sweeps.pace import (
+        PROBE_BUDGET_S,
+        PROBE_RUNS,
+        beyond_probes,
+        describe,
+        group_span,
+        group_work,
+        makespan,
+        probe_estimate,
+        probe_groups,
+        spread,
+    )
+    from lejepa_id.sweeps.plan import Group, plan_groups
+    from lejepa_id.sweeps.runner import counted
     from lejepa_id.sweeps.state import partition
 
     device = args.device if stated is None else None
@@ -602,9 +614,22 @@ def _synthetic_row(
 
         return row, project_groups(groups, stated, jobs), "stated"
     paces = probe_groups(groups, store, device_name)
-    seconds = makespan([group_seconds(g, paces) for g in groups], jobs) if groups else 0.0
+    spans = [group_span(g, paces) for g in groups]
+    low, seconds, high = (makespan([t[i] for t in spans], jobs) for i in range(3))
     pace = "; ".join(p.line() for p in paces) or "nothing to train"
-    return row, (seconds, seconds, seconds * spread(paces)), pace
+    far = beyond_probes(groups, paces) if groups else []
+    if far:
+        top = max(far, key=lambda g: group_work(g.specs))
+        cut = Group(top.index, top.specs[:PROBE_RUNS])
+        probed = max(p.work for p in paces)
+        cost = probe_estimate(cut, paces[0])
+        skipped = group_work(cut.specs) > 1.05 * probed and cost > PROBE_BUDGET_S
+        pace += f"; {counted(len(far), 'group')} up to {describe(top)} extrapolated" + (
+            f" (probing its first {PROBE_RUNS} runs: about {format_duration(cost)})"
+            if skipped
+            else ""
+        )
+    return row, (low, seconds, high * spread(paces)), pace
 
 
 def _steps(steps: list[int]) -> str:

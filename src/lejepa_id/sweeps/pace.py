@@ -16,6 +16,14 @@ and probes only groups it has not seen, so a second projection costs no probe an
 the same paces (two probes of one sweep under different loads had given 23 h and 56 min).
 Each pace keeps the spread of its repeated timings (:attr:`Pace.step_hi_s`), from which
 a projection states how far it may be off (:func:`spread`).
+
+Two probes an experiment at most, and the larger only as large as :data:`PROBE_BUDGET_S`
+allows (two runs of an N = 1024 group took minutes to probe on a CPU). Every group's
+times are then fitted to the two parts of the cost model's work, a time per member and
+a time per multiply-add (:func:`work_parts`, :func:`group_span`): the floor dominates at
+N = 2 and the products at N = 1024, so a fit to their sum, as before, put small worlds
+at a clamped guess and large ones far off. A group beyond the largest probe is an
+extrapolation; its range also spans every time in proportion to work from that probe.
 """
 
 from __future__ import annotations
@@ -26,12 +34,13 @@ import json
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from lejepa_id.config.experiments import RunSpec
 from lejepa_id.config.run import RunConfig
+from lejepa_id.sweeps.kinds import kind_of
 from lejepa_id.sweeps.plan import Group, spec_cost
 
 NEVER = 10**9  # an evaluation interval no probe reaches: only the final evaluation runs
@@ -39,6 +48,11 @@ TARGET_S = 1.0  # wall time of the longest timed probe of a group
 # Runs of a group that are probed: a whole N = 1024 group takes minutes to probe on a
 # CPU; step and evaluation times grow with the group's work, which scales them up.
 PROBE_RUNS = 2
+# The most seconds the larger probe of an experiment may be expected to take (the
+# smaller probe's time scaled by per-step work): even two runs of an N = 1024 group take
+# minutes on a CPU, so a dry run probes the largest group that fits and extrapolates
+# the groups beyond it (:func:`group_seconds`), saying so.
+PROBE_BUDGET_S = 15.0
 
 
 @dataclass
@@ -58,6 +72,10 @@ class Pace:
     """When the pace was measured, for a pace read from the :class:`PaceStore`."""
     load: float = -1.0
     """The 1-minute load average while it was measured (-1: not recorded)."""
+    members: float = 0.0
+    """The probed group's members: the cost model's floor part of :attr:`work`."""
+    arithmetic: float = 0.0
+    """The rest of :attr:`work`: the encoders' multiply-adds (:func:`work_parts`)."""
 
     def line(self) -> str:
         where = f"stored, measured {self.stored}" if self.stored else "measured"
@@ -138,6 +156,15 @@ class PaceStore:
 def group_work(specs: Sequence[RunSpec]) -> float:
     """Per-step work of a group (the cost model of :func:`spec_cost` without the steps)."""
     return sum(spec_cost(s) / s.config.steps for s in specs)
+
+
+def work_parts(specs: Sequence[RunSpec]) -> tuple[float, float]:
+    """(members, arithmetic): a group's per-step work split into the cost model's floor,
+    one unit a member (launch and Python overhead), and the rest, its encoders'
+    multiply-adds. The two grow at different rates from N = 2 to N = 1024, so a pace is
+    fitted to each part (:func:`group_span`), not to their sum."""
+    members = float(sum(kind_of(s).members(s) for s in specs))
+    return members, max(group_work(specs) - members, 0.0)
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -248,16 +275,29 @@ def describe(group: Group) -> str:
     return f"{c.encoder} N={c.dim} x{group.members} {'/'.join(modes)}"
 
 
-def representatives(groups: Sequence[Group]) -> list[Group]:
+def probe_estimate(group: Group, first: Pace) -> float:
+    """Seconds a probe of ``group`` should take, from the smaller probe ``first``: its
+    time scaled by per-step work (setup and evaluations grow with the world as well)."""
+    return first.probe_s * max(group_work(group.specs) / max(first.work, 1e-12), 1.0)
+
+
+def representatives(groups: Sequence[Group], first: Pace | None = None) -> list[Group]:
     """The planned groups of least and most per-step work (one when they are alike), each
-    cut to its first :data:`PROBE_RUNS` runs: what a projection probes."""
+    cut to its first :data:`PROBE_RUNS` runs: what a projection probes. Given ``first``,
+    the smaller one's pace, the larger one is the group of most work whose probe fits
+    :data:`PROBE_BUDGET_S` (:func:`probe_estimate`), or none when no larger group fits."""
     if not groups:
         return []
-    ranked = sorted(groups, key=lambda g: group_work(g.specs))
-    chosen = [ranked[0]] if len(ranked) == 1 else [ranked[0], ranked[-1]]
-    if len(chosen) == 2 and group_work(chosen[1].specs) <= 1.05 * group_work(chosen[0].specs):
-        chosen = chosen[1:]
-    return [Group(g.index, g.specs[:PROBE_RUNS]) for g in chosen]
+    ranked = [Group(g.index, g.specs[:PROBE_RUNS]) for g in sorted(groups, key=_work)]
+    small = ranked[0]
+    larger = [g for g in ranked[1:] if group_work(g.specs) > 1.05 * group_work(small.specs)]
+    if first is not None:
+        larger = [g for g in larger if probe_estimate(g, first) <= PROBE_BUDGET_S]
+    return [small, larger[-1]] if larger else [small]
+
+
+def _work(group: Group) -> float:
+    return group_work(group.specs)
 
 
 def probe_groups(
@@ -267,49 +307,117 @@ def probe_groups(
     probe: Callable[[Sequence[RunSpec], str], Pace] | None = None,
     measure: bool = True,
 ) -> list[Pace]:
-    """Paces of the :func:`representatives` of ``groups``; with a ``store``, a pace it
-    holds for the same group on ``device`` is reused and a new one is stored (``probe``:
-    the measurement, :func:`probe_group` unless a test gives one). ``measure=False``
-    probes nothing: only the stored paces are returned (fewer than the representatives
-    when some are unknown)."""
+    """Paces of the :func:`representatives` of ``groups`` (the larger one chosen once the
+    smaller one's pace is known); with a ``store``, a pace it holds for the same group on
+    ``device`` is reused and a new one is stored (``probe``: the measurement,
+    :func:`probe_group` unless a test gives one). ``measure=False`` probes nothing: only
+    the stored paces are returned (fewer than the representatives when some are unknown)."""
     probe = probe or probe_group
-    paces = []
-    for part in representatives(groups):
-        key = PaceStore.key(part.specs, device) if store is not None else ""
-        known = store.get(key) if store is not None else None
-        if known is None and not measure:
-            continue
-        if known is None:
-            known = probe(part.specs, describe(part))
-            if store is not None:
-                store.put(key, known)
-        paces.append(known)
+    paces: list[Pace] = []
+    chosen = representatives(groups)
+    if not chosen:
+        return paces
+    first = _pace_of(chosen[0], store, device, probe, measure)
+    if first is not None:
+        paces.append(first)
+        chosen = representatives(groups, first)
+    for part in chosen[1:]:
+        pace = _pace_of(part, store, device, probe, measure)
+        if pace is not None:
+            paces.append(pace)
     return paces
 
 
-def _interp(work: float, paces: Sequence[Pace], key: str) -> float:
-    """A pace quantity at ``work``, linear in work through the probes (one probe:
-    proportional to work for the step and the evaluation, unchanged setup)."""
-    if len(paces) == 1 or paces[-1].work <= 1.05 * paces[0].work:
+def _pace_of(
+    part: Group,
+    store: PaceStore | None,
+    device: str,
+    probe: Callable[[Sequence[RunSpec], str], Pace],
+    measure: bool,
+) -> Pace | None:
+    key = PaceStore.key(part.specs, device) if store is not None else ""
+    known = store.get(key) if store is not None else None
+    if known is None and measure:
+        known = probe(part.specs, describe(part))
+        if store is not None:
+            store.put(key, known)
+    if known is None:
+        return None
+    members, arithmetic = work_parts(part.specs)  # a pace stored before the split had none
+    return replace(known, members=members, arithmetic=arithmetic)
+
+
+def wanted_paces(groups: Sequence[Group], paces: Sequence[Pace]) -> int:
+    """How many paces :func:`probe_groups` should return for ``groups``."""
+    return len(representatives(groups, paces[0] if paces else None))
+
+
+def beyond_probes(groups: Sequence[Group], paces: Sequence[Pace]) -> list[Group]:
+    """The groups of more per-step work than the largest probe: extrapolated."""
+    if not paces:
+        return list(groups)
+    top = max(p.work for p in paces)
+    return [g for g in groups if group_work(g.specs) > 1.05 * top]
+
+
+_KEYS = ("fixed_s", "step_s", "eval_s")
+
+
+def _fit(paces: Sequence[Pace], key: str) -> tuple[float, float] | None:
+    """(a, b), both >= 0, with ``key``'s time = a x members + b x arithmetic through the
+    two probes (:func:`work_parts`); where the exact fit has a negative part, that part is
+    0 and the other goes through the larger probe. None with one probe."""
+    if len(paces) < 2 or paces[-1].work <= 1.05 * paces[0].work:
+        return None
+    lo, hi = paces[0], paces[-1]
+    q_lo, q_hi = getattr(lo, key), getattr(hi, key)
+    det = lo.members * hi.arithmetic - hi.members * lo.arithmetic
+    if abs(det) > 1e-12 * max(lo.work * hi.work, 1e-12):
+        a = (q_lo * hi.arithmetic - q_hi * lo.arithmetic) / det
+        b = (lo.members * q_hi - hi.members * q_lo) / det
+        if a >= 0 and b >= 0:
+            return a, b
+        if a < 0 and hi.arithmetic > 0:
+            return 0.0, q_hi / hi.arithmetic
+    return (q_hi / hi.members if hi.members > 0 else 0.0), 0.0
+
+
+def _time(group: Group, paces: Sequence[Pace], key: str) -> float:
+    """``key``'s time for ``group``: the two-part fit through the probes, or with one
+    probe, the step and the evaluation in proportion to work and the setup unchanged."""
+    fit = _fit(paces, key)
+    if fit is None:
         p = paces[-1]
         value = getattr(p, key)
-        return value * work / p.work if key in ("step_s", "eval_s") else value
-    lo, hi = paces[0], paces[-1]
-    frac = (work - lo.work) / (hi.work - lo.work)
-    value = getattr(lo, key) + frac * (getattr(hi, key) - getattr(lo, key))
-    return max(value, min(getattr(lo, key), getattr(hi, key)) * 0.5)
+        return value * group_work(group.specs) / p.work if key != "fixed_s" else value
+    members, arithmetic = work_parts(group.specs)
+    return fit[0] * members + fit[1] * arithmetic
+
+
+def _seconds(group: Group, times: dict[str, float]) -> float:
+    c = group.specs[0].config
+    evaluations = len(c.eval_steps())
+    return times["fixed_s"] + c.steps * times["step_s"] + (evaluations - 1) * times["eval_s"]
 
 
 def group_seconds(group: Group, paces: Sequence[Pace]) -> float:
-    """Projected wall time of one group from measured paces."""
+    """Projected wall time of one group from measured paces (:func:`group_span`'s middle)."""
+    return group_span(group, paces)[1]
+
+
+def group_span(group: Group, paces: Sequence[Pace]) -> tuple[float, float, float]:
+    """(low, projected, high) wall seconds of one group. Projected: each time fitted to
+    the cost model's two parts through the probes (:func:`_fit`). A group beyond the
+    largest probe is an extrapolation, and its range spans a second model too: every
+    time in proportion to the whole work from the largest probe."""
+    fitted = _seconds(group, {k: _time(group, paces, k) for k in _KEYS})
+    top = max(paces, key=lambda p: p.work)
     work = group_work(group.specs)
-    c = group.specs[0].config
-    evaluations = len(c.eval_steps())
-    return (
-        _interp(work, paces, "fixed_s")
-        + c.steps * _interp(work, paces, "step_s")
-        + (evaluations - 1) * _interp(work, paces, "eval_s")
-    )
+    if work <= 1.05 * top.work:
+        return fitted, fitted, fitted
+    scale = work / top.work
+    other = _seconds(group, {k: scale * getattr(top, k) for k in _KEYS})
+    return min(fitted, other), fitted, max(fitted, other)
 
 
 def makespan(seconds: Sequence[float], jobs: int) -> float:

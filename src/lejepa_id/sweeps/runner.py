@@ -407,11 +407,12 @@ def projection_lines(
     or from another device's stated paces (``pace_from``, :mod:`lejepa_id.sweeps.stated`)."""
     from lejepa_id.sweeps.pace import (
         PaceStore,
-        group_seconds,
+        beyond_probes,
+        group_span,
         makespan,
         probe_groups,
-        representatives,
         spread,
+        wanted_paces,
     )
     from lejepa_id.sweeps.paper import format_duration
 
@@ -452,7 +453,7 @@ def projection_lines(
     groups = plan_groups(todo, device_type, jobs, memory, max_members)
     store = PaceStore()
     paces = probe_groups(groups, store, name, measure=probe)
-    wanted = len(representatives(groups))
+    wanted = wanted_paces(groups, paces)
     if len(paces) < wanted:
         return [
             f"  not projected: {wanted - len(paces)} of the {wanted} groups probed for a "
@@ -460,11 +461,19 @@ def projection_lines(
             "them (a few seconds each on a small group, longer at large N), --pace-from h200 "
             "projects an H200"
         ]
-    mid = makespan([group_seconds(g, paces) for g in groups], jobs)
+    spans = [group_span(g, paces) for g in groups]
+    low, mid, high = (makespan([t[i] for t in spans], jobs) for i in range(3))
+    far = beyond_probes(groups, paces)
+    beyond = (
+        f"; {counted(len(far), 'group')} beyond the largest probe extrapolated by two "
+        "models of their work"
+        if far
+        else ""
+    )
     return [
-        f"  projected here ({name}): {span(mid, mid, mid * spread(paces))}, {jobs} concurrent "
+        f"  projected here ({name}): {span(low, mid, high * spread(paces))}, {jobs} concurrent "
         "groups without contention (a projection, not a measurement; range: the probes' "
-        "faster and slower timings; process start-up not included)",
+        f"faster and slower timings{beyond}; process start-up not included)",
         *(f"    pace {p.line()}" for p in paces),
     ]
 
