@@ -51,13 +51,14 @@ def _planted(monkeypatch, cores: int) -> None:
     monkeypatch.setattr("os.cpu_count", lambda: cores)
 
 
-def test_the_doc_pastes_the_smoke_cpu_and_h200_dry_runs() -> None:
+def test_the_doc_pastes_the_smoke_cpu_full_and_h200_dry_runs() -> None:
     budgets = [b for b, _ in pasted()]
     assert budgets.count("smoke") == 1 and budgets.count("cpu") == 1
+    assert budgets.count("full") == 2  # on this CPU, and on an H200 from stated paces
     assert any("(paces from table 'h200')" in lines[1] for _, lines in pasted())
 
 
-@pytest.mark.parametrize("budget", ["smoke", "cpu"])
+@pytest.mark.parametrize("budget", ["smoke", "cpu", "full"])
 def test_a_pasted_cpu_dry_run_is_what_the_command_prints_now(
     budget: str, tmp_path: Path, monkeypatch
 ) -> None:

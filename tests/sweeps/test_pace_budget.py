@@ -1,7 +1,7 @@
-"""A dry run probes only what it can afford: the larger probe of an experiment is the
-group of most work whose probe fits the budget; a group's times are fitted to the cost
-model's two parts (members and multiply-adds) through the probes, so a time made of those
-parts is projected exactly, and a group beyond the largest probe gets a range spanning a
+"""A dry run probes only what it can afford: a probe past its time budget stops at its
+next evaluation and keeps what it timed; a group's times are fitted to the cost model's
+two parts (members and multiply-adds) through the probes, so a time made of those parts
+is projected exactly, and a group beyond the largest probe gets a range spanning a
 second model (in proportion to work from the largest probe)."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from lejepa_id.config.experiments import load_experiment
-from lejepa_id.sweeps import pace as pace_mod
 from lejepa_id.sweeps.pace import (
     PROBE_BUDGET_S,
     Pace,
@@ -19,9 +18,7 @@ from lejepa_id.sweeps.pace import (
     group_seconds,
     group_span,
     group_work,
-    probe_estimate,
     probe_groups,
-    wanted_paces,
     work_parts,
 )
 from lejepa_id.sweeps.plan import plan_groups
@@ -29,8 +26,8 @@ from lejepa_id.sweeps.plan import plan_groups
 CONFIG = Path(__file__).parents[2] / "configs" / "scaling.yaml"
 
 
-def _groups(dims: str):
-    specs = load_experiment(CONFIG, [f"dims={dims}", "seeds=[0]", "runs=[lejepa]"]).expand()
+def _groups(dims: str, seeds: str = "[0]"):
+    specs = load_experiment(CONFIG, [f"dims={dims}", f"seeds={seeds}", "runs=[lejepa]"]).expand()
     return plan_groups(specs, "cpu", 1)
 
 
@@ -44,56 +41,15 @@ def _true(specs, key):
     return a * members + b * arithmetic
 
 
-class LinearProbe:
-    """A stand-in timing whose times are made of the two parts of :data:`PARTS` and whose
-    probe takes ``per_work`` seconds a unit of work."""
-
-    def __init__(self, per_work: float) -> None:
-        self.per_work = per_work
-        self.probed: list[float] = []
-
-    def __call__(self, specs, what) -> Pace:
-        w = group_work(specs)
-        self.probed.append(w)
-        times = {k: _true(specs, k) for k in PARTS}
-        return Pace(what, w, probe_s=self.per_work * w, **times)
-
-
-def test_the_larger_probe_is_the_largest_group_that_fits_the_budget():
-    groups = _groups("[64, 128, 256, 512, 1024]")
-    works = sorted(group_work(g.specs[: pace_mod.PROBE_RUNS]) for g in groups)
-    # Seconds a unit of work such that the N = 256 group fits and N = 512 does not.
-    per_work = PROBE_BUDGET_S / (0.5 * (works[2] + works[3]))
-    probe = LinearProbe(per_work)
-    paces = probe_groups(groups, None, "cpu", probe)
-    assert probe.probed == [works[0], works[2]]  # N = 64, then N = 256; never N = 1024
-    assert wanted_paces(groups, paces) == 2
-    far = beyond_probes(groups, paces)
-    assert sorted(g.specs[0].config.dim for g in far) == [512, 1024]
-    assert probe_estimate(far[0], paces[0]) > PROBE_BUDGET_S
-
-
-def test_a_cheap_experiment_still_probes_its_largest_group():
-    groups = _groups("[64, 1024]")
-    probe = LinearProbe(1e-6)
-    paces = probe_groups(groups, None, "cpu", probe)
-    assert len(probe.probed) == 2 and max(probe.probed) == max(group_work(g.specs) for g in groups)
-    assert beyond_probes(groups, paces) == []
-
-
-def test_no_larger_group_fits_gives_one_probe():
-    groups = _groups("[64, 1024]")
-    probe = LinearProbe(1e6)  # even the smallest probe is over the budget
-    paces = probe_groups(groups, None, "cpu", probe)
-    assert len(paces) == 1 and wanted_paces(groups, paces) == 1
-    assert [g.specs[0].config.dim for g in beyond_probes(groups, paces)] == [1024]
+def linear_probe(specs, what) -> Pace:
+    """A stand-in timing whose times are made of the two parts of :data:`PARTS`."""
+    return Pace(what, group_work(specs), probe_s=1.0, **{k: _true(specs, k) for k in PARTS})
 
 
 def test_times_of_the_two_parts_are_projected_exactly_and_extrapolation_has_a_range():
-    groups = _groups("[2, 64, 256, 1024]")
-    probe = LinearProbe(PROBE_BUDGET_S / 4.0)  # N = 1024 (two runs) does not fit
-    paces = probe_groups(groups, None, "cpu", probe)
-    assert len(paces) == 2
+    groups = _groups("[2, 64, 256, 1024]", seeds="[0, 1, 2]")
+    paces = probe_groups(groups, None, "cpu", linear_probe)
+    assert len(paces) == 2  # N = 2 and two runs of N = 1024
     for g in groups:
         c = g.specs[0].config
         exact = (
@@ -109,9 +65,11 @@ def test_times_of_the_two_parts_are_projected_exactly_and_extrapolation_has_a_ra
             other = scale * (top.fixed_s + c.steps * top.step_s)
             other += scale * (len(c.eval_steps()) - 1) * top.eval_s
             assert (low, high) == pytest.approx(sorted((mid, other)), rel=1e-9)
-            assert high > low
+            assert low <= mid <= high
         else:
             assert low == mid == high
+    # The N = 1024 group of 3 runs is beyond its two-run probe; the others are within.
+    assert [len(g.specs) for g in beyond_probes(groups, paces)] == [3]
     assert [g.specs[0].config.dim for g in beyond_probes(groups, paces)] == [1024]
 
 
@@ -133,3 +91,64 @@ def test_a_negative_part_is_dropped_not_extrapolated():
     steps = large.specs[0].config.steps
     assert group_span(large, [p1, p2])[1] == pytest.approx(steps * q2, rel=1e-9)
     assert group_span(small, [p1, p2])[1] == pytest.approx(steps * q2 / m2 * m1, rel=1e-9)
+
+
+class Clock:
+    """A fake ``time`` for the probe: trainings advance it by known costs."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+def _costly_training(monkeypatch, setup: float, step: float, evaluation: float):
+    """Trainings that cost ``setup``, ``step`` a step and ``evaluation`` a full (not
+    cheap) evaluation; returns the list of (steps asked, steps done) per training."""
+    from lejepa_id.sweeps import pace
+    from lejepa_id.training import trainer
+
+    clock = Clock()
+    calls: list[list[int]] = []
+
+    def fake_train(cfgs, progress=True, on_eval=None, **kw):
+        c = cfgs[0]
+        cheap = c.eval_size == max(100, 4 * c.dim)  # the probe's smallest evaluation set
+        calls.append([c.steps, 0])
+        clock.now += setup
+        done = 0
+        for at in c.eval_steps():
+            clock.now += (at - done) * step + (0.0 if cheap else evaluation)
+            done = calls[-1][1] = at
+            on_eval(at, [{}] * len(cfgs))
+
+    monkeypatch.setattr(pace, "time", clock)
+    monkeypatch.setattr(trainer, "train", fake_train)
+    return calls
+
+
+def test_a_probe_past_its_budget_stops_and_keeps_what_it_timed(monkeypatch) -> None:
+    from lejepa_id.sweeps import pace
+
+    setup, step = 0.6 * PROBE_BUDGET_S, 0.3 * PROBE_BUDGET_S  # an N = 1024 group, say
+    calls = _costly_training(monkeypatch, setup, step, evaluation=PROBE_BUDGET_S)
+    (group,) = [g for g in _groups("[1024]")]
+    got = pace.probe_group(group.specs[:2], "g")
+    # The first training stopped at its second evaluation, past the budget with one step
+    # timed between two evaluations; no second or third training.
+    assert calls == [[4, 2]]
+    assert got.short and "probe stopped at" in got.line()
+    assert got.step_s == pytest.approx(step) and got.step_hi_s == 0.0  # one timing
+    assert got.fixed_s == pytest.approx(setup) and got.eval_s == 0.0
+    assert got.probe_s == pytest.approx(setup + 2 * step)
+
+
+def test_a_probe_within_its_budget_runs_all_three_trainings(monkeypatch) -> None:
+    from lejepa_id.sweeps import pace
+
+    calls = _costly_training(monkeypatch, setup=0.01, step=0.001, evaluation=0.02)
+    (group,) = [g for g in _groups("[2]")]
+    got = pace.probe_group(group.specs[:1], "g")
+    assert len(calls) == 3 and all(asked == done for asked, done in calls)
+    assert not got.short and got.eval_s == pytest.approx(0.02)

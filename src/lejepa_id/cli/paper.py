@@ -585,18 +585,15 @@ def _synthetic_row(
     """The experiment's row, its (low, projected, high) seconds, and its paces."""
     from lejepa_id.config.experiments import load_experiment
     from lejepa_id.sweeps.pace import (
-        PROBE_BUDGET_S,
-        PROBE_RUNS,
         beyond_probes,
         describe,
         group_span,
         group_work,
         makespan,
-        probe_estimate,
         probe_groups,
         spread,
     )
-    from lejepa_id.sweeps.plan import Group, plan_groups
+    from lejepa_id.sweeps.plan import plan_groups
     from lejepa_id.sweeps.runner import counted
     from lejepa_id.sweeps.state import partition
 
@@ -620,15 +617,7 @@ def _synthetic_row(
     far = beyond_probes(groups, paces) if groups else []
     if far:
         top = max(far, key=lambda g: group_work(g.specs))
-        cut = Group(top.index, top.specs[:PROBE_RUNS])
-        probed = max(p.work for p in paces)
-        cost = probe_estimate(cut, paces[0])
-        skipped = group_work(cut.specs) > 1.05 * probed and cost > PROBE_BUDGET_S
-        pace += f"; {counted(len(far), 'group')} up to {describe(top)} extrapolated" + (
-            f" (probing its first {PROBE_RUNS} runs: about {format_duration(cost)})"
-            if skipped
-            else ""
-        )
+        pace += f"; {counted(len(far), 'group')} up to {describe(top)} extrapolated"
     return row, (low, seconds, high * spread(paces)), pace
 
 

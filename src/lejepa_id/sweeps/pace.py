@@ -17,8 +17,9 @@ the same paces (two probes of one sweep under different loads had given 23 h and
 Each pace keeps the spread of its repeated timings (:attr:`Pace.step_hi_s`), from which
 a projection states how far it may be off (:func:`spread`).
 
-Two probes an experiment at most, and the larger only as large as :data:`PROBE_BUDGET_S`
-allows (two runs of an N = 1024 group took minutes to probe on a CPU). Every group's
+A probe stops after :data:`PROBE_BUDGET_S` at its next evaluation and keeps what it has
+timed (two runs of an N = 1024 group took about 2 minutes to probe in full on a busy
+CPU: setup, steps of seconds, the 10,000-point evaluation). Every group's
 times are then fitted to the two parts of the cost model's work, a time per member and
 a time per multiply-add (:func:`work_parts`, :func:`group_span`): the floor dominates at
 N = 2 and the products at N = 1024, so a fit to their sum, as before, put small worlds
@@ -31,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -48,10 +50,9 @@ TARGET_S = 1.0  # wall time of the longest timed probe of a group
 # Runs of a group that are probed: a whole N = 1024 group takes minutes to probe on a
 # CPU; step and evaluation times grow with the group's work, which scales them up.
 PROBE_RUNS = 2
-# The most seconds the larger probe of an experiment may be expected to take (the
-# smaller probe's time scaled by per-step work): even two runs of an N = 1024 group take
-# minutes on a CPU, so a dry run probes the largest group that fits and extrapolates
-# the groups beyond it (:func:`group_seconds`), saying so.
+# Seconds after which a probe stops at its next evaluation and keeps what it has timed
+# (at least one step): three short trainings of two N = 1024 runs took about 2 minutes on
+# a busy 2-core CPU, most of it setup, steps of seconds and the 10,000-point evaluation.
 PROBE_BUDGET_S = 15.0
 
 
@@ -72,6 +73,9 @@ class Pace:
     """When the pace was measured, for a pace read from the :class:`PaceStore`."""
     load: float = -1.0
     """The 1-minute load average while it was measured (-1: not recorded)."""
+    short: bool = False
+    """The probe stopped at :data:`PROBE_BUDGET_S`: its step time includes one cheap
+    evaluation and its evaluations were not timed (:func:`probe_group`)."""
     members: float = 0.0
     """The probed group's members: the cost model's floor part of :attr:`work`."""
     arithmetic: float = 0.0
@@ -81,6 +85,8 @@ class Pace:
         where = f"stored, measured {self.stored}" if self.stored else "measured"
         if self.load >= 0:
             where += f" at load {self.load:.1f}"
+        if self.short:
+            where += f" (probe stopped at {PROBE_BUDGET_S:.0f} s: an upper estimate)"
         return f"{self.what}: {1 / max(self.step_s, 1e-12):,.1f} steps/s {where}"
 
 
@@ -190,17 +196,32 @@ def _probe_configs(
     return out
 
 
-def _timestamps(cfgs: list[RunConfig]) -> tuple[float, list[tuple[int, float]], float]:
+class _TimeUpError(Exception):
+    """Raised from a probe's evaluation callback once its time is up."""
+
+
+def _timestamps(
+    cfgs: list[RunConfig], deadline: float = math.inf
+) -> tuple[float, list[tuple[int, float]], float, bool]:
     """Train ``cfgs`` once: (the call's start, the end of each evaluation by step, the
-    call's end), all from ``time.perf_counter``."""
+    call's end, whether it was stopped), all from ``time.perf_counter``. Past
+    ``deadline``, the training stops at the first evaluation that leaves two timed
+    evaluations (one step between them)."""
     from lejepa_id.training.trainer import train
 
     marks: list[tuple[int, float]] = []
+
+    def on_eval(done: int, rows: object) -> None:
+        marks.append((done, time.perf_counter()))
+        if marks[-1][1] > deadline and len({step for step, _ in marks}) >= 2:
+            raise _TimeUpError
+
     t0 = time.perf_counter()
-    train(
-        cfgs, progress=False, on_eval=lambda done, rows: marks.append((done, time.perf_counter()))
-    )
-    return t0, marks, time.perf_counter()
+    try:
+        train(cfgs, progress=False, on_eval=on_eval)
+    except _TimeUpError:
+        return t0, marks, time.perf_counter(), True
+    return t0, marks, time.perf_counter(), False
 
 
 def _gaps(marks: list[tuple[int, float]]) -> dict[int, float]:
@@ -227,14 +248,21 @@ def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
        second gap less a step is one evaluation; setup, the final evaluation and the
        scatter are the rest (the fixed cost).
 
-    Three setups and about :data:`TARGET_S` of steps: a few seconds for a small group
-    (the earlier probe trained eight times)."""
+    Three setups and about :data:`TARGET_S` of steps: a few seconds for a small group.
+    A probe that passes :data:`PROBE_BUDGET_S` stops at its next evaluation and keeps
+    what it has (:attr:`Pace.short`): the step from the gaps timed so far (each with one
+    cheap evaluation in it), the setup from the first training, no evaluation time."""
     t_start = time.perf_counter()
-    _, marks, _ = _timestamps(_probe_configs(specs, 4, NEVER, 4, cheap=True))
+    deadline = t_start + PROBE_BUDGET_S
+    t0, marks, _, stopped = _timestamps(_probe_configs(specs, 4, NEVER, 4, cheap=True), deadline)
     rough = [g for step, g in _gaps(marks).items() if step > 1]
     step0 = max(min(rough) if rough else 1e-3, 1e-6)
+    setup = max(marks[0][1] - t0 - step0, 0.0) if marks else 0.0
+    if stopped or time.perf_counter() > deadline:
+        slow = max(rough) if len(rough) > 1 else 0.0
+        return _pace(what, specs, step0, setup, 0.0, t_start, slow, short=True)
     m = int(min(max(round(TARGET_S / (2 * step0)), 4), 400))
-    _, marks, _ = _timestamps(_probe_configs(specs, 2 * m, m, 2, cheap=True))
+    _, marks, _, stopped = _timestamps(_probe_configs(specs, 2 * m, m, 2, cheap=True), deadline)
     gaps = _gaps(marks)
     # Each long gap is its steps and one cheap evaluation (a hundred points, small beside
     # m steps): divided by its steps, an upper estimate of the step that noise cannot
@@ -242,12 +270,27 @@ def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
     timings = [gaps[k] / n for k, n in ((m, m - 2), (2 * m, m)) if k in gaps and n > 0]
     timings = [max(t, 1e-6) for t in timings] or [step0]
     step, slow = min(timings), (max(timings) if len(timings) > 1 else 0.0)
-    t0, marks, t_end = _timestamps(_probe_configs(specs, 2, NEVER, 2, cheap=False))
+    if stopped or time.perf_counter() > deadline:
+        return _pace(what, specs, step, setup, 0.0, t_start, slow, short=True)
+    t0, marks, t_end, _ = _timestamps(_probe_configs(specs, 2, NEVER, 2, cheap=False))
     first: dict[int, float] = {}
     for done, t in marks:
         first.setdefault(done, t)
     evaluation = max(_gaps(marks).get(2, step) - step, 0.0)
     fixed = max(first.get(1, t0) - t0 - step, 0.0) + max(t_end - first.get(2, t_end), 0.0)
+    return _pace(what, specs, step, fixed, evaluation, t_start, slow)
+
+
+def _pace(
+    what: str,
+    specs: Sequence[RunSpec],
+    step: float,
+    fixed: float,
+    evaluation: float,
+    t_start: float,
+    slow: float,
+    short: bool = False,
+) -> Pace:
     return Pace(
         what,
         group_work(specs),
@@ -257,6 +300,7 @@ def probe_group(specs: Sequence[RunSpec], what: str) -> Pace:
         time.perf_counter() - t_start,
         slow,
         load=load_average(),
+        short=short,
     )
 
 
@@ -275,29 +319,16 @@ def describe(group: Group) -> str:
     return f"{c.encoder} N={c.dim} x{group.members} {'/'.join(modes)}"
 
 
-def probe_estimate(group: Group, first: Pace) -> float:
-    """Seconds a probe of ``group`` should take, from the smaller probe ``first``: its
-    time scaled by per-step work (setup and evaluations grow with the world as well)."""
-    return first.probe_s * max(group_work(group.specs) / max(first.work, 1e-12), 1.0)
-
-
-def representatives(groups: Sequence[Group], first: Pace | None = None) -> list[Group]:
+def representatives(groups: Sequence[Group]) -> list[Group]:
     """The planned groups of least and most per-step work (one when they are alike), each
-    cut to its first :data:`PROBE_RUNS` runs: what a projection probes. Given ``first``,
-    the smaller one's pace, the larger one is the group of most work whose probe fits
-    :data:`PROBE_BUDGET_S` (:func:`probe_estimate`), or none when no larger group fits."""
+    cut to its first :data:`PROBE_RUNS` runs: what a projection probes."""
     if not groups:
         return []
-    ranked = [Group(g.index, g.specs[:PROBE_RUNS]) for g in sorted(groups, key=_work)]
-    small = ranked[0]
-    larger = [g for g in ranked[1:] if group_work(g.specs) > 1.05 * group_work(small.specs)]
-    if first is not None:
-        larger = [g for g in larger if probe_estimate(g, first) <= PROBE_BUDGET_S]
-    return [small, larger[-1]] if larger else [small]
-
-
-def _work(group: Group) -> float:
-    return group_work(group.specs)
+    ranked = sorted(groups, key=lambda g: group_work(g.specs))
+    chosen = [ranked[0]] if len(ranked) == 1 else [ranked[0], ranked[-1]]
+    if len(chosen) == 2 and group_work(chosen[1].specs) <= 1.05 * group_work(chosen[0].specs):
+        chosen = chosen[1:]
+    return [Group(g.index, g.specs[:PROBE_RUNS]) for g in chosen]
 
 
 def probe_groups(
@@ -307,21 +338,14 @@ def probe_groups(
     probe: Callable[[Sequence[RunSpec], str], Pace] | None = None,
     measure: bool = True,
 ) -> list[Pace]:
-    """Paces of the :func:`representatives` of ``groups`` (the larger one chosen once the
-    smaller one's pace is known); with a ``store``, a pace it holds for the same group on
-    ``device`` is reused and a new one is stored (``probe``: the measurement,
-    :func:`probe_group` unless a test gives one). ``measure=False`` probes nothing: only
-    the stored paces are returned (fewer than the representatives when some are unknown)."""
+    """Paces of the :func:`representatives` of ``groups``; with a ``store``, a pace it
+    holds for the same group on ``device`` is reused and a new one is stored (``probe``:
+    the measurement, :func:`probe_group` unless a test gives one). ``measure=False``
+    probes nothing: only the stored paces are returned (fewer than the representatives
+    when some are unknown)."""
     probe = probe or probe_group
-    paces: list[Pace] = []
-    chosen = representatives(groups)
-    if not chosen:
-        return paces
-    first = _pace_of(chosen[0], store, device, probe, measure)
-    if first is not None:
-        paces.append(first)
-        chosen = representatives(groups, first)
-    for part in chosen[1:]:
+    paces = []
+    for part in representatives(groups):
         pace = _pace_of(part, store, device, probe, measure)
         if pace is not None:
             paces.append(pace)
@@ -345,11 +369,6 @@ def _pace_of(
         return None
     members, arithmetic = work_parts(part.specs)  # a pace stored before the split had none
     return replace(known, members=members, arithmetic=arithmetic)
-
-
-def wanted_paces(groups: Sequence[Group], paces: Sequence[Pace]) -> int:
-    """How many paces :func:`probe_groups` should return for ``groups``."""
-    return len(representatives(groups, paces[0] if paces else None))
 
 
 def beyond_probes(groups: Sequence[Group], paces: Sequence[Pace]) -> list[Group]:

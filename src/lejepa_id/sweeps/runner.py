@@ -411,8 +411,8 @@ def projection_lines(
         group_span,
         makespan,
         probe_groups,
+        representatives,
         spread,
-        wanted_paces,
     )
     from lejepa_id.sweeps.paper import format_duration
 
@@ -453,7 +453,7 @@ def projection_lines(
     groups = plan_groups(todo, device_type, jobs, memory, max_members)
     store = PaceStore()
     paces = probe_groups(groups, store, name, measure=probe)
-    wanted = wanted_paces(groups, paces)
+    wanted = len(representatives(groups))
     if len(paces) < wanted:
         return [
             f"  not projected: {wanted - len(paces)} of the {wanted} groups probed for a "
