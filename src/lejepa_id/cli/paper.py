@@ -587,10 +587,9 @@ def _synthetic_row(
     from lejepa_id.sweeps.pace import (
         beyond_probes,
         describe,
-        group_span,
         group_work,
-        makespan,
         probe_groups,
+        projected_span,
         spread,
     )
     from lejepa_id.sweeps.plan import plan_groups
@@ -611,8 +610,7 @@ def _synthetic_row(
 
         return row, project_groups(groups, stated, jobs), "stated"
     paces = probe_groups(groups, store, device_name)
-    spans = [group_span(g, paces) for g in groups]
-    low, seconds, high = (makespan([t[i] for t in spans], jobs) for i in range(3))
+    low, seconds, high = projected_span(groups, paces, jobs)
     pace = "; ".join(p.line() for p in paces) or "nothing to train"
     far = beyond_probes(groups, paces) if groups else []
     if far:

@@ -419,11 +419,6 @@ def _seconds(group: Group, times: dict[str, float]) -> float:
     return times["fixed_s"] + c.steps * times["step_s"] + (evaluations - 1) * times["eval_s"]
 
 
-def group_seconds(group: Group, paces: Sequence[Pace]) -> float:
-    """Projected wall time of one group from measured paces (:func:`group_span`'s middle)."""
-    return group_span(group, paces)[1]
-
-
 def group_span(group: Group, paces: Sequence[Pace]) -> tuple[float, float, float]:
     """(low, projected, high) wall seconds of one group. Projected: each time fitted to
     the cost model's two parts through the probes (:func:`_fit`). A group beyond the
@@ -437,6 +432,16 @@ def group_span(group: Group, paces: Sequence[Pace]) -> tuple[float, float, float
     scale = work / top.work
     other = _seconds(group, {k: scale * getattr(top, k) for k in _KEYS})
     return min(fitted, other), fitted, max(fitted, other)
+
+
+def projected_span(
+    groups: Sequence[Group], paces: Sequence[Pace], jobs: int
+) -> tuple[float, float, float]:
+    """(low, projected, high) wall seconds of ``groups`` on ``jobs`` workers
+    (:func:`group_span` of each, scheduled by :func:`makespan`)."""
+    spans = [group_span(g, paces) for g in groups]
+    low, mid, high = (makespan([t[i] for t in spans], jobs) for i in range(3))
+    return low, mid, high
 
 
 def makespan(seconds: Sequence[float], jobs: int) -> float:

@@ -408,9 +408,8 @@ def projection_lines(
     from lejepa_id.sweeps.pace import (
         PaceStore,
         beyond_probes,
-        group_span,
-        makespan,
         probe_groups,
+        projected_span,
         representatives,
         spread,
     )
@@ -461,8 +460,7 @@ def projection_lines(
             "them (a few seconds each on a small group, longer at large N), --pace-from h200 "
             "projects an H200"
         ]
-    spans = [group_span(g, paces) for g in groups]
-    low, mid, high = (makespan([t[i] for t in spans], jobs) for i in range(3))
+    low, mid, high = projected_span(groups, paces, jobs)
     far = beyond_probes(groups, paces)
     beyond = (
         f"; {counted(len(far), 'group')} beyond the largest probe extrapolated by two "
