@@ -70,12 +70,13 @@ def test_the_overnight_budget_judges_and_the_report_names_it() -> None:
     ]
     annotate(claims, record)
     assert [c.verdict for c in claims] == ["pass"] * 3
-    assert claims[0].budget == ""  # 2d runs at the paper's sizes in this budget
+    # 5 of the paper's 8 settings (the ones published_2d reads) since 2026-12-03
+    assert claims[0].budget.endswith("2d: settings 5 of 8")
     assert claims[1].budget.startswith("judged at the overnight budget, below the paper's")
-    assert "reacher: epochs 25 of 100" in claims[2].budget
+    assert "reacher: epochs 50 of 100" in claims[2].budget
     assert "judged at the overnight budget" in table_note(claims, record)
     html = "".join(header_html(record))
-    assert "Budget: overnight" in html and "25 of 100" in html
+    assert "Budget: overnight" in html and "50 of 100" in html
 
 
 def test_the_header_shows_projected_against_measured_time_where_recorded() -> None:
