@@ -13,11 +13,21 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def pytest_configure(config):
-    """Under pytest-xdist (scripts/test.sh: a worker per core) every core already runs a
+    """Ctrl-C as at a terminal, and one thread per xdist worker.
+
+    Under pytest-xdist (scripts/test.sh: a worker per core) every core already runs a
     worker: a second thread per worker would only make the workers' threads wait for each
     other. Runs then take one thread unless a test or the user chose (the 2d mlp's weights
     do not depend on the count; tests/test_threads.py sets the count it checks)."""
     import os
+    import signal
+
+    # A shell starts a background job (`pytest &`, a CI step run with `&`) with Ctrl-C
+    # ignored, and an ignored signal stays ignored in every child: the tests that send
+    # SIGINT to a child would then see it ignored. They test the product as started at a
+    # terminal, so the test process takes a terminal's Ctrl-C back first.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
     if os.environ.get("PYTEST_XDIST_WORKER") and not (
         {"LEJEPA_ID_THREADS", "OMP_NUM_THREADS"} & set(os.environ)
