@@ -23,7 +23,10 @@
       premise D3, [E ln det (J^T J) = 0], derived from the Jacobian density
       identity [det (J^T J) = exp (|h(z)|^2 - |z|^2)] (what [h] pushing
       [N(0, I)] to itself means pointwise, by the change of variables) and
-      [E |h(z)|^2 = E |z|^2].
+      [E |h(z)|^2 = E |z|^2];
+    - [gauss_whitened_energy], [dirichlet_identifiability_gauss_whitened]:
+      that [E |h(z)|^2 = E |z|^2] derived from whitening (unit second moments
+      [E [h_i h_i] = 1]), and the density theorem with it so replaced.
     Not done: the iterated integral is not shown to be the Lebesgue integral
     on R^n (no Fubini; [IntegrationOrder] proves order independence for
     polynomial integrands only, and [gclass n] is stated in one order);
@@ -419,7 +422,8 @@ Qed.
     [det (J^T J) = (det J)^2], it is [gauss_jacobian_density] below.  That
     link (the change of variables itself) is not formalized: the identity is
     the hypothesis.  From it and the push-forward tested on [|y|^2]
-    ([E |h(z)|^2 = E |z|^2], which whitening also gives), premise D3 follows:
+    ([E |h(z)|^2 = E |z|^2], which whitening also gives:
+    [gauss_whitened_energy] below), premise D3 follows:
     [ln det (J^T J) = |h(z)|^2 - |z|^2], so its iterated Gaussian integral is
     [0], and [det (J^T J) > 0] and the membership of [ln det (J^T J)] in
     [gclass n] come with it. *)
@@ -460,6 +464,64 @@ Lemma gclass_nsq : forall n, gclass n (nsq n).
 Proof.
   intros n. apply PolyN_gclass; [apply gexpn_nsq|].
   intros z z' E. unfold nsq, dot. apply fsum_ext. intros i Hi. rewrite (E i Hi). reflexivity.
+Qed.
+
+(** ** [E |h(z)|^2 = E |z|^2] from whitening.
+
+    Whitening, [E [h h^T] = I], gives unit second moments on its diagonal:
+    [E [h_i h_i] = 1] for [i < n].  That diagonal alone fixes the energy, since
+    [|h|^2] is the sum of the [h_i h_i] and the iterated integral is linear on
+    [gclass n]: [E |h(z)|^2 = n = E |z|^2].  The off-diagonal [E [h_i h_j] = 0]
+    is not needed.  Only coordinates [i < n] are constrained: [nsq n] never
+    reads the others. *)
+Lemma gexpn_fsum_gclass : forall n N (F : nat -> vec -> R), (forall k, (k < N)%nat -> gclass n (F k)) ->
+  gclass n (fun z => fsum N (fun k => F k z)) /\
+  gexpn n (fun z => fsum N (fun k => F k z)) = fsum N (fun k => gexpn n (F k)).
+Proof.
+  intros n N F HF. destruct (gexpn_is_expectation n) as [Hc [Hl _]].
+  induction N as [|N IH].
+  - exact (Hc 0).
+  - destruct IH as [HI HE]; [intros; apply HF; lia|].
+    destruct (Hl 1 1 _ _ HI (HF N ltac:(lia))) as [HI' HE'].
+    assert (Hs : forall z, fsum (S N) (fun k => F k z) = 1 * fsum N (fun k => F k z) + 1 * F N z)
+      by (intros z; cbn [fsum]; ring).
+    split.
+    + apply (gclass_ext n (fun z => 1 * fsum N (fun k => F k z) + 1 * F N z));
+        [intros z; symmetry; apply Hs | exact HI'].
+    + rewrite (gexpn_ext n (fun z => fsum (S N) (fun k => F k z))
+                 (fun z => 1 * fsum N (fun k => F k z) + 1 * F N z) Hs), HE', HE.
+      cbn [fsum]. ring.
+Qed.
+
+Theorem gauss_whitened_energy : forall n (h : vec -> vec),
+  (forall i, (i < n)%nat -> gclass n (fun z => h z i * h z i)) ->
+  (forall i, (i < n)%nat -> gexpn n (fun z => h z i * h z i) = 1) ->
+  gclass n (fun z => nsq n (h z)) /\ gexpn n (fun z => nsq n (h z)) = gexpn n (nsq n).
+Proof.
+  intros n h Hc H1.
+  destruct (gexpn_fsum_gclass n n (fun i z => h z i * h z i) Hc) as [HI HE].
+  split; [exact HI|].
+  change (gexpn n (fun z => fsum n (fun i => h z i * h z i)) = gexpn n (nsq n)).
+  rewrite HE, (proj2 (gexpn_nsq n)).
+  rewrite (fsum_ext n _ (fun _ => 1)) by (intros i Hi; apply H1, Hi).
+  rewrite fsum_const. ring.
+Qed.
+
+(** The coordinates of [z] have unit second moments: the identity is whitened. *)
+Lemma gexpn_coord2 : forall n i, (i < n)%nat ->
+  gclass n (fun z => z i * z i) /\ gexpn n (fun z => z i * z i) = 1.
+Proof.
+  intros n i Hi.
+  assert (E : forall z, z i * z i = psi n (ev i) z * psi n (ev i) z)
+    by (intros z; rewrite psi_ev by exact Hi; reflexivity).
+  split.
+  - apply PolyN_gclass.
+    + replace (fun z : vec => z i * z i) with (fun z : vec => psi n (ev i) z * psi n (ev i) z)
+        by (apply functional_extensionality; intros z; symmetry; apply E).
+      rewrite psipsi_sumprod. apply PolyN_sumprod. intros k j. apply poly_mul; apply hn_poly.
+    + intros z z' Ez. rewrite (Ez i Hi). reflexivity.
+  - rewrite (gexpn_ext n (fun z => z i * z i) (fun z => psi n (ev i) z * psi n (ev i) z) E).
+    rewrite gexpn_ev2 by exact Hi. apply kron_diag.
 Qed.
 
 (** Premise D3 derived, with the positivity of [det (J^T J)]. *)
@@ -524,6 +586,36 @@ Proof.
   - apply (density_optimal n g Jg); assumption.
 Qed.
 
+(** [dirichlet_identifiability_gauss_density] with [E |h(z)|^2 = E |z|^2]
+    derived from whitening ([gauss_whitened_energy]): unit second moments
+    [E [h_i h_i] = 1], for [h] and for its inverse, replace it.  The Jacobian
+    density identity, the energies and D4 stay hypotheses as there. *)
+Theorem dirichlet_identifiability_gauss_whitened :
+  forall n h J g Jg, (0 < n)%nat ->
+  has_jacobian n h J -> gauss_jacobian_density n h J ->
+  (forall i, (i < n)%nat -> gclass n (fun z => h z i * h z i)) ->
+  (forall i, (i < n)%nat -> gexpn n (fun z => h z i * h z i) = 1) ->
+  gclass n (fun z => dirichlet_energy n (J z)) ->
+  gclass n (fun z => exp (/ INR n * log_volume n (J z))) ->
+  gexpn n (fun z => dirichlet_energy n (J z)) = INR n ->
+  has_jacobian n g Jg -> gauss_jacobian_density n g Jg ->
+  (forall i, (i < n)%nat -> gclass n (fun z => g z i * g z i)) ->
+  (forall i, (i < n)%nat -> gexpn n (fun z => g z i * g z i) = 1) ->
+  gclass n (fun z => dirichlet_energy n (Jg z)) ->
+  gclass n (fun z => exp (/ INR n * log_volume n (Jg z))) ->
+  gexpn n (fun z => dirichlet_energy n (Jg z)) = INR n ->
+  (forall x, veq n (g (h x)) x) ->
+  veq n (h (fun _ => 0)) (fun _ => 0) ->
+  exists Q : mat,
+    (forall i k, (i < n)%nat -> (k < n)%nat -> fsum n (fun j => Q j i * Q j k) = kron i k) /\
+    forall z, veq n (h z) (mapply n Q z).
+Proof.
+  intros n h J g Jg Hn HJ Hd Hc H1 He Hgm Hen HJg Hdg Hcg H1g Heg Hgg Heng Hinv H0.
+  destruct (gauss_whitened_energy n h Hc H1) as [Hch Hmh].
+  destruct (gauss_whitened_energy n g Hcg H1g) as [Hcg' Hmg].
+  apply (dirichlet_identifiability_gauss_density n h J g Jg); assumption.
+Qed.
+
 Lemma trunc_jacobian : forall n, has_jacobian n (trunc n) (fun _ => kron).
 Proof.
   intros n x v i t. unfold trunc, mapply. destruct (Nat.ltb i n) eqn:Hi.
@@ -566,6 +658,50 @@ Proof.
   split; [intros z; rewrite Hdet, Htr, Rminus_eq_0, exp_0; reflexivity|].
   split; [apply (gclass_ext n (nsq n)); [intros; symmetry; apply Htr | apply gclass_nsq]|].
   split; [apply gexpn_ext; apply Htr|].
+  split; [rewrite Hen; apply Hc|].
+  split; [rewrite Hvol; apply Hc|].
+  split; [rewrite Hen; apply Hc|].
+  split.
+  - intros x i Hi. unfold trunc. apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity.
+  - intros i Hi. unfold trunc. destruct (Nat.ltb i n); reflexivity.
+Qed.
+
+(** Not vacuous: the identity of R^n meets every hypothesis of
+    [dirichlet_identifiability_gauss_whitened] (for itself as [h] and as [g]). *)
+Theorem dirichlet_identifiability_gauss_whitened_satisfiable :
+  forall n, (0 < n)%nat ->
+  exists (h : vec -> vec) (J : vec -> mat),
+    has_jacobian n h J /\ gauss_jacobian_density n h J /\
+    (forall i, (i < n)%nat -> gclass n (fun z => h z i * h z i)) /\
+    (forall i, (i < n)%nat -> gexpn n (fun z => h z i * h z i) = 1) /\
+    gclass n (fun z => dirichlet_energy n (J z)) /\
+    gclass n (fun z => exp (/ INR n * log_volume n (J z))) /\
+    gexpn n (fun z => dirichlet_energy n (J z)) = INR n /\
+    (forall x, veq n (h (h x)) x) /\ veq n (h (fun _ => 0)) (fun _ => 0).
+Proof.
+  intros n Hn.
+  destruct (gexpn_is_expectation n) as [Hc _].
+  assert (Hdet : det n (gram n kron) = 1).
+  { rewrite det_gram_upper by (intros i j _ Hji; unfold kron; destruct (Nat.eq_dec i j); [lia | reflexivity]).
+    rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron; destruct (Nat.eq_dec i i); [ring | congruence]].
+    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite IH; ring]. }
+  assert (Hvol : log_volume n kron = 0) by (unfold log_volume; rewrite Hdet; apply ln_1).
+  assert (Hen : dirichlet_energy n kron = INR n).
+  { unfold dirichlet_energy, mtrace. rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
+    intros i Hi. rewrite gram_kron by exact Hi. unfold kron. destruct (Nat.eq_dec i i); [reflexivity | congruence]. }
+  assert (Htr : forall z, nsq n (trunc n z) = nsq n z).
+  { intros z. unfold nsq, dot, trunc. apply fsum_ext. intros i Hi.
+    apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity. }
+  assert (Hco : forall i z, (i < n)%nat -> trunc n z i * trunc n z i = z i * z i).
+  { intros i z Hi. unfold trunc. apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity. }
+  exists (trunc n), (fun _ => kron). split; [apply trunc_jacobian|].
+  split; [intros z; rewrite Hdet, Htr, Rminus_eq_0, exp_0; reflexivity|].
+  split.
+  { intros i Hi. apply (gclass_ext n (fun z => z i * z i));
+      [intros z; symmetry; apply Hco, Hi | apply gexpn_coord2, Hi]. }
+  split.
+  { intros i Hi. rewrite (gexpn_ext n _ (fun z => z i * z i)) by (intros z; apply Hco, Hi).
+    apply gexpn_coord2, Hi. }
   split; [rewrite Hen; apply Hc|].
   split; [rewrite Hvol; apply Hc|].
   split; [rewrite Hen; apply Hc|].

@@ -418,6 +418,49 @@ THEOREMS: dict[str, str] = {
         "k))) (Prelude.kron i k)) (forall z : Prelude.vec, Prelude.veq n (h z) "
         "(Prelude.mapply n Q z)))"
     ),
+    "LejepaId.GaussianExpectation.gauss_whitened_energy": (
+        "forall (n : nat) (h : forall _ : Prelude.vec, Prelude.vec) (_ : forall (i : nat) (_ "
+        ": lt i n), GaussianExpectation.gclass n (fun z : Prelude.vec => "
+        "Rdefinitions.RbaseSymbolsImpl.Rmult (h z i) (h z i))) (_ : forall (i : nat) (_ : lt "
+        "i n), @eq Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec => "
+        "Rdefinitions.RbaseSymbolsImpl.Rmult (h z i) (h z i))) (Rdefinitions.IZR "
+        "(BinNums.Zpos BinNums.xH))), and (GaussianExpectation.gclass n (fun z : Prelude.vec "
+        "=> Prelude.nsq n (h z))) (@eq Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n "
+        "(fun z : Prelude.vec => Prelude.nsq n (h z))) (HermiteN.gexpn n (Prelude.nsq n)))"
+    ),
+    "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_whitened": (
+        "forall (n : nat) (h : forall _ : Prelude.vec, Prelude.vec) (J : forall _ : "
+        "Prelude.vec, Prelude.mat) (g : forall _ : Prelude.vec, Prelude.vec) (Jg : forall _ "
+        ": Prelude.vec, Prelude.mat) (_ : lt O n) (_ : Dirichlet.has_jacobian n h J) (_ : "
+        "GaussianExpectation.gauss_jacobian_density n h J) (_ : forall (i : nat) (_ : lt i "
+        "n), GaussianExpectation.gclass n (fun z : Prelude.vec => "
+        "Rdefinitions.RbaseSymbolsImpl.Rmult (h z i) (h z i))) (_ : forall (i : nat) (_ : lt "
+        "i n), @eq Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec => "
+        "Rdefinitions.RbaseSymbolsImpl.Rmult (h z i) (h z i))) (Rdefinitions.IZR "
+        "(BinNums.Zpos BinNums.xH))) (_ : GaussianExpectation.gclass n (fun z : Prelude.vec "
+        "=> Dirichlet.dirichlet_energy n (J z))) (_ : GaussianExpectation.gclass n (fun z : "
+        "Prelude.vec => Rtrigo_def.exp (Rdefinitions.RbaseSymbolsImpl.Rmult "
+        "(Rdefinitions.RinvImpl.Rinv (Raxioms.INR n)) (Dirichlet.log_volume n (J z))))) (_ : "
+        "@eq Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec => "
+        "Dirichlet.dirichlet_energy n (J z))) (Raxioms.INR n)) (_ : Dirichlet.has_jacobian n "
+        "g Jg) (_ : GaussianExpectation.gauss_jacobian_density n g Jg) (_ : forall (i : nat) "
+        "(_ : lt i n), GaussianExpectation.gclass n (fun z : Prelude.vec => "
+        "Rdefinitions.RbaseSymbolsImpl.Rmult (g z i) (g z i))) (_ : forall (i : nat) (_ : lt "
+        "i n), @eq Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec => "
+        "Rdefinitions.RbaseSymbolsImpl.Rmult (g z i) (g z i))) (Rdefinitions.IZR "
+        "(BinNums.Zpos BinNums.xH))) (_ : GaussianExpectation.gclass n (fun z : Prelude.vec "
+        "=> Dirichlet.dirichlet_energy n (Jg z))) (_ : GaussianExpectation.gclass n (fun z : "
+        "Prelude.vec => Rtrigo_def.exp (Rdefinitions.RbaseSymbolsImpl.Rmult "
+        "(Rdefinitions.RinvImpl.Rinv (Raxioms.INR n)) (Dirichlet.log_volume n (Jg z))))) (_ "
+        ": @eq Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : Prelude.vec => "
+        "Dirichlet.dirichlet_energy n (Jg z))) (Raxioms.INR n)) (_ : forall x : Prelude.vec, "
+        "Prelude.veq n (g (h x)) x) (_ : Prelude.veq n (h (fun _ : nat => Rdefinitions.IZR "
+        "BinNums.Z0)) (fun _ : nat => Rdefinitions.IZR BinNums.Z0)), @ex Prelude.mat (fun Q "
+        ": Prelude.mat => and (forall (i k : nat) (_ : lt i n) (_ : lt k n), @eq "
+        "Rdefinitions.RbaseSymbolsImpl.R (Prelude.fsum n (fun j : nat => "
+        "Rdefinitions.RbaseSymbolsImpl.Rmult (Q j i) (Q j k))) (Prelude.kron i k)) (forall z "
+        ": Prelude.vec, Prelude.veq n (h z) (Prelude.mapply n Q z)))"
+    ),
 }
 
 #: Theorem -> the project definitions it depends on (transitively).
@@ -800,6 +843,49 @@ USES: dict[str, tuple[str, ...]] = {
         "LejepaId.Prelude.vec",
     ),
     "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_density": (
+        "LejepaId.Dirichlet.det",
+        "LejepaId.Dirichlet.dirichlet_energy",
+        "LejepaId.Dirichlet.gram",
+        "LejepaId.Dirichlet.has_jacobian",
+        "LejepaId.Dirichlet.log_volume",
+        "LejepaId.Dirichlet.minor",
+        "LejepaId.Dirichlet.mtrace",
+        "LejepaId.Dirichlet.skip",
+        "LejepaId.GaussianExpectation.gauss_jacobian_density",
+        "LejepaId.GaussianExpectation.gclass",
+        "LejepaId.GaussianExpectation.gintegrable1",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.Prelude.dot",
+        "LejepaId.Prelude.fsum",
+        "LejepaId.Prelude.kron",
+        "LejepaId.Prelude.mapply",
+        "LejepaId.Prelude.mat",
+        "LejepaId.Prelude.nsq",
+        "LejepaId.Prelude.vadd",
+        "LejepaId.Prelude.vec",
+        "LejepaId.Prelude.veq",
+        "LejepaId.Prelude.vscal",
+    ),
+    "LejepaId.GaussianExpectation.gauss_whitened_energy": (
+        "LejepaId.GaussianExpectation.gclass",
+        "LejepaId.GaussianExpectation.gintegrable1",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.Prelude.dot",
+        "LejepaId.Prelude.fsum",
+        "LejepaId.Prelude.nsq",
+        "LejepaId.Prelude.vec",
+    ),
+    "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_whitened": (
         "LejepaId.Dirichlet.det",
         "LejepaId.Dirichlet.dirichlet_energy",
         "LejepaId.Dirichlet.gram",

@@ -46,6 +46,8 @@ def test_the_locks_cover_the_key_statements():
         "LejepaId.GaussianExpectation.gexpn_faithful",
         "LejepaId.GaussianExpectation.gauss_log_volume_zero",
         "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_density",
+        "LejepaId.GaussianExpectation.gauss_whitened_energy",
+        "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_whitened",
         "LejepaId.IntegrationOrder.gexpn_sumprod_order",
         "LejepaId.IntegrationOrder.model_alignment_order",
         "LejepaId.Planning.planning_cost_equal",
@@ -146,5 +148,6 @@ def test_density_premise_made_trivial_and_repinned_fails_the_locks():
         (
             "LejepaId.GaussianExpectation.gauss_log_volume_zero",
             "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_density",
+            "LejepaId.GaussianExpectation.dirichlet_identifiability_gauss_whitened",
         ),
     )
