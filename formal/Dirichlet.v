@@ -1595,6 +1595,37 @@ Proof.
   apply (fsum_kron n i (fun j => kron j k) Hi).
 Qed.
 
+(** The identity's Jacobian [kron], shared by the non-vacuity witnesses: unit Gram
+    determinant, zero log-volume, Dirichlet energy [n]. *)
+Lemma kron_volume_energy : forall n,
+  det n (gram n kron) = 1 /\ log_volume n kron = 0 /\ dirichlet_energy n kron = INR n.
+Proof.
+  intros n.
+  assert (Hdet : det n (gram n kron) = 1).
+  { rewrite det_gram_upper by (intros i j _ Hji; unfold kron; destruct (Nat.eq_dec i j); [lia | reflexivity]).
+    rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron; destruct (Nat.eq_dec i i); [ring | congruence]].
+    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite IH; ring]. }
+  assert (Hvol : log_volume n kron = 0) by (unfold log_volume; rewrite Hdet; apply ln_1).
+  assert (Hen : dirichlet_energy n kron = INR n).
+  { unfold dirichlet_energy, mtrace. rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
+    intros i Hi. rewrite gram_kron by exact Hi. unfold kron. destruct (Nat.eq_dec i i); [reflexivity | congruence]. }
+  repeat split; assumption.
+Qed.
+
+Lemma trunc_jacobian : forall n, has_jacobian n (trunc n) (fun _ => kron).
+Proof.
+  intros n x v i t. unfold trunc, mapply. destruct (Nat.ltb i n) eqn:Hi.
+  - apply Nat.ltb_lt in Hi.
+    replace (fsum n (fun j => kron i j * v j)) with (v i)
+      by (symmetry; apply fsum_kron; exact Hi).
+    unfold vadd, vscal. auto_derive; [exact Logic.I|]. ring.
+  - apply Nat.ltb_ge in Hi.
+    replace (fsum n (fun j => kron i j * v j)) with 0.
+    + auto_derive; [exact Logic.I|]. ring.
+    + rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
+      intros j Hj. unfold kron. destruct (Nat.eq_dec i j); [lia | ring].
+Qed.
+
 Theorem dirichlet_identifiability_n_satisfiable :
   forall n, (0 < n)%nat ->
   exists (I : (vec -> R) -> Prop) (E : (vec -> R) -> R) (h : vec -> vec) (J : vec -> mat),
@@ -1607,30 +1638,14 @@ Proof.
   set (I := fun f : vec -> R => exists c, forall x, f x = c).
   set (E := fun f : vec -> R => f (fun _ => 0)).
   assert (Hc : forall c, I (fun _ => c)) by (intros c; exists c; reflexivity).
-  assert (Hdet : det n (gram n kron) = 1).
-  { rewrite det_gram_upper by (intros i j _ Hji; unfold kron; destruct (Nat.eq_dec i j); [lia | reflexivity]).
-    rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron; destruct (Nat.eq_dec i i); [ring | congruence]].
-    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite IH; ring]. }
-  assert (Hvol : log_volume n kron = 0) by (unfold log_volume; rewrite Hdet; apply ln_1).
-  assert (Hen : dirichlet_energy n kron = INR n).
-  { unfold dirichlet_energy, mtrace. rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
-    intros i Hi. rewrite gram_kron by exact Hi. unfold kron. destruct (Nat.eq_dec i i); [reflexivity | congruence]. }
+  destruct (kron_volume_energy n) as [Hdet [Hvol Hen]].
   exists I, E, (trunc n), (fun _ => kron). split; [|split; [|split; [|split; [|split]]]].
   - split; [intros c; split; [apply Hc | reflexivity]|]. split.
     + intros a b f g [cf Hf] [cg Hg]. split; [exists (a * cf + b * cg); intros x; rewrite Hf, Hg; reflexivity|].
       reflexivity.
     + intros f g _ _ H. apply H.
   - intros f [c Hf] _ H0 t. unfold E in H0. rewrite Hf in H0. rewrite Hf. exact H0.
-  - intros x v i t. unfold trunc, mapply. destruct (Nat.ltb i n) eqn:Hi.
-    + apply Nat.ltb_lt in Hi.
-      replace (fsum n (fun j => kron i j * v j)) with (v i)
-        by (symmetry; apply fsum_kron; exact Hi).
-      unfold vadd, vscal. auto_derive; [exact Logic.I|]. ring.
-    + apply Nat.ltb_ge in Hi.
-      replace (fsum n (fun j => kron i j * v j)) with 0.
-      * auto_derive; [exact Logic.I|]. ring.
-      * rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
-        intros j Hj. unfold kron. destruct (Nat.eq_dec i j); [lia | ring].
+  - apply trunc_jacobian.
   - split; [|split; [|split; [|split; [|split]]]].
     + intros x. rewrite Hdet. lra.
     + rewrite Hvol. apply Hc.

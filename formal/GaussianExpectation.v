@@ -383,25 +383,9 @@ Theorem dirichlet_identifiability_gauss_satisfiable :
     (forall x, veq n (h (h x)) x) /\ veq n (h (fun _ => 0)) (fun _ => 0).
 Proof.
   intros n Hn. destruct (gexpn_is_expectation n) as [Hc _].
-  assert (Hdet : det n (gram n kron) = 1).
-  { rewrite det_gram_upper by (intros i j _ Hji; unfold kron; destruct (Nat.eq_dec i j); [lia | reflexivity]).
-    rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron; destruct (Nat.eq_dec i i); [ring | congruence]].
-    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite IH; ring]. }
-  assert (Hvol : log_volume n kron = 0) by (unfold log_volume; rewrite Hdet; apply ln_1).
-  assert (Hen : dirichlet_energy n kron = INR n).
-  { unfold dirichlet_energy, mtrace. rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
-    intros i Hi. rewrite gram_kron by exact Hi. unfold kron. destruct (Nat.eq_dec i i); [reflexivity | congruence]. }
+  destruct (kron_volume_energy n) as [Hdet [Hvol Hen]].
   exists (trunc n), (fun _ => kron). split; [|split; [|split]].
-  - intros x v i t. unfold trunc, mapply. destruct (Nat.ltb i n) eqn:Hi.
-    + apply Nat.ltb_lt in Hi.
-      replace (fsum n (fun j => kron i j * v j)) with (v i)
-        by (symmetry; apply fsum_kron; exact Hi).
-      unfold vadd, vscal. auto_derive; [exact Logic.I|]. ring.
-    + apply Nat.ltb_ge in Hi.
-      replace (fsum n (fun j => kron i j * v j)) with 0.
-      * auto_derive; [exact Logic.I|]. ring.
-      * rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
-        intros j Hj. unfold kron. destruct (Nat.eq_dec i j); [lia | ring].
+  - apply trunc_jacobian.
   - split; [|split; [|split; [|split; [|split]]]].
     + intros x. rewrite Hdet. lra.
     + rewrite Hvol. apply Hc.
@@ -616,20 +600,6 @@ Proof.
   apply (dirichlet_identifiability_gauss_density n h J g Jg); assumption.
 Qed.
 
-Lemma trunc_jacobian : forall n, has_jacobian n (trunc n) (fun _ => kron).
-Proof.
-  intros n x v i t. unfold trunc, mapply. destruct (Nat.ltb i n) eqn:Hi.
-  - apply Nat.ltb_lt in Hi.
-    replace (fsum n (fun j => kron i j * v j)) with (v i)
-      by (symmetry; apply fsum_kron; exact Hi).
-    unfold vadd, vscal. auto_derive; [exact Logic.I|]. ring.
-  - apply Nat.ltb_ge in Hi.
-    replace (fsum n (fun j => kron i j * v j)) with 0.
-    + auto_derive; [exact Logic.I|]. ring.
-    + rewrite (fsum_ext n _ (fun _ => 0)); [rewrite fsum_const; ring|].
-      intros j Hj. unfold kron. destruct (Nat.eq_dec i j); [lia | ring].
-Qed.
-
 (** Not vacuous: the identity of R^n meets every hypothesis of
     [dirichlet_identifiability_gauss_density] (for itself as [h] and as [g]). *)
 Theorem dirichlet_identifiability_gauss_density_satisfiable :
@@ -643,14 +613,7 @@ Theorem dirichlet_identifiability_gauss_density_satisfiable :
     (forall x, veq n (h (h x)) x) /\ veq n (h (fun _ => 0)) (fun _ => 0).
 Proof.
   intros n Hn. destruct (gexpn_is_expectation n) as [Hc _].
-  assert (Hdet : det n (gram n kron) = 1).
-  { rewrite det_gram_upper by (intros i j _ Hji; unfold kron; destruct (Nat.eq_dec i j); [lia | reflexivity]).
-    rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron; destruct (Nat.eq_dec i i); [ring | congruence]].
-    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite IH; ring]. }
-  assert (Hvol : log_volume n kron = 0) by (unfold log_volume; rewrite Hdet; apply ln_1).
-  assert (Hen : dirichlet_energy n kron = INR n).
-  { unfold dirichlet_energy, mtrace. rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
-    intros i Hi. rewrite gram_kron by exact Hi. unfold kron. destruct (Nat.eq_dec i i); [reflexivity | congruence]. }
+  destruct (kron_volume_energy n) as [Hdet [Hvol Hen]].
   assert (Htr : forall z, nsq n (trunc n z) = nsq n z).
   { intros z. unfold nsq, dot, trunc. apply fsum_ext. intros i Hi.
     apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity. }
@@ -681,14 +644,7 @@ Theorem dirichlet_identifiability_gauss_whitened_satisfiable :
 Proof.
   intros n Hn.
   destruct (gexpn_is_expectation n) as [Hc _].
-  assert (Hdet : det n (gram n kron) = 1).
-  { rewrite det_gram_upper by (intros i j _ Hji; unfold kron; destruct (Nat.eq_dec i j); [lia | reflexivity]).
-    rewrite (fprod_ext n _ (fun _ => 1)); [|intros i _; unfold kron; destruct (Nat.eq_dec i i); [ring | congruence]].
-    clear. induction n as [|n IH]; simpl; [reflexivity | rewrite IH; ring]. }
-  assert (Hvol : log_volume n kron = 0) by (unfold log_volume; rewrite Hdet; apply ln_1).
-  assert (Hen : dirichlet_energy n kron = INR n).
-  { unfold dirichlet_energy, mtrace. rewrite (fsum_ext n _ (fun _ => 1)); [rewrite fsum_const; ring|].
-    intros i Hi. rewrite gram_kron by exact Hi. unfold kron. destruct (Nat.eq_dec i i); [reflexivity | congruence]. }
+  destruct (kron_volume_energy n) as [Hdet [Hvol Hen]].
   assert (Htr : forall z, nsq n (trunc n z) = nsq n z).
   { intros z. unfold nsq, dot, trunc. apply fsum_ext. intros i Hi.
     apply Nat.ltb_lt in Hi. rewrite Hi. reflexivity. }
