@@ -424,7 +424,7 @@ Proof.
   induction n as [|m IH]; intros F HF Hloc.
   - simpl. intros t. apply Hloc. intros j Hj. lia.
   - destruct HF as [HF1 HF2]. split.
-    + intros z. split; [apply poly_cont, HF1 | apply ex_gint_poly, HF1].
+    + intros z. split; [exact (poly_cont _ (HF1 z)) | exact (ex_gint_poly _ (HF1 z))].
     + apply IH; [exact HF2|]. intros z z' E. f_equal. apply functional_extensionality. intros x.
       apply Hloc. intros j Hj. unfold vset. destruct (Nat.eq_dec j m); [reflexivity|]. apply E. lia.
 Qed.
