@@ -28,6 +28,7 @@ FOLDERS = [
     ("paper-cpu", RESULTS / "paper-cpu" / "claims.json", True),
     ("beyond", RESULTS / "beyond" / "claims.json", False),
     ("stall", RESULTS / "stall" / "claims.json", False),
+    ("stall-cuda", RESULTS / "stall-cuda" / "claims.json", False),
 ]
 
 
