@@ -242,7 +242,7 @@ def test_infonce_not_run_at_the_largest_n_is_not_shown_not_a_fail():
         kept = [r for r in rows if not (r["dim"] == 1024 and r["mode"] == missing)]
         claim = judged_by("scaling", 2)(fab.evidence(kept).frame)
         assert claim.verdict == "not shown", (missing, claim.summary)
-        assert "not all run at N = 1024" in claim.reason
+        assert claim.reason == f"premise: no {missing} run at N = 1024"
         assert "nan" not in claim.summary and "not run" in claim.summary
     # All three at N = 1024, InfoNCE 0.1 below: the degradation is judged, a pass.
     assert judged_by("scaling", 2)(fab.evidence(rows).frame).verdict == "pass"
