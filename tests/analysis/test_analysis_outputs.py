@@ -176,6 +176,7 @@ def test_report_claims_json_and_html_say_the_same(results: Path) -> None:
         "scaling_reproduces_table": "fail",  # fabricated values, not the paper's
         "sigreg_stall_rate": "not measured",  # no start of any run recorded
         "stall_is_optimization": "not measured",
+        "larger_lambda_removes_stall": "not measured",
         "published_2d": "not shown",  # the published setting, no same-device reference
         "anisotropic_boundary": "not measured",  # no beyond-the-paper runs
         "anisotropic_r2": "not measured",
@@ -304,3 +305,28 @@ def test_ablation_replicates_are_seeds_of_one_setting_never_other_experiments() 
     table = ablation_table(rows).set_index("latent law")
     assert table.loc["Gaussian", "grid R²(h→z)"] == "0.2700"  # one seed: no ± to show
     assert table.loc["Gaussian", "seeds"] == "1"
+
+
+def test_report_with_judges_another_folders_runs_beside_its_own(
+    results: Path, tmp_path: Path, capsys
+) -> None:
+    # An empty folder judged with the fabricated results beside it gives their verdicts.
+    own = {c.id: c.verdict for c in write_report(results, out=tmp_path / "own.html").claims}
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["report", str(empty), "--with", str(results)]) == 0
+    stored = json.loads((empty / "claims.json").read_text())["claims"]
+    assert {c["id"]: c["verdict"] for c in stored} == own
+    assert "--with" in (empty / "report.html").read_text()
+    # Alone, the empty folder measures nothing.
+    alone = {c.id: c.verdict for c in write_report(empty, out=tmp_path / "alone.html").claims}
+    assert set(alone.values()) <= {"not measured", "not shown"}
+    assert alone != own
+    # A --with that is no folder: one line, exit 2, nothing written.
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    capsys.readouterr()
+    assert main(["report", str(fresh), "--with", str(tmp_path / "missing")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--with" in err[0] and "missing" in err[0]
+    assert list(fresh.iterdir()) == []

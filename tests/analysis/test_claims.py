@@ -164,6 +164,7 @@ def test_claims_json_has_the_schema_and_reads_external_claims(tmp_path: Path) ->
         "scaling_reproduces_table",
         "sigreg_stall_rate",
         "stall_is_optimization",
+        "larger_lambda_removes_stall",
         "published_2d",
         "anisotropic_boundary",
         "anisotropic_r2",

@@ -3,7 +3,8 @@ is judged again from the same runs and must agree claim by claim, so that a rule
 reference file or a run that changed without the report being regenerated is caught
 (the published_2d reference once grew two seeds while results/claims.json kept the old
 one-seed verdict). Regenerate with the commands in scripts/full_results.sh,
-scripts/beyond_results.sh and docs/stall.md; the Reacher ones with
+scripts/beyond_results.sh and docs/stall.md (results/stall-lambda with ``--with
+results/stall``); the Reacher ones with
 ``python -m lejepa_id.reacher.claims PLAN.json [DATASETS_DIR]``."""
 
 from __future__ import annotations
@@ -16,25 +17,27 @@ import pytest
 from lejepa_id.analysis.claims import write_claims
 from lejepa_id.analysis.claims.reacher_rules import read_datasets
 from lejepa_id.analysis.claims.reacher_rules import write_claims as write_reacher_claims
-from lejepa_id.analysis.report import judge_folder, table_frame
+from lejepa_id.analysis.report import judge_folder, table_frame, with_runs
 from lejepa_id.analysis.table import collect
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 
 # (runs folder, its committed claims.json, judged from the committed table instead of the
-# result files: the folder keeps no weights)
+# result files: the folder keeps no weights, the folders judged beside it: `report --with`)
 FOLDERS = [
-    ("runs", RESULTS / "claims.json", False),
-    ("paper-cpu", RESULTS / "paper-cpu" / "claims.json", True),
-    ("beyond", RESULTS / "beyond" / "claims.json", False),
-    ("stall", RESULTS / "stall" / "claims.json", False),
-    ("stall-cuda", RESULTS / "stall-cuda" / "claims.json", False),
+    ("runs", RESULTS / "claims.json", False, ()),
+    ("paper-cpu", RESULTS / "paper-cpu" / "claims.json", True, ()),
+    ("beyond", RESULTS / "beyond" / "claims.json", False, ()),
+    ("stall", RESULTS / "stall" / "claims.json", False, ()),
+    ("stall-cuda", RESULTS / "stall-cuda" / "claims.json", False, ()),
+    ("stall-lambda", RESULTS / "stall-lambda" / "claims.json", False, ("stall",)),
 ]
 
 
-def _rejudged(folder: str, from_table: bool, tmp: Path) -> dict[str, dict]:
+def _rejudged(folder: str, from_table: bool, with_dirs: tuple[str, ...], tmp: Path) -> dict:
     directory = RESULTS / folder
     frame = table_frame(directory) if from_table else collect(directory).frame
+    frame = with_runs(frame, [RESULTS / other for other in with_dirs])
     claims, _, _ = judge_folder(directory, frame)
     # Written and read back as the report writes them (NaN as null, tuples as lists).
     write_claims(tmp / "claims.json", claims)
@@ -42,13 +45,13 @@ def _rejudged(folder: str, from_table: bool, tmp: Path) -> dict[str, dict]:
 
 
 @pytest.mark.parametrize(
-    ("folder", "committed", "from_table"), FOLDERS, ids=[f[0] for f in FOLDERS]
+    ("folder", "committed", "from_table", "with_dirs"), FOLDERS, ids=[f[0] for f in FOLDERS]
 )
 def test_committed_claims_are_current(
-    folder: str, committed: Path, from_table: bool, tmp_path: Path
+    folder: str, committed: Path, from_table: bool, with_dirs: tuple[str, ...], tmp_path: Path
 ) -> None:
     stored = {c["id"]: c for c in json.loads(committed.read_text())["claims"]}
-    fresh = _rejudged(folder, from_table, tmp_path)
+    fresh = _rejudged(folder, from_table, with_dirs, tmp_path)
     assert sorted(fresh) == sorted(stored), f"claims differ in {committed}: regenerate the report"
     stale = [cid for cid in fresh if fresh[cid] != stored[cid]]
     assert not stale, f"{committed}: stale verdicts for {stale}; regenerate the report"

@@ -122,3 +122,54 @@ def test_the_scaling_verdicts_cite_the_stall_claims(claim_id: str) -> None:
             judged += 1
             assert any("sigreg_stall_rate" in n and "docs/stall.md" in n for n in claim.notes)
     assert judged >= 2
+
+
+def lam_pairs(stalled: int, escaped: int, identified: int, lost: int, **row) -> pd.DataFrame:
+    """Worlds at N = 4 with a λ = 1e-6 and a λ = 1e-2 run each (seed = world)."""
+    low = [STALLED] * stalled + [IDENTIFIED] * identified
+    high = [IDENTIFIED] * escaped + [STALLED] * (stalled - escaped) + [STALLED] * lost
+    high += [IDENTIFIED] * (identified - lost)
+    rows = []
+    for seed, (a, b) in enumerate(zip(low, high)):
+        rows.append(fabricated_world(4, seed, *a, steps=20000) | row)
+        rows.append(fabricated_world(4, seed, *b, run="lam", lam=1e-2, steps=20000) | row)
+    return runs(rows)
+
+
+def larger_lambda(f: pd.DataFrame):
+    return judge(current("larger_lambda_removes_stall"), Evidence(frame=f))
+
+
+def test_larger_lambda_is_judged_on_both_exact_intervals() -> None:
+    # 10 of 10 stalled escape (lower end 0.025^(1/10) = 0.69 > 0.5), 0 of 30 lost (upper end
+    # 1 - 0.025^(1/30) = 0.116 < 0.15): pass.
+    cured = larger_lambda(lam_pairs(10, 10, 30, 0))
+    assert cured.verdict == "pass"
+    assert cured.values["escaped_ci"][0] == pytest.approx(0.025 ** (1 / 10))
+    assert cured.values["lost_ci"][1] == pytest.approx(1 - 0.025 ** (1 / 30))
+    # None of 8 escapes (upper end 1 - 0.025^(1/8) = 0.37 < 0.5): fail.
+    assert larger_lambda(lam_pairs(8, 0, 30, 0)).verdict == "fail"
+    # Every stalled world escapes but 12 of 30 identified ones are lost (lower end > 0.15):
+    # a cure that breaks other worlds fails.
+    assert larger_lambda(lam_pairs(10, 10, 30, 12)).verdict == "fail"
+    # 4 of 7 escape, 5 of 33 lost (the committed sweep's counts): neither side decided.
+    middle = larger_lambda(lam_pairs(7, 4, 33, 5))
+    assert middle.verdict == "not shown"
+    assert (middle.values["escaped"], middle.values["lost"]) == (4, 5)
+
+
+def test_larger_lambda_pairs_worlds_and_needs_its_premises() -> None:
+    f = lam_pairs(10, 10, 30, 0)
+    # A λ = 1e-2 run of another world (a seed with no λ = 1e-6 run) pairs with nothing.
+    stray = runs([fabricated_world(4, 99, *IDENTIFIED, run="lam", lam=1e-2, steps=20000)])
+    assert larger_lambda(pd.concat([f, stray], ignore_index=True)).values["worlds"] == 40
+    # The same world drawn by another generator is another world.
+    other = lam_pairs(10, 10, 30, 0)
+    other.loc[other["lam"] == 1e-2, "coupling_draw"] = "published_cuda"
+    assert larger_lambda(other).verdict == "not measured"
+    too_few = larger_lambda(lam_pairs(5, 5, 30, 0))
+    assert too_few.verdict == "not shown"
+    assert too_few.values["premises"]["stalled_worlds"]["held"] is False
+    short = larger_lambda(lam_pairs(10, 10, 30, 0, steps=3000))
+    assert short.verdict == "not shown"
+    assert short.values["premises"]["length"]["held"] is False

@@ -15,7 +15,7 @@ import json
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -644,6 +644,15 @@ def table_frame(directory: Path) -> pd.DataFrame:
     return frame
 
 
+def with_runs(frame: pd.DataFrame, with_dirs: Sequence[str | Path]) -> pd.DataFrame:
+    """``frame`` and the runs of every results root in ``with_dirs`` as one table."""
+    frames = [frame] + [collect(other).frame for other in with_dirs]
+    frames = [f for f in frames if not f.empty]
+    if len(frames) < 2:
+        return frames[0] if frames else frame
+    return pd.concat(frames, ignore_index=True, sort=False)
+
+
 def judge_folder(
     directory: Path, frame: pd.DataFrame
 ) -> tuple[list[Claim], list[str], dict[str, Any] | None]:
@@ -661,13 +670,19 @@ def write_report(
     out: str | Path | None = None,
     command: str = "",
     from_table: bool = False,
+    with_dirs: Sequence[str | Path] = (),
 ) -> Report:
     """Write the HTML report (default DIR/report.html), claims.json and figures/ beside it.
     ``command``: the command line that asked for it, shown on the page (default
     ``lejepa-id report DIR``). ``from_table``: judge the committed runs table instead of
     the result files, and keep the figures already beside the page (results kept without
-    their weights: the claims judged again, nothing retrained or redrawn)."""
+    their weights: the claims judged again, nothing retrained or redrawn). ``with_dirs``:
+    other results roots whose runs are judged beside DIR's (a claim that pairs a new sweep
+    with the runs of an earlier one); the figures stay DIR's own."""
     directory = Path(directory)
+    for other in with_dirs:
+        if not Path(other).is_dir():
+            raise UsageError(f"--with {str(other)!r}: not a results folder (no such directory)")
     path = Path(out) if out is not None else directory / "report.html"
     if path.is_dir():
         raise UsageError(f"--out {str(path)!r} is a directory; give the HTML file's path")
@@ -680,6 +695,7 @@ def write_report(
     else:
         made = make_figures(directory, figures_dir, formats=("png", "pdf"))
         frame = collect(directory).frame
+    frame = with_runs(frame, with_dirs)
     claims, notes, budget = judge_folder(directory, frame)
     report = Report(
         path,

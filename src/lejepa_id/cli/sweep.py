@@ -113,7 +113,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     command = report_command(args)
     report = write_report(
-        _existing_dir(args.dir), args.out, command=command, from_table=args.from_table
+        _existing_dir(args.dir),
+        args.out,
+        command=command,
+        from_table=args.from_table,
+        with_dirs=args.with_dirs,
     )
     _print_skipped(report.skipped, report.reasons)
     for note in report.notes:
@@ -141,6 +145,8 @@ def report_command(args: argparse.Namespace) -> str:
         words.append("--recorded-plugins")
     if args.from_table:
         words.append("--from-table")
+    for other in getattr(args, "with_dirs", None) or []:
+        words += ["--with", str(other)]
     return shlex.join(words)
 
 
@@ -303,6 +309,15 @@ def _register_analysis(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="judge the claims on DIR's committed runs table (runs.parquet or runs.csv) and "
         "keep the figures beside the page: for results kept without their weights",
+    )
+    p.add_argument(
+        "--with",
+        dest="with_dirs",
+        action="append",
+        default=[],
+        metavar="OTHER",
+        help="judge the claims on OTHER's runs too (repeatable): a sweep whose claim pairs "
+        "its runs with an earlier sweep's, e.g. results/stall-lambda --with results/stall",
     )
     _add_plugin(p)
     p.set_defaults(func=cmd_report)
