@@ -23,6 +23,7 @@ import torch
 
 from lejepa_id.errors import UsageError
 from lejepa_id.objectives import Objective
+from lejepa_id.training.adamw import FusedAdamW
 from lejepa_id.training.streams import DrawStream
 
 
@@ -107,8 +108,14 @@ class Engine:
         self.alive = torch.ones(members, dtype=torch.bool, device=device)
         self.diverged_at = torch.full((members,), -1, dtype=torch.long, device=device)
 
-    def _optimizer(self, weight_decay: float, device: torch.device) -> torch.optim.AdamW:
-        fused = device.type in ("cuda", "cpu")
+    def _optimizer(
+        self, weight_decay: float, device: torch.device
+    ) -> FusedAdamW | torch.optim.AdamW:
+        # On the CPU the same fused kernel without torch.optim's per-step wrapper (and its
+        # import of torch._dynamo): equal bit for bit (lejepa_id.training.adamw).
+        if device.type == "cpu":
+            return FusedAdamW(self.params, lr=self.schedule.lr, weight_decay=weight_decay)
+        fused = device.type == "cuda"
         return torch.optim.AdamW(
             self.params, lr=self.schedule.lr, weight_decay=weight_decay, fused=fused
         )
@@ -216,7 +223,9 @@ class GraphedEngine(Engine):
         self._static = None
         self._out: tuple[torch.Tensor, dict[str, torch.Tensor]] | None = None
 
-    def _optimizer(self, weight_decay: float, device: torch.device) -> torch.optim.AdamW:
+    def _optimizer(
+        self, weight_decay: float, device: torch.device
+    ) -> FusedAdamW | torch.optim.AdamW:
         # The CPU's fused kernel computes with a float64 rate bit for bit like a Python
         # float; CUDA's reads a float32 one.
         dtype = torch.float32 if device.type == "cuda" else torch.float64
