@@ -251,3 +251,23 @@ def test_claims_are_rewritten_from_an_existing_plan(tmp_path, capsys):
     assert main([str(tmp_path / "plan.json"), str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and "nowhere" in err[1]
+
+
+def test_the_dataset_note_says_what_the_runs_spread_includes():
+    from lejepa_id.analysis.claims.reacher_rules import ONE_DATASET, OWN_DATASET, dataset_note
+
+    def runs(kind, seeds):
+        return [{"kind": kind, "train_identity": {"kind": kind, "seed": s}} for s in seeds]
+
+    shared = {"runs": runs("ou", [0, 0, 0]) + runs("traj", [0, 0])}
+    own = {"runs": runs("ou", [0, 1, 2]) + runs("traj", [0, 1])}
+    assert dataset_note(shared, ["ou", "traj"]) == ONE_DATASET
+    assert dataset_note(own, ["ou", "traj"]) == OWN_DATASET
+    mixed = dataset_note({"runs": runs("ou", [0, 0, 1]) + runs("traj", [0, 0])}, ["ou", "traj"])
+    assert mixed == (
+        "the runs' datasets: one dataset a kind: traj; ou (2 datasets of 1 setting for 3 runs)"
+    )
+    # Runs of different settings (another rho) are no renderings of one dataset.
+    settings = {"runs": [{"kind": "ou", "train_identity": {"kind": "ou", "rho": r, "seed": 0}}
+                         for r in (0.5, 0.95)]}  # fmt: skip
+    assert "2 datasets of 2 settings" in dataset_note(settings, ["ou"])

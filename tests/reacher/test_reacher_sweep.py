@@ -65,6 +65,33 @@ def test_sweep_trains_the_grid_in_the_reacher_layout_and_resumes(tiny_data, tmp_
     assert frame["final_loss"].notna().all()
 
 
+def test_a_seed_field_trains_each_seed_on_its_own_dataset(tiny_data, tmp_path, capsys):
+    from lejepa_id.reacher.datasets import RenderSpec, render_dataset
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "ou_s0").symlink_to(tiny_data / "ou")  # rendered with seed 0
+    spec = RenderSpec("ou", 160, size=32, look="fast", shard_size=80, seed=1)
+    render_dataset(spec, data / "ou_s1", workers=1)
+    config = _config(tmp_path, tiny_data, runs={"ou": {"data": str(data / "ou_s{seed}")}})
+    out = tmp_path / "runs"
+    assert _sweep(config, out) == 0
+    root = out / "rgrid" / "ou"
+    identities = []
+    for seed in (0, 1):
+        res = json.loads((root / f"lam0.01_seed{seed}" / RESULT_FILE).read_text())
+        assert res["data"]["train"] == str((data / f"ou_s{seed}").resolve())
+        identities.append(res["data"]["train_identity"])
+        baseline = json.loads((root / f"baseline_seed{seed}.json").read_text())
+        assert "r2_pixels_pca64_hz" in baseline
+    assert [i["seed"] for i in identities] == [0, 1]
+    assert not (root / "baseline.json").exists()  # one baseline per dataset, not one shared
+    capsys.readouterr()
+    # The manifest keeps the path with its field: a rerun resumes, both runs done.
+    assert _sweep(config, out) == 0
+    assert "2 runs, 2 already done" in capsys.readouterr().out
+
+
 def test_a_changed_setting_is_refused_and_an_axis_can_grow(tiny_data, tmp_path, capsys):
     config, out = _config(tmp_path, tiny_data, seeds=[0]), tmp_path / "runs"
     assert _sweep(config, out, "--set", "runs=[ou]") == 0
@@ -89,6 +116,8 @@ def test_a_changed_setting_is_refused_and_an_axis_can_grow(tiny_data, tmp_path, 
         ({"runs": {"ou": "data/ou"}}, "runs.ou must be a mapping"),
         ({"defaults": [1]}, "'defaults' must be a mapping"),
         ({"runs": {"ou": {"data": 3}}}, "runs.ou.data must be the path"),
+        ({"runs": {"ou": {"data": "data/ou_{rho}"}}}, "brace other than {seed}"),
+        ({"runs": {"ou": {"data": "/nowhere/ou_s{seed}"}}}, "not a reacher dataset"),
     ],
 )
 def test_bad_grid_configs_exit_2_before_anything_is_written(

@@ -325,7 +325,12 @@ def test_the_overnight_budget_runs_every_synthetic_experiment_at_full_length() -
     assert (sizes.size, sizes.pairs, sizes.batch, sizes.epochs) == (32, 20_000, 256, 50)
     assert sizes.epochs * (sizes.pairs // sizes.batch) == 3_900
     assert (sizes.grid_runs, sizes.sweep_runs, len(sizes.seeds)) == (9, 0, 3)
-    assert set(sizes.datasets()) == {"eval", "ou_rho0.95", "traj_delta16", "trajmatch_delta16"}
+    # Each seed trains on datasets rendered with it: replicates of data and training.
+    grid = ("ou_rho0.95", "traj_delta16", "trajmatch_delta16")
+    datasets = sizes.datasets()
+    assert set(datasets) == {"eval"} | {f"{g}_s{k}" for g in grid for k in (0, 1, 2)}
+    assert [datasets[f"ou_rho0.95_s{k}"]["seed"] for k in (0, 1, 2)] == [0, 1, 2]
+    assert sizes.frames() == 2_000 + 9 * 2 * 20_000
 
 
 def _overnight_doc_rows() -> dict[str, list[str]]:
@@ -608,8 +613,19 @@ def test_the_overnight_reacher_runs_record_their_identification_curve(tmp_path) 
     assert sizes.identify_every == 1
     sets = reacher_grid_sets(sizes, tmp_path, "cpu")
     assert "identify_every=1" in sets
+    # One sweep; each run's data names its seed's dataset.
+    (runs,) = [json.loads(s.split("=", 1)[1]) for s in sets if s.startswith("runs=")]
+    assert runs["ou"] == {"data": str(tmp_path / "ou_rho0.95_s{seed}")}
     # The cpu budget keeps the config's default: no checks.
     assert not any(s.startswith("identify_every") for s in reacher_grid_sets(
         reacher_sizes(BUDGETS["cpu"].parts["reacher"]), tmp_path, "cpu"))  # fmt: skip
     # A training key of the grid config (loading it would need rendered datasets).
     assert "identify_every" in TRAIN_KEYS
+
+
+def test_data_per_seed_refuses_a_budget_with_rho_or_delta_sweeps() -> None:
+    from lejepa_id.sweeps.paper import ReacherPart as Part
+
+    sizes = reacher_sizes(Part(seeds=(0, 1), rhos=(0.5,), deltas=(), data_per_seed=True))
+    with pytest.raises(ValueError, match="no rho/delta sweeps"):
+        sizes.datasets()

@@ -296,3 +296,41 @@ def runs_for_power(sd: float, effect: float, power: float = 0.8, limit: int = 10
         if welch_power(n, n, sd, effect) >= power:
             return n
     return None
+
+
+def tost_power(n: int, sd: float, margin: float, mean: float = 0.0, alpha: float = ALPHA) -> float:
+    """Power of the one-sample TOST (two one-sided t-tests at ``alpha``, df = n - 1) to
+    conclude |mean| < ``margin`` when the true mean is ``mean`` and the per-run standard
+    deviation ``sd``: P(T(d1) > t) + P(T(d2) < -t) - 1 with noncentral t's, d1 = (mean +
+    margin) / se and d2 = (mean - margin) / se (the usual approximation, which treats the
+    two tests' shared standard deviation as independent; clipped at 0)."""
+    if n < 2 or not sd > 0 or not margin > 0:
+        return math.nan
+    df, se = n - 1, sd / math.sqrt(n)
+    crit = float(stats.t.ppf(1 - alpha, df))
+    upper = float(stats.nct.sf(crit, df, (mean + margin) / se))
+    lower = float(stats.nct.cdf(-crit, df, (mean - margin) / se))
+    return max(0.0, upper + lower - 1.0)
+
+
+def runs_for_tost(
+    sd: float, margin: float, power: float = 0.8, mean: float = 0.0, limit: int = 10000
+) -> int | None:
+    """The smallest number of runs whose one-sample TOST reaches ``power``; None above
+    ``limit`` or when no number can (|mean| >= margin)."""
+    if not sd > 0 or not margin > abs(mean):
+        return None
+    for n in range(2, limit + 1):
+        if tost_power(n, sd, margin, mean) >= power:
+            return n
+    return None
+
+
+def sd_upper(sd: float, n: int, level: float = 0.8) -> float:
+    """One-sided ``level`` upper confidence bound of a standard deviation estimated from
+    ``n`` values (chi-square, df = n - 1): sizing a study from a small pilot's SD itself
+    underpowers it about half the time."""
+    if n < 2 or not sd >= 0:
+        return math.nan
+    df = n - 1
+    return float(sd * math.sqrt(df / stats.chi2.ppf(1 - level, df)))

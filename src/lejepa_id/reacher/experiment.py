@@ -45,6 +45,7 @@ KIND_NAME = EXPERIMENT_KIND
 AXES = {"lambs": "lam", "seeds": "seed"}
 SWEEP_KEYS = ("rhos", "deltas", "traj_kinds")
 TRAJ_KINDS = ("traj", "trajmatch")
+SEED_FIELD = "{seed}"
 TOP_KEYS = ("name", "kind", "description", "eval", "defaults", "runs", *AXES)
 TRAIN_KEYS = tuple(f.name for f in fields(TrainConfig))
 
@@ -56,6 +57,8 @@ class ReacherRunConfig:
     train: TrainConfig
     data: str
     eval: str
+    per_seed: bool = False
+    """``data`` came from a path with ``{seed}``: each seed has its own dataset."""
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.train.to_dict(), "data": self.data, "eval": self.eval}
@@ -160,7 +163,9 @@ class ReacherKind:
             c = spec.config
             data = _load(c.data, "pairs", load_dataset)
             gallery = _load(c.eval, "eval", load_dataset)
-            write_baseline(Path(root) / spec.run / "baseline.json", data, gallery, c.train.fit_n)
+            # One pixel baseline per dataset, beside the runs trained on it.
+            name = f"baseline_seed{c.train.seed}.json" if c.per_seed else "baseline.json"
+            write_baseline(Path(root) / spec.run / name, data, gallery, c.train.fit_n)
             run = Path(root) / spec.run_id
             results.append(train_run(data, gallery, c.train, run, progress, on_epoch))
         return results
@@ -188,20 +193,35 @@ class ReacherExperiment:
     overrides: dict[str, Any] = field(default_factory=dict)
     description: str = ""
 
-    def data_path(self, run: str) -> str:
-        """The training dataset of a run (its ``data``, which --set may override)."""
+    def data_path(self, run: str, seed: int | None = None) -> str:
+        """The training dataset of a run (its ``data``, which --set may override). A
+        ``{seed}`` in it names one dataset per seed (rendered with that seed), so that
+        replicates differ in their data too; it is filled in when ``seed`` is given."""
         data = {**self.defaults, **self.runs[run], **self.overrides}.get("data")
         if not isinstance(data, str):
             raise UsageError(f"runs.{run}.data must be the path of a training dataset")
-        return data
+        rest = data.replace(SEED_FIELD, "")
+        if "{" in rest or "}" in rest:
+            raise UsageError(
+                f"runs.{run}.data: {data!r} has a brace other than {SEED_FIELD} "
+                "(the one field a dataset path may hold)"
+            )
+        return data if seed is None else data.replace(SEED_FIELD, str(int(seed)))
+
+    def data_paths(self, run: str) -> list[str]:
+        """Every training dataset of a run: one, or one per seed of the sweep."""
+        data = self.data_path(run)
+        if SEED_FIELD not in data:
+            return [data]
+        return [self.data_path(run, seed) for seed in self.axes.get("seeds", [0])]
 
     def run_config(self, run: str, **axis_values: Any) -> ReacherRunConfig:
         """Defaults, then the run's keys, then axis values, then --set; validated."""
         merged = {**self.defaults, **self.runs[run], **axis_values, **self.overrides}
         merged.pop("data", None)
-        data = self.data_path(run)
+        data = self.data_path(run, merged.get("seed"))
         train = TrainConfig.from_mapping(merged, where=f"runs.{run} (besides data)")
-        return ReacherRunConfig(train, data, self.eval)
+        return ReacherRunConfig(train, data, self.eval, SEED_FIELD in self.data_path(run))
 
     def expand(self) -> list[ReacherSpec]:
         keys = [k for k in AXES if k in self.axes]
@@ -369,17 +389,17 @@ def check_datasets(exp: ReacherExperiment) -> None:
             "needs an eval dataset"
         )
     for run in exp.runs:
-        path = exp.data_path(run)
-        _, meta = load_angles(path)
-        check_shards(path, meta)
-        kind, size = meta["identity"]["kind"], meta["identity"]["size"]
-        if kind == "eval":
-            raise UsageError(f"runs.{run}.data: {path} is an eval dataset, not pairs")
-        if size != gallery["identity"]["size"]:
-            raise UsageError(
-                f"runs.{run}.data: image sizes differ ({size} vs the eval set's "
-                f"{gallery['identity']['size']}); render both with the same --size"
-            )
+        for path in exp.data_paths(run):
+            _, meta = load_angles(path)
+            check_shards(path, meta)
+            kind, size = meta["identity"]["kind"], meta["identity"]["size"]
+            if kind == "eval":
+                raise UsageError(f"runs.{run}.data: {path} is an eval dataset, not pairs")
+            if size != gallery["identity"]["size"]:
+                raise UsageError(
+                    f"runs.{run}.data: image sizes differ ({size} vs the eval set's "
+                    f"{gallery['identity']['size']}); render both with the same --size"
+                )
 
 
 KIND = ReacherKind()

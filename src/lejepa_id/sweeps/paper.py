@@ -78,6 +78,11 @@ class ReacherPart:
     identify_every: int | None = None
     """Epochs between identification checks of the grid's runs (the training setting of
     that name; None: the config's, 0 by default)."""
+    data_per_seed: bool | None = None
+    """Render the grid's training datasets once per seed (rendered with that seed), so that
+    runs of one kind are replicates of the whole pipeline, data included, not only of the
+    training seed (None: the paper's, one dataset a kind). Needs a budget without rho and
+    delta sweeps."""
     why: str = ""
 
 
@@ -105,6 +110,7 @@ class ReacherSizes:
     plan_k: int
     fit_n: int
     identify_every: int = 0
+    data_per_seed: bool = False
 
     @property
     def grid_runs(self) -> int:
@@ -130,14 +136,23 @@ class ReacherSizes:
             deltas = (self.delta, *self.deltas) if kind in self.traj_kinds else (self.delta,)
             for d in deltas:
                 out[f"{kind}_delta{d}"] = {"kind": kind, "delta": int(d), **pairs}
+        if self.data_per_seed:
+            if self.sweep_runs:
+                raise ValueError("data_per_seed renders the grid's data only: no rho/delta sweeps")
+            for base in self.grid_labels().values():
+                spec = out.pop(base)
+                for seed in self.seeds:
+                    out[f"{base}_s{seed}"] = {**spec, "seed": int(seed)}
         return out
 
-    def grid_labels(self) -> dict[str, str]:
-        """Grid run label -> dataset label (the paper's rho and delta)."""
+    def grid_labels(self, seed: int | str | None = None) -> dict[str, str]:
+        """Grid run label -> dataset label (the paper's rho and delta); given a ``seed``
+        (``data_per_seed``), the dataset rendered with it."""
+        suffix = "" if seed is None else f"_s{seed}"
         return {
-            "ou": f"ou_rho{self.rho:g}",
-            "traj": f"traj_delta{self.delta}",
-            "trajmatch": f"trajmatch_delta{self.delta}",
+            "ou": f"ou_rho{self.rho:g}{suffix}",
+            "traj": f"traj_delta{self.delta}{suffix}",
+            "trajmatch": f"trajmatch_delta{self.delta}{suffix}",
         }
 
     def frames(self) -> int:
@@ -342,11 +357,14 @@ OVERNIGHT = Budget(
             plan_k=100,
             fit_n=2000,
             identify_every=1,
+            data_per_seed=True,
             why="32 x 32 fast-look frames, 20,000 pairs, 50 of 100 epochs (FEWER EPOCHS: "
             "3,900 steps a run; 25 until 2026-12-03, when the registered Reacher "
             "identification study identified 1 of 3 seeds at 25 epochs and 2 of 3 at 50; "
             "every run records its curve after each epoch), one lambda, 3 seeds a side on "
-            "ou, traj and trajmatch; no rho or delta sweep (no claim reads it)",
+            "ou, traj and trajmatch, each seed on datasets rendered with it (since "
+            "2026-12-06: replicates of data and training, not of training alone); no rho or "
+            "delta sweep (no claim reads it)",
         ),
         "anisotropic": Part(
             (
@@ -457,8 +475,10 @@ def reacher_sizes(part: ReacherPart, configs: Path | None = None) -> ReacherSize
 
 
 def reacher_grid_sets(sizes: ReacherSizes, data: Path, device: str | None) -> list[str]:
-    """``--set`` overrides of configs/reacher_grid.yaml for the budget's lambda x seed grid."""
-    runs = {label: {"data": str(data / ds)} for label, ds in sizes.grid_labels().items()}
+    """``--set`` overrides of configs/reacher_grid.yaml for the budget's lambda x seed grid;
+    with ``data_per_seed`` each run's ``data`` names its seed's dataset (``{seed}``)."""
+    labels = sizes.grid_labels("{seed}" if sizes.data_per_seed else None)
+    runs = {label: {"data": str(data / ds)} for label, ds in labels.items()}
     return _reacher_sets(sizes, data, runs, sizes.lams, sizes.seeds, device)
 
 

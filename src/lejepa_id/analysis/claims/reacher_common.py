@@ -3,8 +3,9 @@
 v1 took any runs of a kind as replicates; the sweep's claims pooled different settings
 (OU ρ = 0.5 with 0.95, both seed 0; trajectory Δ = 4 with 16) as if they were seeds. v2
 adds the premise ``replicates`` (a kind's runs share one setting: data label and λ) and
-states in a note that every run of a kind trains on one rendered dataset, so the spread
-across runs is training-seed variance only. Its thresholds are the rule's own, not the
+states in a note what the spread across runs includes: training seeds only when a kind's
+runs share one rendered dataset, the data's variation too when each run has its own
+rendering (``reacher_rules.dataset_note``). Its thresholds are the rule's own, not the
 plan's, and its power statements state the degrees of freedom behind them.
 """
 

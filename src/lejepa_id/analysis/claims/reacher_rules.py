@@ -14,6 +14,7 @@ failing to reject is never agreement), not measured (no runs of a kind the claim
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -104,6 +105,39 @@ ONE_DATASET = (
     "every run of a kind trains on one rendered dataset, so the spread across its runs is "
     "training-seed variance only: it says nothing about another rendering of the data"
 )
+OWN_DATASET = (
+    "every run of a kind trains on a dataset of its own (rendered with its seed), so the "
+    "spread across its runs includes the data's variation, not only the training seed's"
+)
+
+
+def dataset_note(plan: dict, kinds: list[str]) -> str:
+    """What the spread across a kind's runs includes: the data's variation when every run
+    trained on its own rendering of one setting (datasets that differ in their seed only),
+    training seeds only when they shared one dataset."""
+    shared, own, other = [], [], []
+    for kind in kinds:
+        runs = [r for r in plan["runs"] if r["kind"] == kind]
+        ids = [r.get("train_identity") or {} for r in runs]
+        settings = {json.dumps({k: v for k, v in i.items() if k != "seed"}, sort_keys=True)
+                    for i in ids}  # fmt: skip
+        renders = {json.dumps(i, sort_keys=True) for i in ids}
+        if len(renders) == 1:
+            shared.append(kind)
+        elif len(settings) == 1 and len(renders) == len(runs):
+            own.append(kind)
+        else:
+            n = len(settings)
+            other.append(f"{kind} ({len(renders)} datasets of {n} setting{'s' * (n > 1)} for "
+                         f"{len(runs)} runs)")  # fmt: skip
+    if not own and not other:
+        return ONE_DATASET
+    if not shared and not other:
+        return OWN_DATASET
+    parts = [f"one dataset a kind: {', '.join(shared)}"] if shared else []
+    parts += [f"a rendering a run: {', '.join(own)}"] if own else []
+    parts += other
+    return "the runs' datasets: " + "; ".join(parts)
 
 
 def identified_check(run: dict, r2_min: float, orth_max: float) -> dict:
@@ -237,7 +271,7 @@ def _check_replicates(rule, claim: Claim, plan: dict, kinds: list[str]) -> bool:
     """v2 and later: the replicates premise (True when it holds) and the dataset note."""
     if rule.version < 2:
         return True
-    claim.notes.append(ONE_DATASET)
+    claim.notes.append(dataset_note(plan, kinds))
     claim.values["settings"] = {k: settings_of(plan, k) for k in kinds}
     why = replicates(plan, kinds)
     if why is not None:
