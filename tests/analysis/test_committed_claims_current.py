@@ -27,6 +27,7 @@ RESULTS = Path(__file__).resolve().parents[2] / "results"
 FOLDERS = [
     ("runs", RESULTS / "claims.json", False, ()),
     ("paper-cpu", RESULTS / "paper-cpu" / "claims.json", True, ()),
+    ("paper-overnight", RESULTS / "paper-overnight" / "claims.json", True, ()),
     ("beyond", RESULTS / "beyond" / "claims.json", False, ()),
     ("stall", RESULTS / "stall" / "claims.json", False, ()),
     ("stall-cuda", RESULTS / "stall-cuda" / "claims.json", False, ()),
