@@ -253,6 +253,23 @@ def claims_changelog(root: Path) -> str:
     return "\n".join(out)
 
 
+def overnight_claims(root: Path) -> str:
+    """The overnight budget's judged claims so far: the paper's experiments
+    (``paper-overnight/claims.json``) and, once run, the beyond families
+    (``paper-overnight/beyond/claims.json``), each table under its folder's name."""
+    parts = []
+    for rel, title in (("paper-overnight", "The paper's experiments"),
+                       ("paper-overnight/beyond", "The beyond families")):  # fmt: skip
+        path = root / rel / "claims.json"
+        if not path.is_file():
+            parts.append(f"{title} (`results/{rel}`): not run yet")
+            continue
+        parts.append(
+            f"{title} (`results/{rel}`):\n\n{verdict_table(_claims(root, f'{rel}/claims.json'))}"
+        )
+    return "\n\n".join(parts)
+
+
 BLOCKS: dict[str, Callable[[Path], str]] = {
     "claims-changelog": claims_changelog,
     "reacher-runs-table": table_reacher_runs,
@@ -274,6 +291,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
         ],
     ),  # fmt: skip
     "paper-cpu-claims": lambda root: verdict_table(_claims(root, "paper-cpu/claims.json")),
+    "paper-overnight-claims": overnight_claims,
     "reacher-control-table": table_reacher_control,
     "reacher-control-claims": lambda root: verdict_lines(
         _claims(root, "reacher_control/claims.json")
