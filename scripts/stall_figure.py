@@ -1,6 +1,6 @@
 """How often each objective stalls on the coupling worlds: the frequency table and figure.
 
-    python scripts/stall_figure.py results/stall [--out docs/img/stall]
+    python scripts/stall_figure.py results/stall [--out docs/img/stall] [--against OTHER]
 
 Reads every best-of-K run on a coupling world (matched encoder) under the results folder,
 one row per (objective, N, world). A world *stalls* for an objective when the kept
@@ -11,7 +11,10 @@ stalls when its own end point is. Writes:
   (Clopper-Pearson) 95% interval, the stalled starts, and every world's per-start R^2;
 - ``OUT.txt``: the same as a markdown table (docs/stall.md quotes it);
 - ``OUT.png``/``.pdf``: one panel per N, 1 - R²(h -> z) of every start (small) and of the
-  kept encoder (large) per world and objective, on a log axis with the floor drawn.
+  kept encoder (large) per world and objective, on a log axis with the floor drawn;
+- with ``--against OTHER`` (the same worlds trained otherwise, e.g. another λ),
+  ``OUT-paired.png``/``.pdf``: per N, each world's kept encoder in OTHER (x) against here
+  (y), the floor drawn on both axes.
 
 Nothing here judges a claim: ``lejepa-id report`` judges ``sigreg_stall_rate`` and
 ``stall_is_optimization`` by their registered rules.
@@ -135,10 +138,52 @@ def figure(table: dict[str, Any], out: Path) -> None:
     plt.close(fig)
 
 
+def paired_figure(rows: pd.DataFrame, other: pd.DataFrame, out: Path) -> int:
+    """1 - R²(h -> z) of the kept encoder per world, ``other`` (x) against ``rows`` (y), for
+    the objectives and worlds (N, seed, draw) both folders ran; returns the worlds drawn."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    keys = ["mode", "dim", "seed", "coupling_draw"]
+    both = rows.merge(other, on=keys, suffixes=("", "_other"))
+    if both.empty:
+        return 0
+    lam = f"λ = {both['lam'].iloc[0]:g}"
+    lam_other = f"λ = {both['lam_other'].iloc[0]:g}"
+    dims = sorted(both["dim"].astype(int).unique())
+    fig, axes = plt.subplots(1, len(dims), figsize=(3.0 * len(dims), 3.0), squeeze=False)
+    for ax, dim in zip(axes[0], dims):
+        cell = both[both["dim"] == dim]
+        x = np.clip(1 - cell["r2_hz_other"].astype(float), 1e-7, 1)
+        y = np.clip(1 - cell["r2_hz"].astype(float), 1e-7, 1)
+        ax.scatter(x, y, s=16, color="C0", edgecolor="k", lw=0.3)
+        ax.plot([1e-7, 1], [1e-7, 1], color="0.7", lw=0.6)
+        ax.axhline(1 - FLOOR, color="0.4", lw=0.8, ls="--")
+        ax.axvline(1 - FLOOR, color="0.4", lw=0.8, ls="--")
+        ax.set(xscale="log", yscale="log", xlim=(1e-7, 1), ylim=(1e-7, 1))
+        ax.set_title(f"N = {dim} ({len(cell)} worlds)")
+        ax.set_xlabel(f"1 - R²(h → z), {lam_other}")
+    axes[0][0].set_ylabel(f"1 - R²(h → z), {lam}")
+    fig.tight_layout()
+    for suffix in (".png", ".pdf"):
+        atomic_save_figure(fig, out.with_name(out.name + "-paired").with_suffix(suffix), dpi=150)
+    plt.close(fig)
+    return len(both)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path, help="a results folder (results/stall)")
     parser.add_argument("--out", type=Path, default=Path("docs/img/stall"), help="file stem")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        help="another results folder on the same worlds (results/stall): also draw OUT-paired, "
+        "each world's kept encoder there (x) against here (y)",
+    )
     args = parser.parse_args(argv)
     if not args.results.is_dir():
         print(f"results: {args.results} is not a folder", file=sys.stderr)
@@ -153,6 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     atomic_write_bytes(args.out.with_suffix(".txt"), markdown(table).encode())
     figure(table, args.out)
     print(markdown(table), end="")
+    if args.against is not None:
+        if not args.against.is_dir():
+            print(f"--against: {args.against} is not a folder", file=sys.stderr)
+            return 2
+        drawn = paired_figure(rows, world_rows(collect(args.against).frame), args.out)
+        print(f"paired: {drawn} worlds run in both folders")
     return 0
 
 

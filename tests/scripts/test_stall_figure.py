@@ -63,3 +63,16 @@ def test_a_folder_without_best_of_k_coupling_runs_is_refused(script, tmp_path, c
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no best-of-K coupling run" in err[0]
     assert not list(tmp_path.iterdir())
+
+
+def test_against_pairs_the_worlds_both_folders_ran(script, results, tmp_path, capsys):
+    # The same folder against itself: every world pairs with itself (3 of them, on the
+    # diagonal); a folder without those worlds pairs none and draws nothing.
+    out = tmp_path / "img" / "stall"
+    assert script.main([str(results), "--out", str(out), "--against", str(results)]) == 0
+    assert "paired: 3 worlds run in both folders" in capsys.readouterr().out
+    assert (tmp_path / "img" / "stall-paired.png").stat().st_size > 0
+    rows = script.world_rows(script.collect(results).frame)
+    assert script.paired_figure(rows, rows.iloc[0:0], tmp_path / "none") == 0
+    assert not (tmp_path / "none-paired.png").exists()
+    assert script.main([str(results), "--out", str(out), "--against", str(tmp_path / "no")]) == 2
