@@ -203,3 +203,11 @@ def test_the_reference_grows_seed_by_seed(tmp_path):
     assert [(v["seed"], v["r2_hz"] == 0.98) for v in values] == [(1337, True), (1338, False)]
     scored = values[1]
     assert scored["r2_hz_own_evaluation_set"] == 0.5 and scored["r2_hz"] != 0.1
+
+
+def test_large_n_benchmark_projects_a_full_run_from_its_two_timings():
+    row = _module("bench_large_n").measure(4, "whiten", 8, "1")
+    # The paper's schedule: every 100 steps up to 1,000, then every 500 up to 20,000.
+    assert row["full_run_evals"] == 10 + 38
+    assert row["step_s"] > 0 and row["eval_s"] >= 0
+    assert row["full_run_s"] == 20_000 * row["step_s"] + 48 * row["eval_s"]
