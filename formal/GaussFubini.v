@@ -18,7 +18,7 @@
     No axiom. *)
 
 From Coquelicot Require Import Coquelicot.
-Require Import Reals Lra Psatz.
+Require Import Reals Lra Psatz FunctionalExtensionality.
 From LejepaId Require Import Gaussian GaussianMoments HermiteGauss GaussianExpectation Fubini.
 Open Scope R_scope.
 
@@ -324,4 +324,167 @@ Proof.
         [apply isg_lim; assumption | apply cont_affine]. }
   rewrite Rminus_0_r in L. replace ((-2 * P) * P + 2 * P * P) with 0 in L by ring.
   pose proof (Rabs_pos (A - B)). assert (Z0 : Rabs (A - B) = 0) by lra. apply Rabs_eq_0 in Z0. lra.
+Qed.
+
+(** ** The Gaussian expectation of a continuous function of polynomial growth. *)
+
+(** [f] grows at most polynomially: [|f x y| <= C (1 + x^2 + y^2)^k]. *)
+Definition poly_growth2 (f : R -> R -> R) : Prop :=
+  exists C k, forall x y, Rabs (f x y) <= C * (1 + x ^ 2 + y ^ 2) ^ k.
+
+Lemma poly_pow : forall f k, IsPoly f -> IsPoly (fun x => f x ^ k).
+Proof.
+  intros f k Hf. induction k as [|k IH].
+  - apply (poly_ext (fun _ => 1)); [apply poly_const | intros; reflexivity].
+  - apply (poly_ext (fun x => f x * f x ^ k)); [apply poly_mul; assumption | intros; reflexivity].
+Qed.
+
+Lemma poly_weight : forall K k, IsPoly (fun x => K * (1 + x ^ 2) ^ k).
+Proof.
+  intros K k. apply poly_scal, poly_pow.
+  apply (poly_ext (fun x => 1 + x * (x * 1))); [|intros; ring].
+  apply poly_plus; [apply poly_const | apply poly_xmul, poly_xmul, poly_const].
+Qed.
+
+Lemma ex_gen_scal_inv : forall (g : R -> R) c, c <> 0 -> ex_RInt_gen (fun y => c * g y) mI pI -> ex_RInt_gen g mI pI.
+Proof.
+  intros g c Hc [l H]. exists (/ c * l).
+  apply (isg_ext (fun y => / c * (c * g y) + 0 * (c * g y)) _ (/ c * l + 0 * l)); [apply isg_lin; exact H | intros; field; exact Hc | ring].
+Qed.
+
+Lemma ex_gen_scal : forall (g : R -> R) c, ex_RInt_gen g mI pI -> ex_RInt_gen (fun y => c * g y) mI pI.
+Proof.
+  intros g c [l H]. exists (c * l).
+  apply (isg_ext (fun y => c * g y + 0 * g y) _ (c * l + 0 * l)); [apply isg_lin; exact H | intros; ring | ring].
+Qed.
+
+Lemma RInt_gen_scal_R : forall (g : R -> R) c, ex_RInt_gen g mI pI ->
+  RInt_gen (fun y => c * g y) mI pI = c * RInt_gen g mI pI.
+Proof.
+  intros g c Hg. apply (is_RInt_gen_unique (V := R_CompleteNormedModule)).
+  apply (isg_ext (fun y => c * g y + 0 * g y) _ (c * RInt_gen g mI pI + 0 * RInt_gen g mI pI));
+    [apply isg_lin; apply (RInt_gen_correct (V := R_CompleteNormedModule)), Hg | intros; ring | ring].
+Qed.
+
+Lemma gauss_2d_1 : forall x y, continuity_2d_pt (fun u v => gauss u) x y.
+Proof.
+  intros x y. apply (continuity_1d_2d_pt_comp gauss (fun u v => u)); [|apply continuity_2d_pt_id1].
+  apply continuity_pt_filterlim, gauss_cont.
+Qed.
+
+Lemma gauss_2d_2 : forall x y, continuity_2d_pt (fun u v => gauss v) x y.
+Proof.
+  intros x y. apply (continuity_1d_2d_pt_comp gauss (fun u v => v)); [|apply continuity_2d_pt_id2].
+  apply continuity_pt_filterlim, gauss_cont.
+Qed.
+
+Lemma growth_split : forall x y k, (1 + x ^ 2 + y ^ 2) ^ k <= (1 + x ^ 2) ^ k * (1 + y ^ 2) ^ k.
+Proof.
+  intros x y k. rewrite <- Rpow_mult_distr. apply pow_incr.
+  pose proof (pow2_ge_0 x). pose proof (pow2_ge_0 y). split; [lra | nra].
+Qed.
+
+Section GaussFubini.
+  Variable f : R -> R -> R.
+  Hypothesis f_cont : forall x y, continuity_2d_pt f x y.
+  Variables (C : R) (k : nat).
+  Hypothesis f_growth : forall x y, Rabs (f x y) <= C * (1 + x ^ 2 + y ^ 2) ^ k.
+
+  Let K := Rabs C + 1.
+  Let p := fun x => K * (1 + x ^ 2) ^ k * gauss x.
+  Let h := fun x y => gauss x * (f x y * gauss y).
+
+  Lemma gf_p_cont : forall x, continuous p x.
+  Proof. intros x. apply (continuous_mult (fun x => K * (1 + x ^ 2) ^ k) gauss); [apply poly_cont, poly_weight | apply gauss_cont]. Qed.
+
+  Lemma gf_p_nonneg : forall x, 0 <= p x.
+  Proof.
+    intros x. unfold p, K. pose proof (Rabs_pos C). pose proof (gauss_pos x).
+    assert (0 <= (1 + x ^ 2) ^ k) by (apply pow_le; pose proof (pow2_ge_0 x); lra).
+    apply Rmult_le_pos; [apply Rmult_le_pos|]; lra.
+  Qed.
+
+  Lemma gf_p_int : ex_RInt_gen p mI pI.
+  Proof.
+    destruct (poly_int _ (poly_weight K k) 0) as [l H]. exists l.
+    apply (isg_ext _ _ l l H); [intros; unfold p; ring | reflexivity].
+  Qed.
+
+  Lemma gf_h_cont : forall x y, continuity_2d_pt h x y.
+  Proof.
+    intros x y. unfold h. apply (continuity_2d_pt_mult (fun u v => gauss u)); [apply gauss_2d_1|].
+    apply (continuity_2d_pt_mult f (fun u v => gauss v)); [apply f_cont | apply gauss_2d_2].
+  Qed.
+
+  Lemma gf_h_bound : forall x y, Rabs (h x y) <= p x * p y.
+  Proof.
+    intros x y. unfold h, p.
+    pose proof (gauss_pos x) as Gx. pose proof (gauss_pos y) as Gy.
+    rewrite Rabs_mult, Rabs_mult, (Rabs_pos_eq (gauss x)), (Rabs_pos_eq (gauss y)) by lra.
+    pose proof (growth_split x y k) as S. pose proof (f_growth x y) as Fb.
+    assert (X0 : 0 < (1 + x ^ 2 + y ^ 2) ^ k) by (apply pow_lt; pose proof (pow2_ge_0 x); pose proof (pow2_ge_0 y); lra).
+    assert (Hc : C <= K * K) by (unfold K; pose proof (Rabs_pos C); pose proof (Rle_abs C); nra).
+    assert (Y : Rabs (f x y) <= K * K * ((1 + x ^ 2) ^ k * (1 + y ^ 2) ^ k)).
+    { pose proof (Rabs_pos (f x y)). unfold K in *. pose proof (Rabs_pos C). nra. }
+    assert (E : K * (1 + x ^ 2) ^ k * gauss x * (K * (1 + y ^ 2) ^ k * gauss y) =
+                gauss x * (K * K * ((1 + x ^ 2) ^ k * (1 + y ^ 2) ^ k) * gauss y)) by ring.
+    rewrite E. apply Rmult_le_compat_l; [lra|]. apply Rmult_le_compat_r; lra.
+  Qed.
+
+  Let FD := fubini_dom h p (RInt_gen p mI pI) gf_h_cont gf_p_cont gf_p_nonneg gf_h_bound
+              (RInt_gen_correct (V := R_CompleteNormedModule) _ gf_p_int).
+
+  Lemma gf_slice1 : forall x, gintegrable1 (fun y => f x y).
+  Proof.
+    intros x. apply (ex_gen_scal_inv _ (gauss x)); [apply Rgt_not_eq, gauss_pos|]. exact (proj1 FD x).
+  Qed.
+
+  Lemma gf_slice2 : forall y, gintegrable1 (fun x => f x y).
+  Proof.
+    intros y. apply (ex_gen_scal_inv _ (gauss y)); [apply Rgt_not_eq, gauss_pos|].
+    replace (fun x => gauss y * (f x y * gauss x)) with (fun x => h x y); [exact (proj1 (proj2 FD) y)|].
+    apply functional_extensionality. intros x. unfold h. ring.
+  Qed.
+
+  Lemma gf_inner1 : (fun x => gexp (fun y => f x y) * gauss x) = (fun x => / Z * RInt_gen (fun y => h x y) mI pI).
+  Proof.
+    apply functional_extensionality. intros x. unfold h. rewrite RInt_gen_scal_R by apply gf_slice1.
+    unfold gexp, gint, Rdiv. ring.
+  Qed.
+
+  Lemma gf_inner2 : (fun y => gexp (fun x => f x y) * gauss y) = (fun y => / Z * RInt_gen (fun x => h x y) mI pI).
+  Proof.
+    apply functional_extensionality. intros y.
+    replace (fun x => h x y) with (fun x => gauss y * (f x y * gauss x)) by
+      (apply functional_extensionality; intros x; unfold h; ring).
+    rewrite RInt_gen_scal_R by apply gf_slice2. unfold gexp, gint, Rdiv. ring.
+  Qed.
+
+  Lemma gf_outer1 : gintegrable1 (fun x => gexp (fun y => f x y)).
+  Proof. unfold gintegrable1. rewrite gf_inner1. apply ex_gen_scal, (proj1 (proj2 (proj2 FD))). Qed.
+
+  Lemma gf_outer2 : gintegrable1 (fun y => gexp (fun x => f x y)).
+  Proof. unfold gintegrable1. rewrite gf_inner2. apply ex_gen_scal, (proj1 (proj2 (proj2 (proj2 FD)))). Qed.
+
+  Lemma gf_order : gexp (fun x => gexp (fun y => f x y)) = gexp (fun y => gexp (fun x => f x y)).
+  Proof.
+    unfold gexp at 1 3. unfold gint. rewrite gf_inner1, gf_inner2.
+    rewrite !RInt_gen_scal_R by first [apply (proj1 (proj2 (proj2 FD))) | apply (proj1 (proj2 (proj2 (proj2 FD))))].
+    rewrite (proj2 (proj2 (proj2 (proj2 FD)))). reflexivity.
+  Qed.
+End GaussFubini.
+
+(** Fubini for the Gaussian expectation: for [f] continuous on R^2 of
+    polynomial growth, [E_x E_y f x y] and [E_y E_x f x y] (iterated
+    improper integrals against [exp (- x^2 / 2)] and [exp (- y^2 / 2)],
+    normalized) exist at every stage and are equal. *)
+Theorem gexp_fubini : forall f : R -> R -> R,
+  (forall x y, continuity_2d_pt f x y) -> poly_growth2 f ->
+  (forall x, gintegrable1 (fun y => f x y)) /\ (forall y, gintegrable1 (fun x => f x y)) /\
+  gintegrable1 (fun x => gexp (fun y => f x y)) /\ gintegrable1 (fun y => gexp (fun x => f x y)) /\
+  gexp (fun x => gexp (fun y => f x y)) = gexp (fun y => gexp (fun x => f x y)).
+Proof.
+  intros f Hf [C [k Hg]].
+  exact (conj (gf_slice1 f Hf C k Hg) (conj (gf_slice2 f Hf C k Hg) (conj (gf_outer1 f Hf C k Hg)
+           (conj (gf_outer2 f Hf C k Hg) (gf_order f Hf C k Hg))))).
 Qed.
