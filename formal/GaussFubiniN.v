@@ -1,0 +1,306 @@
+(** * The order of the iterated Gaussian integral, for continuous integrands
+      of polynomial growth in n variables.
+
+    [fclass n F]: [F] reads the first [n] coordinates only, is uniformly
+    continuous on every box [[-r, r]^n] (for a function on R^n this is
+    continuity, by Heine's theorem, which is not proved here; it is the
+    form used), and grows at most polynomially,
+    [|F z| <= C (1 + |z|^2)^k].  Proved here, no axiom:
+    - [fclass_closure]: integrating out the innermost coordinate keeps the
+      class ([z => E_x F (z with z_m := x)] is in [fclass m]);
+    - [fclass_gclass]: [fclass n] is contained in [gclass n], the class of
+      the Dirichlet theorems ([GaussianExpectation]);
+    - [gexpn_fclass_order]: for every permutation [sigma] of the
+      coordinates, [gexpn n (F o sigma) = gexpn n F], every inner integral
+      existing in that order too: adjacent transpositions from
+      [GaussFubini.gexp_fubini] (Fubini in two variables), a rotation of
+      the coordinates as a product of them, and induction on [n];
+    - [PolyN]-type integrands, the sums of products of one-variable
+      polynomials ([HermiteN.sumprod]) of the first [n] coordinates, are in
+      [fclass n] ([sumprod_fclass]). *)
+
+From Coquelicot Require Import Coquelicot.
+Require Import Reals Lra Lia Psatz FunctionalExtensionality.
+From LejepaId Require Import Prelude Dirichlet GaussianMoments HermiteGauss HermiteN GaussianExpectation IntegrationOrder Fubini GaussFubini.
+Open Scope R_scope.
+
+Local Notation mI := (Rbar_locally m_infty).
+Local Notation pI := (Rbar_locally p_infty).
+
+(** ** The class. *)
+
+Definition box (n : nat) (r : R) (z : vec) : Prop := forall j, (j < n)%nat -> Rabs (z j) <= r.
+Definition near (n : nat) (d : R) (w z : vec) : Prop := forall j, (j < n)%nat -> Rabs (w j - z j) < d.
+
+(** Uniformly continuous on every box [[-r, r]^n] of the first [n] coordinates. *)
+Definition ucont (n : nat) (F : vec -> R) : Prop :=
+  forall r (eps : posreal), exists delta : posreal,
+    forall w z, box n r w -> box n r z -> near n delta w z -> Rabs (F w - F z) < eps.
+
+(** Polynomial growth in the first [n] coordinates. *)
+Definition pgrowth (n : nat) (F : vec -> R) : Prop :=
+  exists C k, forall z, Rabs (F z) <= C * (1 + nsq n z) ^ k.
+
+Definition fclass (n : nat) (F : vec -> R) : Prop := first_coords n F /\ ucont n F /\ pgrowth n F.
+
+(** ** Coordinates. *)
+
+Lemma nsq_S : forall m z, nsq (S m) z = nsq m z + z m * z m.
+Proof. reflexivity. Qed.
+
+Lemma vset_eq : forall z m x, vset z m x m = x.
+Proof. intros. unfold vset. destruct (Nat.eq_dec m m); congruence. Qed.
+
+Lemma vset_neq : forall z m x j, j <> m -> vset z m x j = z j.
+Proof. intros. unfold vset. destruct (Nat.eq_dec j m); congruence. Qed.
+
+Lemma nsq_vset : forall m z x, nsq m (vset z m x) = nsq m z.
+Proof. intros m z x. unfold nsq, dot. apply fsum_ext. intros j Hj. rewrite vset_neq by lia. reflexivity. Qed.
+
+Lemma nsq_vset_S : forall m z x, nsq (S m) (vset z m x) = nsq m z + x * x.
+Proof. intros. rewrite nsq_S, nsq_vset, vset_eq. reflexivity. Qed.
+
+Lemma nsq_nonneg : forall n z, 0 <= nsq n z.
+Proof. intros n z. unfold nsq, dot. apply fsum_nonneg. intros. apply Rle_0_sqr. Qed.
+
+Lemma nsq_box : forall n r z, box n r z -> nsq n z <= INR n * (r * r).
+Proof.
+  intros n r z H. unfold nsq, dot. rewrite <- fsum_const. apply fsum_le. intros j Hj.
+  specialize (H j Hj). apply Rabs_le_between in H. nra.
+Qed.
+
+Lemma box_exists : forall n z, exists r, 0 <= r /\ box n r z.
+Proof.
+  induction n as [|m IH]; intros z.
+  - exists 0. split; [lra|]. intros j Hj. lia.
+  - destruct (IH z) as [r [Hr Hb]]. exists (Rmax r (Rabs (z m))). split; [eapply Rle_trans; [exact Hr | apply Rmax_l]|].
+    intros j Hj. destruct (Nat.eq_dec j m) as [->|Hne]; [apply Rmax_r|].
+    eapply Rle_trans; [apply Hb; lia | apply Rmax_l].
+Qed.
+
+Lemma box_vset : forall m r z x, box m r z -> Rabs x <= r -> box (S m) r (vset z m x).
+Proof.
+  intros m r z x Hb Hx j Hj. destruct (Nat.eq_dec j m) as [->|Hne]; [rewrite vset_eq; exact Hx|].
+  rewrite vset_neq by exact Hne. apply Hb. lia.
+Qed.
+
+Lemma box_mono : forall n r r' z, r <= r' -> box n r z -> box n r' z.
+Proof. intros n r r' z Hr Hb j Hj. eapply Rle_trans; [apply Hb, Hj | exact Hr]. Qed.
+
+Lemma near_vset : forall m (d : posreal) w z x, near m d w z -> near (S m) d (vset w m x) (vset z m x).
+Proof.
+  intros m d w z x H j Hj. destruct (Nat.eq_dec j m) as [->|Hne].
+  - rewrite !vset_eq, Rminus_eq_0, Rabs_R0. apply cond_pos.
+  - rewrite !vset_neq by exact Hne. apply H. lia.
+Qed.
+
+Lemma growth1 : forall a b k, 0 <= a -> 0 <= b -> (1 + a + b) ^ k <= (1 + a) ^ k * (1 + b) ^ k.
+Proof. intros a b k Ha Hb. rewrite <- Rpow_mult_distr. apply pow_incr. split; nra. Qed.
+
+Lemma pgrowth_C : forall n F C k, (forall z, Rabs (F z) <= C * (1 + nsq n z) ^ k) -> 0 <= C.
+Proof.
+  intros n F C k H. specialize (H (fun _ => 0)). pose proof (Rabs_pos (F (fun _ => 0))).
+  assert (0 < (1 + nsq n (fun _ => 0)) ^ k) by (apply pow_lt; pose proof (nsq_nonneg n (fun _ => 0)); lra).
+  destruct (Rle_or_lt 0 C) as [|HC]; [assumption|]. nra.
+Qed.
+
+(** ** The weight [(1 + x^2)^k exp (- x^2 / 2)]. *)
+
+Definition wk (k : nat) (x : R) : R := (1 + x ^ 2) ^ k * gauss x.
+Definition Mk (k : nat) : R := RInt_gen (wk k) mI pI.
+
+Lemma wk_is : forall k, is_RInt_gen (wk k) mI pI (Mk k).
+Proof.
+  intros k. apply (RInt_gen_correct (V := R_CompleteNormedModule)).
+  destruct (poly_int _ (poly_weight 1 k) 0) as [l H]. exists l.
+  apply (isg_ext _ _ l l H); [intros; unfold wk; ring | reflexivity].
+Qed.
+
+Lemma wk_cont : forall k x, continuous (wk k) x.
+Proof.
+  intros k x. apply (continuous_mult (fun x => (1 + x ^ 2) ^ k) gauss); [|apply gauss_cont].
+  apply (poly_cont (fun x => (1 + x ^ 2) ^ k)).
+  apply (poly_ext (fun x => 1 * (1 + x ^ 2) ^ k)); [apply poly_weight | intros; ring].
+Qed.
+
+Lemma wk_nonneg : forall k x, 0 <= wk k x.
+Proof.
+  intros k x. unfold wk. apply Rmult_le_pos; [apply pow_le; pose proof (pow2_ge_0 x); lra | left; apply gauss_pos].
+Qed.
+
+Lemma gauss_le_1 : forall x, gauss x <= 1.
+Proof.
+  intros x. unfold gauss. rewrite <- exp_0. pose proof (pow2_ge_0 x).
+  destruct (Rle_lt_or_eq_dec 0 (x ^ 2 / 2)) as [H1|H1]; [lra| |].
+  - left. apply exp_increasing. lra.
+  - right. rewrite <- H1. f_equal. ring.
+Qed.
+
+(** A continuous [f] with [|f x| <= A (1 + x^2)^k] is Gaussian-integrable,
+    with the bound and the tail bound of its integral. *)
+Lemma wk_dom : forall (f : R -> R) A k, (forall x, continuous f x) ->
+  (forall x, Rabs (f x) <= A * (1 + x ^ 2) ^ k) ->
+  gintegrable1 f /\ Rabs (gint f) <= A * Mk k /\
+  (forall a b, a <= b -> Rabs (gint f - RInt (fun x => f x * gauss x) a b) <= A * (Mk k - RInt (wk k) a b)).
+Proof.
+  intros f A k Hf Hb.
+  assert (Hq : is_RInt_gen (fun x => A * wk k x) mI pI (A * Mk k)).
+  { apply (isg_ext (fun x => A * wk k x + 0 * wk k x) _ (A * Mk k + 0 * Mk k)); [apply isg_lin; apply wk_is | intros; ring | ring]. }
+  assert (Cq : forall x, continuous (fun x => A * wk k x) x)
+    by (intros; apply (continuous_mult (fun _ => A) (wk k)); [apply continuous_const | apply wk_cont]).
+  assert (Cf : forall x, continuous (fun x => f x * gauss x) x)
+    by (intros; apply (continuous_mult f gauss); [apply Hf | apply gauss_cont]).
+  assert (Bq : forall x, Rabs (f x * gauss x) <= A * wk k x).
+  { intros x. unfold wk. rewrite Rabs_mult, (Rabs_pos_eq (gauss x)) by (left; apply gauss_pos).
+    pose proof (gauss_pos x). specialize (Hb x).
+    replace (A * ((1 + x ^ 2) ^ k * gauss x)) with (A * (1 + x ^ 2) ^ k * gauss x) by ring.
+    apply Rmult_le_compat_r; lra. }
+  assert (HI : gintegrable1 f) by exact (dom_ex _ _ _ Cf Cq Bq Hq).
+  assert (T : forall a b, a <= b -> Rabs (gint f - RInt (fun x => f x * gauss x) a b) <= A * (Mk k - RInt (wk k) a b)).
+  { intros a b Hab. pose proof (dom_tail _ _ _ _ a b Cf Cq Bq (GaussianExpectation.gint_correct f HI) Hq Hab) as H.
+    rewrite RInt_scal_R in H by (apply exc, wk_cont). eapply Rle_trans; [exact H|]. right. ring. }
+  split; [exact HI|]. split; [|exact T].
+  pose proof (T 0 0 (Rle_refl 0)) as H. rewrite !(RInt_point (V := R_CompleteNormedModule)) in H.
+  change zero with 0 in H. rewrite !Rminus_0_r in H. exact H.
+Qed.
+
+(** ** Slices and the closure of the class. *)
+
+Lemma slice_cont : forall m F, ucont (S m) F -> forall z x0, continuous (fun x => F (vset z m x)) x0.
+Proof.
+  intros m F HU z x0. apply cont_eps. intros eps.
+  destruct (box_exists m z) as [r0 [Hr0 Hb]].
+  destruct (HU (r0 + Rabs x0 + 1) eps) as [d Hd].
+  assert (Hd1 : 0 < Rmin d 1) by (apply Rmin_pos; [apply cond_pos | lra]).
+  exists (mkposreal _ Hd1). intros x Hx. simpl in Hx.
+  pose proof (Rmin_l d 1). pose proof (Rmin_r d 1). pose proof (Rabs_pos x0).
+  apply Hd.
+  - apply box_vset; [apply (box_mono m r0); [lra | exact Hb]|].
+    pose proof (Rabs_triang_inv x x0). lra.
+  - apply box_vset; [apply (box_mono m r0); [lra | exact Hb]|]. lra.
+  - intros j Hj. destruct (Nat.eq_dec j m) as [->|Hne].
+    + rewrite !vset_eq. lra.
+    + rewrite !vset_neq by exact Hne. rewrite Rminus_eq_0, Rabs_R0. apply cond_pos.
+Qed.
+
+Lemma slice_bound : forall m F C k, (forall z, Rabs (F z) <= C * (1 + nsq (S m) z) ^ k) ->
+  forall z x, Rabs (F (vset z m x)) <= (C * (1 + nsq m z) ^ k) * (1 + x ^ 2) ^ k.
+Proof.
+  intros m F C k H z x. pose proof (pgrowth_C _ _ _ _ H) as HC.
+  eapply Rle_trans; [apply H|]. rewrite nsq_vset_S.
+  replace (x * x) with (x ^ 2) by ring.
+  rewrite Rmult_assoc. apply Rmult_le_compat_l; [exact HC|].
+  rewrite <- Rplus_assoc. apply growth1; [apply nsq_nonneg | apply pow2_ge_0].
+Qed.
+
+Lemma slice_int : forall m F, fclass (S m) F -> forall z, gintegrable1 (fun x => F (vset z m x)).
+Proof.
+  intros m F [_ [HU [C [k HG]]]] z.
+  exact (proj1 (wk_dom _ _ k (slice_cont m F HU z) (slice_bound m F C k HG z))).
+Qed.
+
+(** The partial expectation over the innermost coordinate. *)
+Definition gslice (m : nat) (F : vec -> R) (z : vec) : R := gexp (fun x => F (vset z m x)).
+
+Lemma gslice_first : forall m F, first_coords (S m) F -> first_coords m (gslice m F).
+Proof.
+  intros m F H z z' E. unfold gslice. f_equal. apply functional_extensionality. intros x.
+  apply H. intros j Hj. destruct (Nat.eq_dec j m) as [->|Hne]; [rewrite !vset_eq; reflexivity|].
+  rewrite !vset_neq by exact Hne. apply E. lia.
+Qed.
+
+Lemma gslice_growth : forall m F, fclass (S m) F -> pgrowth m (gslice m F).
+Proof.
+  intros m F [_ [HU [C [k HG]]]]. exists (C * Mk k / Z), k. intros z.
+  destruct (wk_dom _ _ k (slice_cont m F HU z) (slice_bound m F C k HG z)) as [_ [B _]].
+  unfold gslice, gexp. pose proof Z_pos.
+  unfold Rdiv. rewrite Rabs_mult, (Rabs_pos_eq (/ Z)) by (left; apply Rinv_0_lt_compat; lra).
+  replace (C * Mk k * / Z * (1 + nsq m z) ^ k) with (C * (1 + nsq m z) ^ k * Mk k * / Z) by ring.
+  apply Rmult_le_compat_r; [left; apply Rinv_0_lt_compat; lra | exact B].
+Qed.
+
+Lemma gslice_ucont : forall m F, fclass (S m) F -> ucont m (gslice m F).
+Proof.
+  intros m F [_ [HU [C [k HG]]]] r eps.
+  pose proof (pgrowth_C _ _ _ _ HG) as HC. pose proof Z_pos as HZ.
+  set (A := C * (1 + INR m * (r * r)) ^ k).
+  assert (HA : 0 <= A) by (unfold A; apply Rmult_le_pos; [exact HC | apply pow_le; pose proof (pos_INR m); nra]).
+  assert (Bw : forall w x, box m r w -> Rabs (F (vset w m x)) <= A * (1 + x ^ 2) ^ k).
+  { intros w x Hw. eapply Rle_trans; [apply slice_bound, HG|]. unfold A.
+    apply Rmult_le_compat_r; [apply pow_le; pose proof (pow2_ge_0 x); lra|].
+    apply Rmult_le_compat_l; [exact HC|]. apply pow_incr. pose proof (nsq_nonneg m w). pose proof (nsq_box m r w Hw). lra. }
+  (* a window with a small tail *)
+  assert (Heta : 0 < eps * Z / (4 * (A + 1))) by (apply Rdiv_lt_0_compat; [apply Rmult_lt_0_compat; [apply cond_pos | lra] | lra]).
+  destruct (fp_pick _ (isg_lim (wk k) (Mk k) (wk_cont k) (wk_is k) _ (locally_ball (Mk k) (mkposreal _ Heta))))
+    as [a [b [Hab Hw]]].
+  simpl in Hw. unfold ball in Hw; simpl in Hw; unfold AbsRing_ball, abs, minus, plus, opp in Hw; simpl in Hw.
+  set (T := Mk k - RInt (wk k) a b).
+  assert (HT : 0 <= T < eps * Z / (4 * (A + 1))).
+  { unfold T. pose proof (RInt_le_gen (wk k) (Mk k) a b Hab (wk_nonneg k) (wk_cont k) (wk_is k)).
+    apply Rabs_lt_between' in Hw. lra. }
+  set (e := eps * Z / (2 * (b - a + 1))).
+  assert (He : 0 < e) by (unfold e; apply Rdiv_lt_0_compat; [apply Rmult_lt_0_compat; [apply cond_pos | lra] | lra]).
+  destruct (HU (Rabs r + Rabs a + Rabs b) (mkposreal e He)) as [d Hd]. exists d.
+  intros w z Bw' Bz Nwz.
+  pose proof (Rabs_pos a). pose proof (Rabs_pos b). pose proof (Rabs_pos r). pose proof (Rle_abs r).
+  assert (Cw := slice_cont m F HU w). assert (Cz := slice_cont m F HU z).
+  destruct (wk_dom _ _ k Cw (fun x => Bw w x Bw')) as [Iw _].
+  destruct (wk_dom _ _ k Cz (fun x => Bw z x Bz)) as [Iz _].
+  set (D := fun x => F (vset w m x) - F (vset z m x)).
+  assert (CD : forall x, continuous D x) by (intros; apply (continuous_minus (fun x => F (vset w m x)) (fun x => F (vset z m x))); auto).
+  assert (BD : forall x, Rabs (D x) <= (2 * A) * (1 + x ^ 2) ^ k).
+  { intros x. unfold D. unfold Rminus. eapply Rle_trans; [apply Rabs_triang|]. rewrite Rabs_Ropp.
+    pose proof (Bw w x Bw'). pose proof (Bw z x Bz). lra. }
+  destruct (wk_dom D (2 * A) k CD BD) as [ID [_ TD]].
+  assert (ED : gint D = gint (fun x => F (vset w m x)) - gint (fun x => F (vset z m x))).
+  { apply gint_unique.
+    apply (isg_ext (fun x => 1 * (F (vset w m x) * gauss x) + (-1) * (F (vset z m x) * gauss x)) _
+             (1 * gint (fun x => F (vset w m x)) + (-1) * gint (fun x => F (vset z m x))));
+      [apply isg_lin; apply GaussianExpectation.gint_correct; assumption | intros; unfold D; ring | ring]. }
+  assert (Mid : Rabs (RInt (fun x => D x * gauss x) a b) <= (b - a) * e).
+  { apply abs_RInt_le_const; [exact Hab | apply exc; intros; apply (continuous_mult D gauss); [apply CD | apply gauss_cont]|].
+    intros t Ht. rewrite Rabs_mult, (Rabs_pos_eq (gauss t)) by (left; apply gauss_pos).
+    pose proof (proj1 (Rabs_le_between a (Rabs a)) (Rle_refl _)).
+    pose proof (proj1 (Rabs_le_between b (Rabs b)) (Rle_refl _)).
+    pose proof (gauss_le_1 t). pose proof (gauss_pos t).
+    assert (Dt : Rabs (D t) < e).
+    { unfold D. apply (Hd (vset w m t) (vset z m t)).
+      - apply box_vset; [apply (box_mono m r); [lra | exact Bw']|].
+        apply Rabs_le_between. lra.
+      - apply box_vset; [apply (box_mono m r); [lra | exact Bz]|]. apply Rabs_le_between. lra.
+      - apply near_vset, Nwz. }
+    pose proof (Rabs_pos (D t)). nra. }
+  pose proof (TD a b Hab) as TDab. fold T in TDab.
+  unfold gslice, gexp.
+  replace (gint (fun x => F (vset w m x)) / Z - gint (fun x => F (vset z m x)) / Z) with (gint D / Z)
+    by (rewrite ED; field; lra).
+  unfold Rdiv. rewrite Rabs_mult, (Rabs_pos_eq (/ Z)) by (left; apply Rinv_0_lt_compat; lra).
+  apply (Rmult_lt_reg_r Z); [lra|]. rewrite Rmult_assoc, Rinv_l, Rmult_1_r by lra.
+  assert (Tot : Rabs (gint D) <= 2 * A * T + (b - a) * e).
+  { replace (gint D) with ((gint D - RInt (fun x => D x * gauss x) a b) + RInt (fun x => D x * gauss x) a b) by ring.
+    eapply Rle_trans; [apply Rabs_triang|]. lra. }
+  assert (E1 : 2 * (A + 1) * (eps * Z / (4 * (A + 1))) = eps * Z / 2) by (field; lra).
+  assert (E2 : (b - a + 1) * e = eps * Z / 2) by (unfold e; field; lra).
+  assert (Q1 : 2 * A * T < eps * Z / 2) by nra.
+  assert (Q2 : (b - a) * e < eps * Z / 2) by nra.
+  lra.
+Qed.
+
+(** Integrating out the innermost coordinate keeps the class. *)
+Theorem fclass_closure : forall m F, fclass (S m) F -> fclass m (gslice m F).
+Proof.
+  intros m F HF. split; [apply gslice_first, (proj1 HF)|]. split; [apply gslice_ucont, HF | apply gslice_growth, HF].
+Qed.
+
+(** The class is contained in [gclass n] of the Dirichlet theorems: every
+    stage of the iterated integral is a continuous, Gaussian-integrable
+    function of the integrated coordinate, and what is left after the [n]
+    integrals is a constant. *)
+Theorem fclass_gclass : forall n F, fclass n F -> gclass n F.
+Proof.
+  induction n as [|m IH]; intros F HF.
+  - simpl. intros t. apply (proj1 HF). intros j Hj. lia.
+  - split.
+    + intros z. split; [intros x; apply (slice_cont m F (proj1 (proj2 HF))) | apply slice_int, HF].
+    + apply IH, (fclass_closure m F HF).
+Qed.
