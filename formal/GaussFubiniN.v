@@ -304,3 +304,126 @@ Proof.
     + intros z. split; [intros x; apply (slice_cont m F (proj1 (proj2 HF))) | apply slice_int, HF].
     + apply IH, (fclass_closure m F HF).
 Qed.
+
+Lemma fclass_gintegrable : forall n F, fclass n F -> gintegrable n F.
+Proof.
+  induction n as [|m IH]; intros F HF; [exact I|].
+  split; [intros z; apply slice_int, HF | apply IH, (fclass_closure m F HF)].
+Qed.
+
+(** ** Relabelled coordinates stay in the class. *)
+
+Lemma sq_le_nsq : forall n z i, (i < n)%nat -> z i * z i <= nsq n z.
+Proof.
+  induction n as [|m IH]; intros z i Hi; [lia|]. rewrite nsq_S.
+  destruct (Nat.eq_dec i m) as [->|Hne]; [pose proof (nsq_nonneg m z); lra|].
+  pose proof (IH z i ltac:(lia)). pose proof (Rle_0_sqr (z m)). unfold Rsqr in *. lra.
+Qed.
+
+Lemma nsq_vperm_le : forall n sigma z, (forall j, (j < n)%nat -> (sigma j < n)%nat) ->
+  nsq n (vperm sigma z) <= INR n * nsq n z.
+Proof.
+  intros n sigma z Hs. unfold nsq at 1, dot. rewrite <- fsum_const. apply fsum_le.
+  intros j Hj. unfold vperm. apply sq_le_nsq, Hs, Hj.
+Qed.
+
+Lemma fclass_vperm : forall n sigma F, (forall j, (j < n)%nat -> (sigma j < n)%nat) ->
+  fclass n F -> fclass n (fun z => F (vperm sigma z)).
+Proof.
+  intros n sigma F Hs [H1 [H2 [C [k H3]]]]. split; [|split].
+  - intros z z' E. apply H1. intros j Hj. unfold vperm. apply E, Hs, Hj.
+  - intros r eps. destruct (H2 r eps) as [d Hd]. exists d. intros w z Bw Bz Nwz.
+    apply Hd; intros j Hj; unfold vperm; [apply Bw | apply Bz | apply Nwz]; apply Hs, Hj.
+  - exists (C * (INR n + 1) ^ k), k. intros z. pose proof (pgrowth_C _ _ _ _ H3) as HC.
+    eapply Rle_trans; [apply H3|]. rewrite Rmult_assoc. apply Rmult_le_compat_l; [exact HC|].
+    rewrite <- Rpow_mult_distr. apply pow_incr. pose proof (nsq_vperm_le n sigma z Hs).
+    pose proof (nsq_nonneg n z). pose proof (nsq_nonneg n (vperm sigma z)). pose proof (pos_INR n). nra.
+Qed.
+
+(** ** Exchanging two adjacent coordinates. *)
+
+Lemma near_vset2 : forall m (d : posreal) w z x x', near m d w z -> Rabs (x - x') < d ->
+  near (S m) d (vset w m x) (vset z m x').
+Proof.
+  intros m d w z x x' H Hx j Hj. destruct (Nat.eq_dec j m) as [->|Hne].
+  - rewrite !vset_eq. exact Hx.
+  - rewrite !vset_neq by exact Hne. apply H. lia.
+Qed.
+
+Lemma near_refl : forall n (d : posreal) z, near n d z z.
+Proof. intros n d z j _. rewrite Rminus_eq_0, Rabs_R0. apply cond_pos. Qed.
+
+Lemma fclass_2d_cont : forall m F, fclass (S (S m)) F -> forall z x0 y0,
+  continuity_2d_pt (fun x y => F (vset (vset z m x) (S m) y)) x0 y0.
+Proof.
+  intros m F [_ [HU _]] z x0 y0 eps.
+  destruct (box_exists m z) as [r0 [Hr0 Hb]].
+  destruct (HU (r0 + Rabs x0 + Rabs y0 + 1) eps) as [d Hd].
+  assert (Hd1 : 0 < Rmin d 1) by (apply Rmin_pos; [apply cond_pos | lra]).
+  exists (mkposreal _ Hd1). intros u v Hu Hv. simpl in Hu, Hv.
+  pose proof (Rmin_l d 1). pose proof (Rmin_r d 1). pose proof (Rabs_pos x0). pose proof (Rabs_pos y0).
+  pose proof (Rabs_triang_inv u x0). pose proof (Rabs_triang_inv v y0).
+  apply Hd; repeat apply box_vset; try (apply (box_mono m r0); [lra | exact Hb]); try lra.
+  apply near_vset2; [apply near_vset2; [apply near_refl|]|]; lra.
+Qed.
+
+Lemma fclass_2d_growth : forall m F, fclass (S (S m)) F -> forall z,
+  poly_growth2 (fun x y => F (vset (vset z m x) (S m) y)).
+Proof.
+  intros m F [_ [_ [C [k H]]]] z. exists (C * (1 + nsq m z) ^ k), k. intros x y.
+  pose proof (pgrowth_C _ _ _ _ H) as HC.
+  eapply Rle_trans; [apply H|]. rewrite nsq_vset_S, nsq_vset_S.
+  rewrite Rmult_assoc. apply Rmult_le_compat_l; [exact HC|].
+  replace (1 + (nsq m z + x * x + y * y)) with (1 + nsq m z + (x ^ 2 + y ^ 2)) by ring.
+  replace (1 + x ^ 2 + y ^ 2) with (1 + (x ^ 2 + y ^ 2)) by ring.
+  apply growth1; [apply nsq_nonneg | pose proof (pow2_ge_0 x); pose proof (pow2_ge_0 y); lra].
+Qed.
+
+Lemma vperm_swap_vset2 : forall m z x y,
+  vperm (swap m (S m)) (vset (vset z m x) (S m) y) = vset (vset z m y) (S m) x.
+Proof.
+  intros m z x y. apply functional_extensionality. intros j. unfold vperm.
+  destruct (Nat.eq_dec j m) as [->|H1].
+  - rewrite swap_k, vset_eq. rewrite vset_neq by lia. rewrite vset_eq. reflexivity.
+  - destruct (Nat.eq_dec j (S m)) as [->|H2].
+    + rewrite swap_m, vset_eq. rewrite vset_neq by lia. rewrite vset_eq. reflexivity.
+    + rewrite swap_other by assumption. rewrite !vset_neq by assumption. reflexivity.
+Qed.
+
+(** The two innermost coordinates exchanged: Fubini in two variables. *)
+Lemma gexpn_swap_inner : forall m F, fclass (S (S m)) F ->
+  gexpn (S (S m)) (fun z => F (vperm (swap m (S m)) z)) = gexpn (S (S m)) F.
+Proof.
+  intros m F HF. cbn [gexpn]. f_equal. apply functional_extensionality. intros z.
+  transitivity (gexp (fun x => gexp (fun y => F (vset (vset z m y) (S m) x)))).
+  - f_equal. apply functional_extensionality. intros x. f_equal. apply functional_extensionality. intros y.
+    rewrite vperm_swap_vset2. reflexivity.
+  - symmetry. exact (proj2 (proj2 (proj2 (proj2 (gexp_fubini (fun x y => F (vset (vset z m x) (S m) y))
+                       (fclass_2d_cont m F HF z) (fclass_2d_growth m F HF z)))))).
+Qed.
+
+Lemma vperm_swap_vset : forall m j z x, (S j < m)%nat ->
+  vperm (swap j (S j)) (vset z m x) = vset (vperm (swap j (S j)) z) m x.
+Proof.
+  intros m j z x Hj. apply functional_extensionality. intros i. unfold vperm.
+  destruct (Nat.eq_dec i m) as [->|Him].
+  - rewrite (swap_other j (S j) m) by lia. rewrite !vset_eq. reflexivity.
+  - rewrite (vset_neq (fun k => z (swap j (S j) k)) m x i Him).
+    destruct (Nat.eq_dec i j) as [->|Hij]; [rewrite swap_k; apply vset_neq; lia|].
+    destruct (Nat.eq_dec i (S j)) as [->|Hisj]; [rewrite swap_m; apply vset_neq; lia|].
+    rewrite swap_other by assumption. apply vset_neq, Him.
+Qed.
+
+(** Any two adjacent coordinates exchanged. *)
+Lemma gexpn_swap_adj : forall n j F, (S j < n)%nat -> fclass n F ->
+  gexpn n (fun z => F (vperm (swap j (S j)) z)) = gexpn n F.
+Proof.
+  induction n as [|m IH]; intros j F Hj HF; [lia|].
+  destruct (Nat.eq_dec (S j) m) as [E|Hne].
+  - subst m. apply gexpn_swap_inner, HF.
+  - cbn [gexpn].
+    transitivity (gexpn m (fun z => gslice m F (vperm (swap j (S j)) z))).
+    + f_equal. apply functional_extensionality. intros z. unfold gslice. f_equal.
+      apply functional_extensionality. intros x. rewrite vperm_swap_vset by lia. reflexivity.
+    + rewrite (IH j (gslice m F)); [reflexivity | lia | apply fclass_closure, HF].
+Qed.
