@@ -427,3 +427,110 @@ Proof.
       apply functional_extensionality. intros x. rewrite vperm_swap_vset by lia. reflexivity.
     + rewrite (IH j (gslice m F)); [reflexivity | lia | apply fclass_closure, HF].
 Qed.
+
+(** ** Rotations of the coordinates, products of adjacent transpositions.
+
+    [rotn d k] sends [k] to [k + d] and [i] to [i - 1] for [k < i <= k + d],
+    and fixes every other [i]. *)
+Fixpoint rotn (d k : nat) : nat -> nat :=
+  match d with
+  | O => fun i => i
+  | S d' => fun i => rotn d' (S k) (swap k (S k) i)
+  end.
+
+Lemma rotn_spec : forall d k i,
+  ((i < k)%nat -> rotn d k i = i) /\ (i = k -> rotn d k i = (k + d)%nat) /\
+  ((k < i <= k + d)%nat -> rotn d k i = (i - 1)%nat) /\ ((k + d < i)%nat -> rotn d k i = i).
+Proof.
+  induction d as [|d IH]; intros k i.
+  - cbn [rotn]. repeat split; intros; lia.
+  - cbn [rotn]. destruct (IH (S k) (swap k (S k) i)) as [A [B [C D]]].
+    destruct (Nat.eq_dec i k) as [E|Hik]; [|destruct (Nat.eq_dec i (S k)) as [E'|Hisk]].
+    + subst i. rewrite swap_k in A, B, C, D |- *.
+      repeat split; intros; first [lia | rewrite A by lia; lia | rewrite B by lia; lia | rewrite C by lia; lia | rewrite D by lia; lia].
+    + subst i. rewrite swap_m in A, B, C, D |- *.
+      repeat split; intros; first [lia | rewrite A by lia; lia | rewrite B by lia; lia | rewrite C by lia; lia | rewrite D by lia; lia].
+    + rewrite swap_other in A, B, C, D |- * by assumption.
+      repeat split; intros; first [lia | rewrite A by lia; lia | rewrite B by lia; lia | rewrite C by lia; lia | rewrite D by lia; lia].
+Qed.
+
+Lemma rotn_lt : forall d k n i, (k + d < n)%nat -> (i < n)%nat -> (rotn d k i < n)%nat.
+Proof.
+  intros d k n i H Hi. destruct (rotn_spec d k i) as [A [B [C D]]].
+  destruct (Nat.lt_ge_cases i k); [rewrite A; lia|].
+  destruct (Nat.eq_dec i k); [rewrite B; lia|].
+  destruct (Nat.le_gt_cases i (k + d)); [rewrite C; lia | rewrite D; lia].
+Qed.
+
+Lemma rotn_val : forall d k i, rotn d k i =
+  (if Nat.ltb i k then i else if Nat.eqb i k then k + d else if Nat.leb i (k + d) then i - 1 else i)%nat.
+Proof.
+  intros d k i. destruct (rotn_spec d k i) as [A [B [C D]]].
+  destruct (Nat.ltb_spec i k); [apply A; lia|]. destruct (Nat.eqb_spec i k); [apply B; lia|].
+  destruct (Nat.leb_spec i (k + d)); [apply C; lia | apply D; lia].
+Qed.
+
+Lemma rotn_inj : forall d k i j, rotn d k i = rotn d k j -> i = j.
+Proof.
+  intros d k i j E. rewrite !rotn_val in E.
+  destruct (Nat.ltb_spec i k), (Nat.eqb_spec i k), (Nat.leb_spec i (k + d)),
+           (Nat.ltb_spec j k), (Nat.eqb_spec j k), (Nat.leb_spec j (k + d)); lia.
+Qed.
+
+Lemma gexpn_rot : forall d k n H, (k + d < n)%nat -> fclass n H ->
+  gexpn n (fun z => H (vperm (rotn d k) z)) = gexpn n H.
+Proof.
+  induction d as [|d IH]; intros k n H Hkd HH; [reflexivity|].
+  cbn [rotn].
+  change (fun z => H (vperm (fun i => rotn d (S k) (swap k (S k) i)) z)) with
+         (fun z => H (vperm (swap k (S k)) (vperm (rotn d (S k)) z))).
+  rewrite (IH (S k) n (fun w => H (vperm (swap k (S k)) w))); [| lia |].
+  - apply gexpn_swap_adj; [lia | exact HH].
+  - apply fclass_vperm; [|exact HH]. intros j Hj. unfold swap.
+    destruct (Nat.eq_dec j k); [lia|]. destruct (Nat.eq_dec j (S k)); lia.
+Qed.
+
+(** ** Every order of integration. *)
+
+Definition inj_on (n : nat) (sigma : nat -> nat) : Prop :=
+  (forall j, (j < n)%nat -> (sigma j < n)%nat) /\
+  (forall i j, (i < n)%nat -> (j < n)%nat -> sigma i = sigma j -> i = j).
+
+Lemma gexpn_inj_order : forall n F sigma, inj_on n sigma -> fclass n F ->
+  gexpn n (fun z => F (vperm sigma z)) = gexpn n F.
+Proof.
+  induction n as [|m IH]; intros F sigma [Hs Hi] HF; [reflexivity|].
+  set (k := sigma m). assert (Hk : (k <= m)%nat) by (pose proof (Hs m ltac:(lia)); unfold k; lia).
+  set (d := (m - k)%nat). set (rho := fun i => rotn d k (sigma i)).
+  rewrite <- (gexpn_rot d k (S m) (fun z => F (vperm sigma z)) ltac:(unfold d; lia) (fclass_vperm (S m) sigma F Hs HF)).
+  change (fun z => F (vperm sigma (vperm (rotn d k) z))) with (fun z => F (vperm rho z)).
+  assert (Hrm : rho m = m) by (unfold rho; rewrite (proj1 (proj2 (rotn_spec d k (sigma m)))) by reflexivity; unfold d, k; lia).
+  assert (Hrl : forall j, (j < S m)%nat -> (rho j < S m)%nat) by (intros j Hj; apply rotn_lt; [unfold d; lia | apply Hs, Hj]).
+  assert (Hri : forall i j, (i < S m)%nat -> (j < S m)%nat -> rho i = rho j -> i = j)
+    by (intros i j Hi' Hj' E; apply Hi; [exact Hi' | exact Hj' | exact (rotn_inj d k _ _ E)]).
+  assert (Hrn : forall j, (j < m)%nat -> rho j <> m).
+  { intros j Hj E. rewrite <- Hrm in E. apply Hri in E; lia. }
+  cbn [gexpn].
+  transitivity (gexpn m (fun z => gslice m F (vperm rho z))).
+  - f_equal. apply functional_extensionality. intros z. unfold gslice. f_equal.
+    apply functional_extensionality. intros x. apply (proj1 HF). intros j Hj. unfold vperm.
+    destruct (Nat.eq_dec j m) as [->|Hne]; [rewrite Hrm, !vset_eq; reflexivity|].
+    rewrite (vset_neq _ m x j Hne). apply vset_neq, Hrn. lia.
+  - rewrite (IH (gslice m F) rho); [reflexivity | split | apply fclass_closure, HF].
+    + intros j Hj. pose proof (Hrl j ltac:(lia)). pose proof (Hrn j Hj). lia.
+    + intros i j Hi' Hj' E. apply Hri; [lia | lia | exact E].
+Qed.
+
+(** The iterated Gaussian integral of an integrand of [fclass n] (continuous,
+    of polynomial growth, of the first [n] coordinates) is the same in every
+    order of integration, and every inner integral exists in that order. *)
+Theorem gexpn_fclass_order : forall n F sigma tau, is_perm n sigma tau -> fclass n F ->
+  gintegrable n (fun z => F (vperm sigma z)) /\ gexpn n (fun z => F (vperm sigma z)) = gexpn n F.
+Proof.
+  intros n F sigma tau Hp HF.
+  assert (Hi : inj_on n sigma).
+  { split; [intros j Hj; apply (Hp j Hj) | intros i j Hi Hj E].
+    destruct (Hp i Hi) as [_ [_ [Ei _]]]. destruct (Hp j Hj) as [_ [_ [Ej _]]].
+    rewrite <- Ei, <- Ej, E. reflexivity. }
+  split; [apply fclass_gintegrable, fclass_vperm; [apply Hi | exact HF] | apply gexpn_inj_order; assumption].
+Qed.
