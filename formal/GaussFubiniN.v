@@ -534,3 +534,144 @@ Proof.
     rewrite <- Ei, <- Ej, E. reflexivity. }
   split; [apply fclass_gintegrable, fclass_vperm; [apply Hi | exact HF] | apply gexpn_inj_order; assumption].
 Qed.
+
+(** ** Polynomials are in the class. *)
+
+Lemma fclass_ext : forall n F G, (forall z, F z = G z) -> fclass n F -> fclass n G.
+Proof. intros n F G E H. replace G with F; [exact H | apply functional_extensionality, E]. Qed.
+
+Lemma pgrowth_box : forall n F, pgrowth n F -> forall r, exists B, 0 <= B /\ forall z, box n r z -> Rabs (F z) <= B.
+Proof.
+  intros n F [C [k H]] r. pose proof (pgrowth_C _ _ _ _ H) as HC.
+  exists (C * (1 + INR n * (r * r)) ^ k). split.
+  - apply Rmult_le_pos; [exact HC | apply pow_le; pose proof (pos_INR n); nra].
+  - intros z Hz. eapply Rle_trans; [apply H|]. apply Rmult_le_compat_l; [exact HC|].
+    apply pow_incr. pose proof (nsq_nonneg n z). pose proof (nsq_box n r z Hz). lra.
+Qed.
+
+Lemma pow_ge_1 : forall x k, 1 <= x -> 1 <= x ^ k.
+Proof. intros x k Hx. induction k as [|k IH]; simpl; nra. Qed.
+
+Lemma pow_le_plus : forall x k k', 1 <= x -> x ^ k <= x ^ (k + k').
+Proof. intros x k k' Hx. rewrite pow_add. pose proof (pow_ge_1 x k' Hx). pose proof (pow_ge_1 x k Hx). nra. Qed.
+
+Lemma fclass_const : forall n c, fclass n (fun _ => c).
+Proof.
+  intros n c. split; [|split].
+  - intros z z' _. reflexivity.
+  - intros r eps. exists eps. intros. rewrite Rminus_eq_0, Rabs_R0. apply cond_pos.
+  - exists (Rabs c), 0%nat. intros z. simpl. lra.
+Qed.
+
+Lemma fclass_coord : forall n j, (j < n)%nat -> fclass n (fun z => z j).
+Proof.
+  intros n j Hj. split; [|split].
+  - intros z z' E. apply E, Hj.
+  - intros r eps. exists eps. intros w z _ _ N. apply N, Hj.
+  - exists 1, 1%nat. intros z. pose proof (sq_le_nsq n z j Hj). simpl.
+    assert (Rabs (z j) <= 1 + z j * z j).
+    { assert (E : z j * z j = Rabs (z j) * Rabs (z j)).
+      { rewrite <- Rabs_mult. rewrite Rabs_pos_eq; [reflexivity | nra]. }
+      rewrite E. pose proof (Rabs_pos (z j)). nra. }
+    lra.
+Qed.
+
+Lemma fclass_plus : forall n F G, fclass n F -> fclass n G -> fclass n (fun z => F z + G z).
+Proof.
+  intros n F G [F1 [F2 [C1 [k1 F3]]]] [G1 [G2 [C2 [k2 G3]]]]. split; [|split].
+  - intros z z' E. rewrite (F1 z z' E), (G1 z z' E). reflexivity.
+  - intros r eps. assert (He : 0 < eps / 2) by (pose proof (cond_pos eps); lra).
+    destruct (F2 r (mkposreal _ He)) as [d1 H1]. destruct (G2 r (mkposreal _ He)) as [d2 H2].
+    assert (Hd : 0 < Rmin d1 d2) by (apply Rmin_pos; apply cond_pos).
+    exists (mkposreal _ Hd). intros w z Bw Bz N.
+    assert (N1 : near n d1 w z) by (intros j Hj; eapply Rlt_le_trans; [apply N, Hj | apply Rmin_l]).
+    assert (N2 : near n d2 w z) by (intros j Hj; eapply Rlt_le_trans; [apply N, Hj | apply Rmin_r]).
+    specialize (H1 w z Bw Bz N1). specialize (H2 w z Bw Bz N2). simpl in H1, H2.
+    replace (F w + G w - (F z + G z)) with ((F w - F z) + (G w - G z)) by ring.
+    eapply Rle_lt_trans; [apply Rabs_triang|]. lra.
+  - exists (C1 + C2), (k1 + k2)%nat. intros z. pose proof (pgrowth_C _ _ _ _ F3). pose proof (pgrowth_C _ _ _ _ G3).
+    assert (X : 1 <= 1 + nsq n z) by (pose proof (nsq_nonneg n z); lra).
+    pose proof (pow_le_plus _ k1 k2 X). pose proof (pow_le_plus _ k2 k1 X).
+    rewrite (Nat.add_comm k2 k1) in *.
+    eapply Rle_trans; [apply Rabs_triang|]. pose proof (F3 z). pose proof (G3 z). nra.
+Qed.
+
+Lemma fclass_mult : forall n F G, fclass n F -> fclass n G -> fclass n (fun z => F z * G z).
+Proof.
+  intros n F G HF HG. destruct HF as [F1 [F2 F3]]. destruct HG as [G1 [G2 G3]]. split; [|split].
+  - intros z z' E. rewrite (F1 z z' E), (G1 z z' E). reflexivity.
+  - intros r eps. destruct (pgrowth_box n F F3 r) as [BF [HBF BF1]]. destruct (pgrowth_box n G G3 r) as [BG [HBG BG1]].
+    assert (He1 : 0 < eps / (2 * (BG + 1))) by (apply Rdiv_lt_0_compat; [apply cond_pos | lra]).
+    assert (He2 : 0 < eps / (2 * (BF + 1))) by (apply Rdiv_lt_0_compat; [apply cond_pos | lra]).
+    destruct (F2 r (mkposreal _ He1)) as [d1 H1]. destruct (G2 r (mkposreal _ He2)) as [d2 H2].
+    assert (Hd : 0 < Rmin d1 d2) by (apply Rmin_pos; apply cond_pos).
+    exists (mkposreal _ Hd). intros w z Bw Bz N.
+    assert (N1 : near n d1 w z) by (intros j Hj; eapply Rlt_le_trans; [apply N, Hj | apply Rmin_l]).
+    assert (N2 : near n d2 w z) by (intros j Hj; eapply Rlt_le_trans; [apply N, Hj | apply Rmin_r]).
+    specialize (H1 w z Bw Bz N1). specialize (H2 w z Bw Bz N2). simpl in H1, H2.
+    pose proof (BF1 w Bw). pose proof (BG1 z Bz).
+    replace (F w * G w - F z * G z) with (F w * (G w - G z) + G z * (F w - F z)) by ring.
+    eapply Rle_lt_trans; [apply Rabs_triang|]. rewrite !Rabs_mult.
+    assert (A1 : Rabs (F w) * Rabs (G w - G z) <= BF * (eps / (2 * (BF + 1)))).
+    { apply Rmult_le_compat; [apply Rabs_pos | apply Rabs_pos | lra | lra]. }
+    assert (A2 : Rabs (G z) * Rabs (F w - F z) <= BG * (eps / (2 * (BG + 1)))).
+    { apply Rmult_le_compat; [apply Rabs_pos | apply Rabs_pos | lra | lra]. }
+    assert (A3 : BF * (eps / (2 * (BF + 1))) < eps / 2).
+    { replace (BF * (eps / (2 * (BF + 1)))) with (eps / 2 * (BF / (BF + 1))) by (field; lra).
+      assert (BF / (BF + 1) < 1) by (apply (Rdiv_lt_1 BF (BF + 1)); lra). pose proof (cond_pos eps). nra. }
+    assert (A4 : BG * (eps / (2 * (BG + 1))) < eps / 2).
+    { replace (BG * (eps / (2 * (BG + 1)))) with (eps / 2 * (BG / (BG + 1))) by (field; lra).
+      assert (BG / (BG + 1) < 1) by (apply (Rdiv_lt_1 BG (BG + 1)); lra). pose proof (cond_pos eps). nra. }
+    lra.
+  - destruct F3 as [C1 [k1 F3]]. destruct G3 as [C2 [k2 G3]]. exists (C1 * C2), (k1 + k2)%nat. intros z.
+    rewrite Rabs_mult, pow_add. pose proof (F3 z). pose proof (G3 z).
+    replace (C1 * C2 * ((1 + nsq n z) ^ k1 * (1 + nsq n z) ^ k2)) with ((C1 * (1 + nsq n z) ^ k1) * (C2 * (1 + nsq n z) ^ k2)) by ring.
+    apply Rmult_le_compat; [apply Rabs_pos | apply Rabs_pos | lra | lra].
+Qed.
+
+Lemma fclass_poly1 : forall n j p, (j < n)%nat -> IsPoly p -> fclass n (fun z => p (z j)).
+Proof.
+  intros n j p Hj Hp. induction Hp as [c|f Hf IH|f h Hf IHf Hh IHh|f h Hf IH E].
+  - apply fclass_const.
+  - apply (fclass_mult n (fun z => z j) (fun z => f (z j))); [apply fclass_coord, Hj | exact IH].
+  - apply (fclass_plus n (fun z => f (z j)) (fun z => h (z j))); assumption.
+  - apply (fclass_ext n (fun z => f (z j))); [intros; apply E | exact IH].
+Qed.
+
+Lemma fclass_fsum : forall n N (F : nat -> vec -> R), (forall k, (k < N)%nat -> fclass n (F k)) ->
+  fclass n (fun z => fsum N (fun k => F k z)).
+Proof.
+  intros n N F HF. induction N as [|N IH]; [exact (fclass_const n 0)|].
+  apply (fclass_plus n (fun z => fsum N (fun k => F k z)) (F N)); [apply IH; intros; apply HF; lia | apply HF; lia].
+Qed.
+
+Lemma fclass_fprod : forall n m (F : nat -> vec -> R), (forall j, (j < m)%nat -> fclass n (F j)) ->
+  fclass n (fun z => fprod m (fun j => F j z)).
+Proof.
+  intros n m F HF. induction m as [|m IH]; [exact (fclass_const n 1)|].
+  apply (fclass_mult n (fun z => fprod m (fun j => F j z)) (F m)); [apply IH; intros; apply HF; lia | apply HF; lia].
+Qed.
+
+(** Every sum of products of one-variable polynomials of the first [n]
+    coordinates ([HermiteN.sumprod], the integrands of [gexpn_sumprod] and of
+    the Hermite model) is in [fclass n]. *)
+Theorem sumprod_fclass : forall n N c p, (forall k j, IsPoly (p k j)) -> fclass n (sumprod n N c p).
+Proof.
+  intros n N c p Hp. unfold sumprod.
+  apply (fclass_fsum n N (fun k z => c k * fprod n (fun j => p k j (z j)))). intros k _.
+  apply (fclass_mult n (fun _ => c k) (fun z => fprod n (fun j => p k j (z j)))); [apply fclass_const|].
+  apply (fclass_fprod n n (fun j z => p k j (z j))). intros j Hj. apply fclass_poly1; [exact Hj | apply Hp].
+Qed.
+
+(** For the Dirichlet theorems: an integrand of [fclass n] is in [gclass n]
+    with its coordinates in every order, and its iterated Gaussian integral
+    does not depend on the order. *)
+Theorem fclass_order_gclass : forall n F sigma tau, is_perm n sigma tau -> fclass n F ->
+  gclass n F /\ gclass n (fun z => F (vperm sigma z)) /\
+  gexpn n (fun z => F (vperm sigma z)) = gexpn n F.
+Proof.
+  intros n F sigma tau Hp HF.
+  assert (Hs : forall j, (j < n)%nat -> (sigma j < n)%nat) by (intros j Hj; apply (Hp j Hj)).
+  split; [apply fclass_gclass, HF|]. split; [apply fclass_gclass, fclass_vperm; [exact Hs | exact HF]|].
+  exact (proj2 (gexpn_fclass_order n F sigma tau Hp HF)).
+Qed.
