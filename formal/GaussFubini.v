@@ -9,12 +9,12 @@
       improper integrals exist (every inner one too) and are equal: the
       integrals over the squares [a, b]^2 agree in either order
       ([Fubini.fubini_rect]), and each iterated integral is within
-      [2 P (P - int_a^b p)] of them;
+      [P (P - int_a^b p)] of them ([P = int p]);
     - [gexp_fubini]: for [f] continuous on R^2 with
       [|f x y| <= C (1 + x^2 + y^2)^k], the iterated Gaussian expectations
       [E_x E_y f] and [E_y E_x f] ([HermiteGauss.gexp]) exist at every
-      stage and are equal; the partial expectation [x => E_y f x y] is
-      continuous and of polynomial growth ([gexp_slice_cont], [gexp_slice_growth]).
+      stage and are equal (with [h x y = exp (- x^2 / 2) f x y exp (- y^2 / 2)]
+      and [p x = K (1 + x^2)^k exp (- x^2 / 2)] in [fubini_dom]).
     No axiom. *)
 
 From Coquelicot Require Import Coquelicot.
