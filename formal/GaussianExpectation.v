@@ -28,8 +28,9 @@
       that [E |h(z)|^2 = E |z|^2] derived from whitening (unit second moments
       [E [h_i h_i] = 1]), and the density theorem with it so replaced.
     Not done: the iterated integral is not shown to be the Lebesgue integral
-    on R^n (no Fubini; [IntegrationOrder] proves order independence for
-    polynomial integrands only, and [gclass n] is stated in one order);
+    on R^n (no product measure; [GaussFubiniN] proves order independence on
+    the subclass [fclass n] of [gclass n], continuous integrands of
+    polynomial growth, and the rest of [gclass n] is stated in one order);
     membership of the Jacobian energies in [gclass n] is a hypothesis (part
     of [dirichlet_optimal]); the change-of-variables formula that turns
     "[h] pushes [N(0, I)] to itself" into the density identity is not

@@ -27,9 +27,11 @@
       [ou_alignment = E_z E_w |h(z) - h(z')|^2], with the coordinates of [z]
       and those of [w] each integrated in any order (two permutations,
       independent).
-    Not proved: anything for integrands beyond polynomials (continuous
-    functions with Gaussian tails would need Fubini for improper integrals of
-    continuous functions, which Coquelicot does not provide), and the two
+    Beyond polynomials: [GaussFubiniN.gexpn_fclass_order] proves the same
+    for continuous integrands of polynomial growth ([GaussFubiniN.fclass],
+    which contains these polynomials, [GaussFubiniN.sumprod_fclass]), from
+    Fubini's theorem for continuous functions proved in [Fubini] and
+    [GaussFubini].  Not proved here: the two
     blocks [z], [w] of the OU pair of [Mehler.ou_alignment] are not
     exchanged, nor their coordinates interleaved (that is an order of the
     2n coordinates that [gexpn n] of [gexpn n] cannot express). *)

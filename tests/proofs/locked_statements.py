@@ -461,6 +461,41 @@ THEOREMS: dict[str, str] = {
         "Rdefinitions.RbaseSymbolsImpl.Rmult (Q j i) (Q j k))) (Prelude.kron i k)) (forall z "
         ": Prelude.vec, Prelude.veq n (h z) (Prelude.mapply n Q z)))"
     ),
+    "LejepaId.GaussFubini.gexp_fubini": (
+        "forall (f : forall (_ : Rdefinitions.RbaseSymbolsImpl.R) (_ : "
+        "Rdefinitions.RbaseSymbolsImpl.R), Rdefinitions.RbaseSymbolsImpl.R) (_ : forall x "
+        "y : Rdefinitions.RbaseSymbolsImpl.R, Continuity.continuity_2d_pt f x y) (_ : "
+        "GaussFubini.poly_growth2 f), and (forall x : Rdefinitions.RbaseSymbolsImpl.R, "
+        "GaussianExpectation.gintegrable1 (fun y : Rdefinitions.RbaseSymbolsImpl.R => f x "
+        "y)) (and (forall y : Rdefinitions.RbaseSymbolsImpl.R, "
+        "GaussianExpectation.gintegrable1 (fun x : Rdefinitions.RbaseSymbolsImpl.R => f x "
+        "y)) (and (GaussianExpectation.gintegrable1 (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => HermiteGauss.gexp (fun y : "
+        "Rdefinitions.RbaseSymbolsImpl.R => f x y))) (and "
+        "(GaussianExpectation.gintegrable1 (fun y : Rdefinitions.RbaseSymbolsImpl.R => "
+        "HermiteGauss.gexp (fun x : Rdefinitions.RbaseSymbolsImpl.R => f x y))) (@eq "
+        "Rdefinitions.RbaseSymbolsImpl.R (HermiteGauss.gexp (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => HermiteGauss.gexp (fun y : "
+        "Rdefinitions.RbaseSymbolsImpl.R => f x y))) (HermiteGauss.gexp (fun y : "
+        "Rdefinitions.RbaseSymbolsImpl.R => HermiteGauss.gexp (fun x : "
+        "Rdefinitions.RbaseSymbolsImpl.R => f x y)))))))"
+    ),
+    "LejepaId.GaussFubiniN.gexpn_fclass_order": (
+        "forall (n : nat) (F : forall _ : Prelude.vec, Rdefinitions.RbaseSymbolsImpl.R) "
+        "(sigma tau : forall _ : nat, nat) (_ : IntegrationOrder.is_perm n sigma tau) (_ "
+        ": GaussFubiniN.fclass n F), and (HermiteN.gintegrable n (fun z : Prelude.vec => "
+        "F (IntegrationOrder.vperm sigma z))) (@eq Rdefinitions.RbaseSymbolsImpl.R "
+        "(HermiteN.gexpn n (fun z : Prelude.vec => F (IntegrationOrder.vperm sigma z))) "
+        "(HermiteN.gexpn n F))"
+    ),
+    "LejepaId.GaussFubiniN.fclass_order_gclass": (
+        "forall (n : nat) (F : forall _ : Prelude.vec, Rdefinitions.RbaseSymbolsImpl.R) "
+        "(sigma tau : forall _ : nat, nat) (_ : IntegrationOrder.is_perm n sigma tau) (_ "
+        ": GaussFubiniN.fclass n F), and (GaussianExpectation.gclass n F) (and "
+        "(GaussianExpectation.gclass n (fun z : Prelude.vec => F (IntegrationOrder.vperm "
+        "sigma z))) (@eq Rdefinitions.RbaseSymbolsImpl.R (HermiteN.gexpn n (fun z : "
+        "Prelude.vec => F (IntegrationOrder.vperm sigma z))) (HermiteN.gexpn n F)))"
+    ),
 }
 
 #: Theorem -> the project definitions it depends on (transitively).
@@ -913,6 +948,57 @@ USES: dict[str, tuple[str, ...]] = {
         "LejepaId.Prelude.vec",
         "LejepaId.Prelude.veq",
         "LejepaId.Prelude.vscal",
+    ),
+    "LejepaId.GaussFubini.gexp_fubini": (
+        "LejepaId.GaussFubini.poly_growth2",
+        "LejepaId.GaussianExpectation.gintegrable1",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+    ),
+    "LejepaId.GaussFubiniN.gexpn_fclass_order": (
+        "LejepaId.GaussFubiniN.box",
+        "LejepaId.GaussFubiniN.fclass",
+        "LejepaId.GaussFubiniN.near",
+        "LejepaId.GaussFubiniN.pgrowth",
+        "LejepaId.GaussFubiniN.ucont",
+        "LejepaId.GaussianExpectation.first_coords",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.gintegrable",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.IntegrationOrder.is_perm",
+        "LejepaId.IntegrationOrder.vperm",
+        "LejepaId.Prelude.dot",
+        "LejepaId.Prelude.fsum",
+        "LejepaId.Prelude.nsq",
+        "LejepaId.Prelude.vec",
+    ),
+    "LejepaId.GaussFubiniN.fclass_order_gclass": (
+        "LejepaId.GaussFubiniN.box",
+        "LejepaId.GaussFubiniN.fclass",
+        "LejepaId.GaussFubiniN.near",
+        "LejepaId.GaussFubiniN.pgrowth",
+        "LejepaId.GaussFubiniN.ucont",
+        "LejepaId.GaussianExpectation.first_coords",
+        "LejepaId.GaussianExpectation.gclass",
+        "LejepaId.GaussianExpectation.gintegrable1",
+        "LejepaId.GaussianMoments.Z",
+        "LejepaId.GaussianMoments.gauss",
+        "LejepaId.GaussianMoments.gint",
+        "LejepaId.HermiteGauss.gexp",
+        "LejepaId.HermiteN.gexpn",
+        "LejepaId.HermiteN.vset",
+        "LejepaId.IntegrationOrder.is_perm",
+        "LejepaId.IntegrationOrder.vperm",
+        "LejepaId.Prelude.dot",
+        "LejepaId.Prelude.fsum",
+        "LejepaId.Prelude.nsq",
+        "LejepaId.Prelude.vec",
     ),
 }
 
@@ -1680,6 +1766,69 @@ DEFINITIONS: dict[str, str] = {
         "z))) : forall (_ : nat) (_ : forall _ : Prelude.vec, Prelude.vec) (_ : forall _ : "
         "Prelude.vec, Prelude.mat), Prop Arguments GaussianExpectation.gauss_jacobian_density"
         " n%nat_scope (h J)%function_scope"
+    ),
+    "LejepaId.GaussFubini.poly_growth2": (
+        "GaussFubini.poly_growth2 = fun f : forall (_ : Rdefinitions.RbaseSymbolsImpl.R) "
+        "(_ : Rdefinitions.RbaseSymbolsImpl.R), Rdefinitions.RbaseSymbolsImpl.R => @ex "
+        "Rdefinitions.RbaseSymbolsImpl.R (fun C : Rdefinitions.RbaseSymbolsImpl.R => @ex "
+        "nat (fun k : nat => forall x y : Rdefinitions.RbaseSymbolsImpl.R, "
+        "Rdefinitions.Rle (Rbasic_fun.Rabs (f x y)) (Rdefinitions.RbaseSymbolsImpl.Rmult "
+        "C (Rpow_def.pow (Rdefinitions.RbaseSymbolsImpl.Rplus "
+        "(Rdefinitions.RbaseSymbolsImpl.Rplus (Rdefinitions.IZR (BinNums.Zpos "
+        "BinNums.xH)) (Rpow_def.pow x (S (S O)))) (Rpow_def.pow y (S (S O)))) k)))) : "
+        "forall _ : forall (_ : Rdefinitions.RbaseSymbolsImpl.R) (_ : "
+        "Rdefinitions.RbaseSymbolsImpl.R), Rdefinitions.RbaseSymbolsImpl.R, Prop "
+        "Arguments GaussFubini.poly_growth2 f%function_scope"
+    ),
+    "LejepaId.GaussFubiniN.box": (
+        "GaussFubiniN.box = fun (n : nat) (r : Rdefinitions.RbaseSymbolsImpl.R) (z : "
+        "Prelude.vec) => forall (j : nat) (_ : lt j n), Rdefinitions.Rle (Rbasic_fun.Rabs "
+        "(z j)) r : forall (_ : nat) (_ : Rdefinitions.RbaseSymbolsImpl.R) (_ : "
+        "Prelude.vec), Prop Arguments GaussFubiniN.box n%nat_scope r%R_scope z"
+    ),
+    "LejepaId.GaussFubiniN.fclass": (
+        "GaussFubiniN.fclass = fun (n : nat) (F : forall _ : Prelude.vec, "
+        "Rdefinitions.RbaseSymbolsImpl.R) => and (GaussianExpectation.first_coords n F) "
+        "(and (GaussFubiniN.ucont n F) (GaussFubiniN.pgrowth n F)) : forall (_ : nat) (_ "
+        ": forall _ : Prelude.vec, Rdefinitions.RbaseSymbolsImpl.R), Prop Arguments "
+        "GaussFubiniN.fclass n%nat_scope F%function_scope"
+    ),
+    "LejepaId.GaussFubiniN.near": (
+        "GaussFubiniN.near = fun (n : nat) (d : Rdefinitions.RbaseSymbolsImpl.R) (w z : "
+        "Prelude.vec) => forall (j : nat) (_ : lt j n), Rdefinitions.RbaseSymbolsImpl.Rlt "
+        "(Rbasic_fun.Rabs (Rdefinitions.Rminus (w j) (z j))) d : forall (_ : nat) (_ : "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : Prelude.vec) (_ : Prelude.vec), Prop "
+        "Arguments GaussFubiniN.near n%nat_scope d%R_scope w z"
+    ),
+    "LejepaId.GaussFubiniN.pgrowth": (
+        "GaussFubiniN.pgrowth = fun (n : nat) (F : forall _ : Prelude.vec, "
+        "Rdefinitions.RbaseSymbolsImpl.R) => @ex Rdefinitions.RbaseSymbolsImpl.R (fun C : "
+        "Rdefinitions.RbaseSymbolsImpl.R => @ex nat (fun k : nat => forall z : "
+        "Prelude.vec, Rdefinitions.Rle (Rbasic_fun.Rabs (F z)) "
+        "(Rdefinitions.RbaseSymbolsImpl.Rmult C (Rpow_def.pow "
+        "(Rdefinitions.RbaseSymbolsImpl.Rplus (Rdefinitions.IZR (BinNums.Zpos "
+        "BinNums.xH)) (Prelude.nsq n z)) k)))) : forall (_ : nat) (_ : forall _ : "
+        "Prelude.vec, Rdefinitions.RbaseSymbolsImpl.R), Prop Arguments "
+        "GaussFubiniN.pgrowth n%nat_scope F%function_scope"
+    ),
+    "LejepaId.GaussFubiniN.ucont": (
+        "GaussFubiniN.ucont = fun (n : nat) (F : forall _ : Prelude.vec, "
+        "Rdefinitions.RbaseSymbolsImpl.R) => forall (r : Rdefinitions.RbaseSymbolsImpl.R) "
+        "(eps : RIneq.posreal), @ex RIneq.posreal (fun delta : RIneq.posreal => forall (w "
+        "z : Prelude.vec) (_ : GaussFubiniN.box n r w) (_ : GaussFubiniN.box n r z) (_ : "
+        "GaussFubiniN.near n (RIneq.pos delta) w z), Rdefinitions.RbaseSymbolsImpl.Rlt "
+        "(Rbasic_fun.Rabs (Rdefinitions.Rminus (F w) (F z))) (RIneq.pos eps)) : forall (_ "
+        ": nat) (_ : forall _ : Prelude.vec, Rdefinitions.RbaseSymbolsImpl.R), Prop "
+        "Arguments GaussFubiniN.ucont n%nat_scope F%function_scope"
+    ),
+    "LejepaId.GaussianExpectation.first_coords": (
+        "GaussianExpectation.first_coords = fun (n : nat) (F : forall _ : Prelude.vec, "
+        "Rdefinitions.RbaseSymbolsImpl.R) => forall (z z' : forall _ : nat, "
+        "Rdefinitions.RbaseSymbolsImpl.R) (_ : forall (j : nat) (_ : lt j n), @eq "
+        "Rdefinitions.RbaseSymbolsImpl.R (z j) (z' j)), @eq "
+        "Rdefinitions.RbaseSymbolsImpl.R (F z) (F z') : forall (_ : nat) (_ : forall _ : "
+        "Prelude.vec, Rdefinitions.RbaseSymbolsImpl.R), Prop Arguments "
+        "GaussianExpectation.first_coords n%nat_scope F%function_scope"
     ),
 }
 
