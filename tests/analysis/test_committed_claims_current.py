@@ -28,6 +28,12 @@ FOLDERS = [
     ("runs", RESULTS / "claims.json", False, ()),
     ("paper-cpu", RESULTS / "paper-cpu" / "claims.json", True, ()),
     ("paper-overnight", RESULTS / "paper-overnight" / "claims.json", True, ()),
+    (
+        "paper-overnight/beyond",
+        RESULTS / "paper-overnight" / "beyond" / "claims.json",
+        True,
+        (),
+    ),
     ("beyond", RESULTS / "beyond" / "claims.json", False, ()),
     ("stall", RESULTS / "stall" / "claims.json", False, ()),
     ("stall-cuda", RESULTS / "stall-cuda" / "claims.json", False, ()),

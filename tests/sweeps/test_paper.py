@@ -300,11 +300,11 @@ def test_paper_refuses_a_second_paper_and_survives_sigterm_and_sigkill(tmp_path,
 # Its sizes counted by hand from its --set overrides and the configs.
 OVERNIGHT = {
     "2d": (15, 20_000, 15),  # the 5 settings published_2d reads x 3 seeds
-    "gennorm": (48, 20_000, 48),  # 4 lejepa runs x 4 alphas x 3 seeds
+    "gennorm": (36, 20_000, 36),  # 4 lejepa runs x 3 alphas x 3 seeds
     # 3 objectives x 6 dims x 3 seeds; N = 2..16 best of 3 (108 encoders), 64 and 256 one
     "scaling": (54, 20_000, 4 * 3 * 3 * 3 + 2 * 3 * 3),
     "grid": (18, 20_000, 18),  # 3 lambdas x 3 rhos x 2 seeds
-    "anisotropic": (12, 20_000, 12),  # 2 runs x 2 cells x 3 seeds
+    "anisotropic": (24, 20_000, 24),  # 2 runs x 4 cells x 3 seeds
     "codedim": (15, 20_000, 15),  # 5 runs x 3 seeds
     "action": (6, 20_000, 6),  # 2 runs x 3 seeds
 }
