@@ -38,6 +38,7 @@ FOLDERS = [
     ("stall", RESULTS / "stall" / "claims.json", False, ()),
     ("stall-cuda", RESULTS / "stall-cuda" / "claims.json", False, ()),
     ("stall-lambda", RESULTS / "stall-lambda" / "claims.json", False, ("stall",)),
+    ("scaling-large", RESULTS / "scaling-large" / "claims.json", True, ()),
 ]
 
 
