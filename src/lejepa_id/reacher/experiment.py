@@ -219,9 +219,10 @@ class ReacherExperiment:
         """Defaults, then the run's keys, then axis values, then --set; validated."""
         merged = {**self.defaults, **self.runs[run], **axis_values, **self.overrides}
         merged.pop("data", None)
-        data = self.data_path(run, merged.get("seed"))
+        raw, seed = self.data_path(run), merged.get("seed")
+        data = raw if seed is None else raw.replace(SEED_FIELD, str(int(seed)))
         train = TrainConfig.from_mapping(merged, where=f"runs.{run} (besides data)")
-        return ReacherRunConfig(train, data, self.eval, SEED_FIELD in self.data_path(run))
+        return ReacherRunConfig(train, data, self.eval, SEED_FIELD in raw)
 
     def expand(self) -> list[ReacherSpec]:
         keys = [k for k in AXES if k in self.axes]
