@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from scipy import stats
 
 from lejepa_id.analysis import plan_statistics as st
-from lejepa_id.reacher.sizing import RULE, main, stage_two
+from lejepa_id.reacher.sizing import RULE, main, size_stage_one, stage_two
 
 MARGIN = math.log1p(0.05)
 
@@ -84,7 +86,93 @@ def test_unidentified_ou_runs_size_from_all_ou_runs(tmp_path, capsys) -> None:
     assert main([str(path)]) == 0
     assert "reacher_ou_plans_like_oracle" in capsys.readouterr().out
     assert json.loads((tmp_path / "sizing.json").read_text())["rule"]["date"] == "2026-12-06"
+    # Sized once: a second call leaves the file as it is.
+    before = (tmp_path / "sizing.json").read_text()
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "sized once" in err[0]
+    assert (tmp_path / "sizing.json").read_text() == before
+    (tmp_path / "sizing.json").unlink()
     (tmp_path / "bad.json").write_text("[1]")
     assert main([str(tmp_path / "bad.json")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.json" in err[0]
+
+
+def test_stage_one_is_sized_from_its_own_seeds_only() -> None:
+    ou, traj, match = [0.00, 0.01, 0.02], [0.10, 0.12, 0.14], [0.03, 0.05, 0.07]
+    plan = _plan(ou, traj, match)
+    alone = size_stage_one(plan, (0, 1, 2))
+    assert alone is not None and alone["stage_one_seeds"] == [0, 1, 2]
+    assert alone["kinds"] == stage_two(plan)["kinds"]
+    # Later runs (stage two's seeds, however far off) do not move the sizes.
+    later = {"runs": plan["runs"] + [_run("ou", 3, 5.0), _run("traj", 3, -5.0)]}
+    assert size_stage_one(later, (0, 1, 2))["claims"] == alone["claims"]
+    # A kind without all of stage one's seeds planned is not sized.
+    assert size_stage_one({"runs": plan["runs"][1:]}, (0, 1, 2)) is None
+
+
+def _sized_plan(tmp_path) -> tuple[object, Path]:
+    """The overnight budget's Reacher sizes and an OUT whose grid plan is stage one."""
+    from lejepa_id.sweeps.paper import OVERNIGHT, reacher_sizes
+
+    sizes = reacher_sizes(OVERNIGHT.parts["reacher"])
+    runs = tmp_path / "reacher"
+    runs.mkdir()
+    plan = _plan([0.00, 0.01, 0.02], [0.10, 0.12, 0.14], [0.03, 0.05, 0.07])
+    (runs / "plan.json").write_text(json.dumps(plan))
+    return sizes, runs
+
+
+def test_stage_two_is_sized_once_and_trains_each_kinds_added_seeds(tmp_path, monkeypatch) -> None:
+    from lejepa_id.cli import paper as cli
+    from lejepa_id.sweeps.paper import stage_two_seeds
+
+    sizes, runs = _sized_plan(tmp_path)
+    assert sizes.stage_two and sizes.seeds == (0, 1, 2)
+    swept, rendered, planned = [], [], []
+    monkeypatch.setattr(cli, "_render", lambda datasets, data, args: rendered.append(datasets))
+    monkeypatch.setattr(cli, "_sweep", lambda cfg, sets, out, args: swept.append(sets) or [])
+    monkeypatch.setattr(cli, "_plan_and_draw", lambda *a, **k: planned.append(a[0]))
+    args = SimpleNamespace(device=None, no_progress=True)
+    data = tmp_path / "data" / "reacher"
+    assert cli._stage_two(sizes, data, tmp_path, args) == []
+    sizing = json.loads((runs / "sizing.json").read_text())
+    added = stage_two_seeds(sizes, runs)
+    assert added == {k: tuple(v["add_seeds"]) for k, v in sizing["kinds"].items() if v["add_seeds"]}
+    assert added["ou"] == tuple(range(3, sizing["kinds"]["ou"]["need"]))
+    # One sweep a kind with added seeds: that kind alone, on its seeds' own datasets.
+    assert len(swept) == len(rendered) == len(added) and planned == [runs]
+    for (kind, seeds), sets, datasets in zip(added.items(), swept, rendered):
+        base = sizes.grid_labels()[kind]
+        assert sorted(datasets) == sorted(f"{base}_s{s}" for s in seeds)
+        assert all(
+            spec["seed"] == int(label.rsplit("_s", 1)[1]) for label, spec in datasets.items()
+        )
+        assert f"seeds={json.dumps(list(seeds))}" in sets
+        assert f"runs={json.dumps({kind: {'data': str(data / f'{base}_s{{seed}}')}})}" in sets
+    # A later plan (stage two's runs in it) does not rewrite the sizes.
+    before = (runs / "sizing.json").read_text()
+    (runs / "plan.json").write_text(json.dumps(_plan([0.0, 0.5, -0.5, 0.9], [0.1] * 3, [0.0] * 3)))
+    cli._stage_two(sizes, data, tmp_path, args)
+    assert (runs / "sizing.json").read_text() == before
+
+
+def test_the_dry_run_counts_stage_two_once_sized(tmp_path) -> None:
+    from lejepa_id.cli.paper import _stage_two_note, reacher_todo
+
+    sizes, runs = _sized_plan(tmp_path)
+    todo, total, _ = reacher_todo(sizes, tmp_path)
+    assert (todo, total) == (9, 9)
+    assert "adds up to 21 runs" in _stage_two_note(sizes, tmp_path)
+    (runs / "sizing.json").write_text(json.dumps(size_stage_one(json.loads(
+        (runs / "plan.json").read_text()), (0, 1, 2))))  # fmt: skip
+    extra = sum(len(v) for v in stage_two_seeds_of(runs).values())
+    assert extra > 0
+    assert reacher_todo(sizes, tmp_path)[:2] == (9 + extra, 9 + extra)
+    assert "included" in _stage_two_note(sizes, tmp_path)
+
+
+def stage_two_seeds_of(runs: Path) -> dict[str, list[int]]:
+    kinds = json.loads((runs / "sizing.json").read_text())["kinds"]
+    return {k: v["add_seeds"] for k, v in kinds.items() if v["add_seeds"]}

@@ -33,6 +33,7 @@ from lejepa_id.sweeps.paper import (
     BUDGET_FILE,
     BUDGET_NAMES,
     EXPERIMENTS,
+    SIZING_FILE,
     Budget,
     Part,
     ReacherPart,
@@ -43,8 +44,11 @@ from lejepa_id.sweeps.paper import (
     get_budget,
     reacher_grid_sets,
     reacher_sizes,
+    reacher_stage_two_sets,
     reacher_sweep_sets,
     selected,
+    stage_two_datasets,
+    stage_two_seeds,
 )
 
 EXECUTORS = ("local", "slurm", "submitit-local")
@@ -322,18 +326,8 @@ def report(root: Path) -> None:
 def run_reacher(sizes: ReacherSizes, out: Path, args: argparse.Namespace) -> list[str]:
     """Render the datasets, train the grid and the rho/delta sweeps through the sweep
     runner, then plan and draw each (the report reads OUT/reacher/)."""
-    from lejepa_id.reacher.datasets import RenderSpec, render_dataset
-
     data = out / "data" / "reacher"
-    for label, spec in sizes.datasets().items():
-        kw = dict(spec)
-        rs = RenderSpec(kw.pop("kind"), kw.pop("n"), **kw)
-        frames = rs.n * (1 if rs.kind == "eval" else 2)
-        # Few frames render faster in this process than in spawned workers.
-        render_dataset(
-            rs, data / label, workers=1 if frames < 5000 else 0, progress=not args.no_progress
-        )
-        print(f"dataset {label}: {frames} frames in {data / label}", flush=True)
+    _render(sizes.datasets(), data, args)
     grid = configs_dir() / "reacher_grid.yaml"
     failed = _sweep(grid, reacher_grid_sets(sizes, data, args.device), out, args)
     if sizes.sweep_runs:  # a budget may leave the rho and delta sweeps out (overnight)
@@ -342,6 +336,56 @@ def run_reacher(sizes: ReacherSizes, out: Path, args: argparse.Namespace) -> lis
     _plan_and_draw(out / "reacher", data / "eval", sizes.plan_k, every_figure=True)
     if sizes.sweep_runs:
         _plan_and_draw(out / "reacher" / "sweep", data / "eval", sizes.plan_k, every_figure=False)
+    if sizes.stage_two and not failed:
+        failed += _stage_two(sizes, data, out, args)
+    return failed
+
+
+def _render(datasets: dict[str, dict[str, Any]], data: Path, args: argparse.Namespace) -> None:
+    """Render every dataset (label -> RenderSpec keywords) under ``data``; one already
+    there is kept."""
+    from lejepa_id.reacher.datasets import RenderSpec, render_dataset
+
+    for label, spec in datasets.items():
+        kw = dict(spec)
+        rs = RenderSpec(kw.pop("kind"), kw.pop("n"), **kw)
+        frames = rs.n * (1 if rs.kind == "eval" else 2)
+        # Few frames render faster in this process than in spawned workers.
+        render_dataset(
+            rs, data / label, workers=1 if frames < 5000 else 0, progress=not args.no_progress
+        )
+        print(f"dataset {label}: {frames} frames in {data / label}", flush=True)
+
+
+def _stage_two(sizes: ReacherSizes, data: Path, out: Path, args: argparse.Namespace) -> list[str]:
+    """Stage two of the runs-a-side rule registered before the runs
+    (:mod:`lejepa_id.reacher.sizing`): sized once, from the grid's runs alone, into
+    ``sizing.json`` (never rewritten, so later runs cannot move it); then each kind's added
+    seeds are rendered and trained in the grid's folder, and the grid is planned and judged
+    again on all its runs."""
+    from lejepa_id.reacher.sizing import lines, size_stage_one
+    from lejepa_id.records.io import atomic_write_json, read_json
+
+    runs = out / "reacher"
+    path = runs / SIZING_FILE
+    if not path.is_file():
+        plan = runs / "plan.json"
+        sizing = size_stage_one(read_json(plan), sizes.seeds) if plan.is_file() else None
+        if sizing is None:
+            print(f"stage two: not sized, {plan} lacks runs of seeds {list(sizes.seeds)}")
+            return []
+        atomic_write_json(path, sizing)
+    for line in lines(read_json(path)):
+        print(f"stage two: {line.strip()}", flush=True)
+    added = stage_two_seeds(sizes, runs)
+    grid = configs_dir() / "reacher_grid.yaml"
+    failed = []
+    for kind, seeds in added.items():
+        _render(stage_two_datasets(sizes, kind, seeds), data, args)
+        sets = reacher_stage_two_sets(sizes, data, kind, seeds, args.device)
+        failed += _sweep(grid, sets, out, args)
+    if added:
+        _plan_and_draw(runs, data / "eval", sizes.plan_k, every_figure=True)
     return failed
 
 
@@ -521,6 +565,7 @@ def committed_dry_run(
     )
     sums = [0.0, 0.0, 0.0]
     unknown = []
+    stage_note = ""
     for exp in names:
         part = budget.parts[exp]
         if isinstance(part, ReacherPart):
@@ -547,6 +592,8 @@ def committed_dry_run(
         sums = [a + b for a, b in zip(sums, (proj.low, proj.mid, proj.high))]
         text = "; ".join(proj.paces) or "nothing to train"
         yield f"{head} {format_duration(proj.mid):>12s} {_range(proj.low, proj.high):>25s}  {text}"
+        if isinstance(part, ReacherPart) and sizes.stage_two:
+            stage_note = " " + _stage_two_note(sizes, out)
     left = f" ({', '.join(unknown)} not included: no pace)" if unknown else ""
     yield (
         f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(sums[1]):>12s} "
@@ -559,7 +606,7 @@ def committed_dry_run(
         "counted, groups longest first on the workers; Reacher: committed runs' seconds "
         "per step and rendering's seconds per frame; process start-up, planning, "
         "aggregation, figures and report not included. Nothing was probed; `--pace-from` "
-        "projects from another device's paces instead."
+        f"projects from another device's paces instead.{stage_note}"
     )
 
 
@@ -623,8 +670,23 @@ def _steps(steps: list[int]) -> str:
     return f"{steps[0]:,}" if len(steps) == 1 else f"{steps[0]:,}-{steps[-1]:,}"
 
 
+def _stage_two_note(sizes: ReacherSizes, out: Path) -> str:
+    """The dry run's sentence on the Reacher stage two: included above once sized, else
+    the most it can add."""
+    from lejepa_id.reacher.sizing import KINDS, RULE
+
+    if (out / "reacher" / SIZING_FILE).is_file():
+        return f"Reacher: stage two's runs included (from reacher/{SIZING_FILE})."
+    most = len(KINDS) * len(sizes.lams) * max(RULE.cap - len(sizes.seeds), 0)
+    return (
+        "Reacher: stage two, sized after the grid's runs by the rule registered "
+        f"{RULE.date}, adds up to {most} runs (at most {RULE.cap} a kind), not in the total."
+    )
+
+
 def reacher_todo(sizes: ReacherSizes, out: Path) -> tuple[int, int, int]:
-    """(runs to train, runs in all, frames to render) of the Reacher part under ``out``."""
+    """(runs to train, runs in all, frames to render) of the Reacher part under ``out``,
+    stage two's runs included once its ``sizing.json`` is written."""
     from lejepa_id.reacher.experiment import run_dir_name
     from lejepa_id.sweeps.state import read_result
 
@@ -633,12 +695,17 @@ def reacher_todo(sizes: ReacherSizes, out: Path) -> tuple[int, int, int]:
         (out / "reacher" / "sweep" / label, sizes.sweep_lams, sizes.sweep_seeds)
         for label in sizes.sweep_labels
     ]
+    added = stage_two_seeds(sizes, out / "reacher")  # once stage one is sized
+    grid += [(out / "reacher" / kind, sizes.lams, seeds) for kind, seeds in added.items()]
     runs = [
         d / run_dir_name(lam, seed) for d, lams, seeds in grid for lam in lams for seed in seeds
     ]
     todo = sum(read_result(r / "result.json") is None for r in runs)
+    datasets = sizes.datasets()
+    for kind, seeds in added.items():
+        datasets |= stage_two_datasets(sizes, kind, seeds)
     frames = 0
-    for label, spec in sizes.datasets().items():
+    for label, spec in datasets.items():
         if not (out / "data" / "reacher" / label / "dataset.json").is_file():
             frames += spec["n"] * (1 if spec["kind"] == "eval" else 2)
     return todo, len(runs), frames

@@ -152,6 +152,16 @@ def stage_two(plan: dict[str, Any], rule: SizingRule = RULE) -> dict[str, Any]:
     return {"rule": asdict(rule), "claims": claims, "kinds": kinds}
 
 
+def size_stage_one(plan: dict[str, Any], seeds: tuple[int, ...]) -> dict[str, Any] | None:
+    """:func:`stage_two` of the stage-one runs (the budget's ``seeds`` of every kind) of a
+    plan that may hold later runs too; None until every kind has all of them planned."""
+    first = [r for r in plan["runs"] if int(r["seed"]) in seeds]
+    for kind in KINDS:
+        if sorted(int(r["seed"]) for r in first if r["kind"] == kind) != sorted(seeds):
+            return None
+    return stage_two({**plan, "runs": first}) | {"stage_one_seeds": list(seeds)}
+
+
 def _fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.3g}"
 
@@ -197,6 +207,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("plan", help="a stage-one plan.json (lejepa-id reacher plan)")
     args = parser.parse_args(argv)
     path = Path(args.plan)
+    if (path.parent / "sizing.json").exists():
+        # Stage two's sizes are fixed once, from stage one: sizing again after more runs
+        # would let those runs move them.
+        print(
+            f"lejepa-id: {path.parent / 'sizing.json'} exists: the runs a side are sized once; "
+            "remove it to size again",
+            file=sys.stderr,
+        )
+        return 2
     try:
         plan = read_json(path)
         sizing = stage_two(plan)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,7 @@ BUDGET_NAMES = ("smoke", "cpu", "overnight", "full")
 EXPERIMENTS = ("2d", "gennorm", "scaling", "grid", "reacher")
 BEYOND = ("anisotropic", "codedim", "action")
 BUDGET_FILE = "budget.json"
+SIZING_FILE = "sizing.json"  # lejepa_id.reacher.sizing writes it beside the plan
 
 
 def configs_dir() -> Path:
@@ -83,6 +84,10 @@ class ReacherPart:
     runs of one kind are replicates of the whole pipeline, data included, not only of the
     training seed (None: the paper's, one dataset a kind). Needs a budget without rho and
     delta sweeps."""
+    stage_two: bool | None = None
+    """After the grid, size the runs a side by the registered rule
+    (:mod:`lejepa_id.reacher.sizing`) from the grid's runs, once (``sizing.json``), train the
+    seeds it adds and plan again on all runs (None: no stage two). Needs ``data_per_seed``."""
     why: str = ""
 
 
@@ -111,6 +116,7 @@ class ReacherSizes:
     fit_n: int
     identify_every: int = 0
     data_per_seed: bool = False
+    stage_two: bool = False
 
     @property
     def grid_runs(self) -> int:
@@ -358,13 +364,16 @@ OVERNIGHT = Budget(
             fit_n=2000,
             identify_every=1,
             data_per_seed=True,
+            stage_two=True,
             why="32 x 32 fast-look frames, 20,000 pairs, 50 of 100 epochs (FEWER EPOCHS: "
             "3,900 steps a run; 25 until 2026-12-03, when the registered Reacher "
             "identification study identified 1 of 3 seeds at 25 epochs and 2 of 3 at 50; "
             "every run records its curve after each epoch), one lambda, 3 seeds a side on "
             "ou, traj and trajmatch, each seed on datasets rendered with it (since "
-            "2026-12-06: replicates of data and training, not of training alone); no rho or "
-            "delta sweep (no claim reads it)",
+            "2026-12-06: replicates of data and training, not of training alone); then stage "
+            "two of the runs-a-side rule registered 2026-12-06 (lejepa_id.reacher.sizing): the "
+            "seeds it adds from these runs, at most 10 a kind; no rho or delta sweep (no "
+            "claim reads it)",
         ),
         "anisotropic": Part(
             (
@@ -490,6 +499,37 @@ def reacher_sweep_sets(sizes: ReacherSizes, data: Path, device: str | None) -> l
     runs = {label: {"data": str(data / label)} for label in sizes.sweep_labels}
     sets = _reacher_sets(sizes, data, runs, sizes.sweep_lams, sizes.sweep_seeds, device)
     return ["name=sweep", *sets]
+
+
+def stage_two_seeds(sizes: ReacherSizes, reacher_dir: Path) -> dict[str, tuple[int, ...]]:
+    """Kind -> the seeds stage two adds, read from ``sizing.json`` under ``reacher_dir``
+    (OUT/reacher/), written once from the grid's runs; empty when the budget has no stage
+    two or its grid has not been sized yet."""
+    path = reacher_dir / SIZING_FILE
+    if not sizes.stage_two or not path.is_file():
+        return {}
+    from lejepa_id.records.io import read_json
+
+    kinds = read_json(path)["kinds"]
+    return {k: tuple(int(s) for s in v["add_seeds"]) for k, v in kinds.items() if v["add_seeds"]}
+
+
+def stage_two_datasets(
+    sizes: ReacherSizes, kind: str, seeds: Sequence[int]
+) -> dict[str, dict[str, Any]]:
+    """label -> RenderSpec keywords of the training datasets of ``kind``'s added seeds."""
+    base = sizes.grid_labels()[kind]
+    more = replace(sizes, seeds=tuple(seeds)).datasets()
+    return {label: spec for label, spec in more.items() if label.startswith(f"{base}_s")}
+
+
+def reacher_stage_two_sets(
+    sizes: ReacherSizes, data: Path, kind: str, seeds: Sequence[int], device: str | None
+) -> list[str]:
+    """``--set`` overrides of configs/reacher_grid.yaml training ``kind`` alone at the added
+    ``seeds``, each on its own dataset: the same runs folder and settings as the grid."""
+    runs = {kind: {"data": str(data / sizes.grid_labels("{seed}")[kind])}}
+    return _reacher_sets(sizes, data, runs, sizes.lams, seeds, device)
 
 
 def _reacher_sets(sizes, data, runs, lams, seeds, device) -> list[str]:
