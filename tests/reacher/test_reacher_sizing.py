@@ -171,6 +171,14 @@ def test_the_dry_run_counts_stage_two_once_sized(tmp_path) -> None:
     assert extra > 0
     assert reacher_todo(sizes, tmp_path)[:2] == (9 + extra, 9 + extra)
     assert "included" in _stage_two_note(sizes, tmp_path)
+    # The projection budget.json records beside the measured time counts them too.
+    from lejepa_id.sweeps.committed import load_table, project_budget
+    from lejepa_id.sweeps.paper import OVERNIGHT
+
+    table = load_table()
+    alone = project_budget(OVERNIGHT, ["reacher"], table)["reacher"]
+    both = project_budget(OVERNIGHT, ["reacher"], table, out=tmp_path)["reacher"]
+    assert (alone.stacks, both.stacks) == (9, 9 + extra) and both.mid > alone.mid
 
 
 def stage_two_seeds_of(runs: Path) -> dict[str, list[int]]:

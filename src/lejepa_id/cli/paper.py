@@ -291,7 +291,7 @@ def _add_times(
     with contextlib.suppress(OSError, ValueError, AttributeError):
         before = read_json(root / BUDGET_FILE).get("experiments", {})
     names = list(record["experiments"])
-    projected = project_budget(budget, names, load_table(), jobs=2)
+    projected = project_budget(budget, names, load_table(), jobs=2, out=root)
     for name, entry in record["experiments"].items():
         p = projected[name]
         span = None if p.mid is None or p.low is None or p.high is None else (p.low, p.mid, p.high)

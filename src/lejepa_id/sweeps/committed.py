@@ -355,20 +355,33 @@ def project_reacher(sizes: Any, todo: int, frames: int, table: Table, jobs: int)
 
 
 def project_budget(
-    budget: Any, names: Sequence[str], table: Table, jobs: int = 2
+    budget: Any, names: Sequence[str], table: Table, jobs: int = 2, out: Path | None = None
 ) -> dict[str, Projection]:
     """Every experiment of ``budget`` in ``names`` projected from ``table``, nothing yet
-    trained (the dry run leaves out what its ``--out`` already holds)."""
+    trained (the dry run leaves out what its ``--out`` already holds); with ``out``, the
+    Reacher stage two's runs once its sizing is written there."""
     from lejepa_id.config.experiments import load_experiment
-    from lejepa_id.sweeps.paper import ReacherPart, configs_dir, reacher_sizes
+    from lejepa_id.sweeps.paper import (
+        ReacherPart,
+        configs_dir,
+        reacher_sizes,
+        stage_two_datasets,
+        stage_two_seeds,
+    )
 
     result = {}
     for name in names:
         part = budget.parts[name]
         if isinstance(part, ReacherPart):
             sizes = reacher_sizes(part)
+            added = stage_two_seeds(sizes, out / "reacher") if out is not None else {}
             todo = sizes.grid_runs + sizes.sweep_runs
-            result[name] = project_reacher(sizes, todo, sizes.frames(), table, jobs)
+            todo += len(sizes.lams) * sum(len(seeds) for seeds in added.values())
+            frames = sizes.frames()
+            for kind, seeds in added.items():
+                more = stage_two_datasets(sizes, kind, seeds).values()
+                frames += sum(d["n"] * 2 for d in more)  # pairs: two frames each
+            result[name] = project_reacher(sizes, todo, frames, table, jobs)
             continue
         specs = load_experiment(configs_dir() / f"{name}.yaml", list(part.sets)).expand()
         result[name] = project_synthetic(specs, table, jobs)
