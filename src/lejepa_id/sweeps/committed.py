@@ -354,6 +354,16 @@ def project_reacher(sizes: Any, todo: int, frames: int, table: Table, jobs: int)
     return Projection(total, todo, f"{steps:,}", out[0], out[1], out[2], used)
 
 
+def _with_stage_two(sizes: Any, out: Path, todo: int, frames: int) -> tuple[int, int]:
+    """Runs and frames with the Reacher stage two's, once its sizing is under ``out``."""
+    from lejepa_id.sweeps.paper import stage_two_datasets, stage_two_seeds
+
+    for kind, seeds in stage_two_seeds(sizes, out / "reacher").items():
+        todo += len(sizes.lams) * len(seeds)
+        frames += sum(d["n"] * 2 for d in stage_two_datasets(sizes, kind, seeds).values())
+    return todo, frames
+
+
 def project_budget(
     budget: Any, names: Sequence[str], table: Table, jobs: int = 2, out: Path | None = None
 ) -> dict[str, Projection]:
@@ -361,26 +371,16 @@ def project_budget(
     trained (the dry run leaves out what its ``--out`` already holds); with ``out``, the
     Reacher stage two's runs once its sizing is written there."""
     from lejepa_id.config.experiments import load_experiment
-    from lejepa_id.sweeps.paper import (
-        ReacherPart,
-        configs_dir,
-        reacher_sizes,
-        stage_two_datasets,
-        stage_two_seeds,
-    )
+    from lejepa_id.sweeps.paper import ReacherPart, configs_dir, reacher_sizes
 
     result = {}
     for name in names:
         part = budget.parts[name]
         if isinstance(part, ReacherPart):
             sizes = reacher_sizes(part)
-            added = stage_two_seeds(sizes, out / "reacher") if out is not None else {}
-            todo = sizes.grid_runs + sizes.sweep_runs
-            todo += len(sizes.lams) * sum(len(seeds) for seeds in added.values())
-            frames = sizes.frames()
-            for kind, seeds in added.items():
-                more = stage_two_datasets(sizes, kind, seeds).values()
-                frames += sum(d["n"] * 2 for d in more)  # pairs: two frames each
+            todo, frames = sizes.grid_runs + sizes.sweep_runs, sizes.frames()
+            if out is not None:
+                todo, frames = _with_stage_two(sizes, out, todo, frames)
             result[name] = project_reacher(sizes, todo, frames, table, jobs)
             continue
         specs = load_experiment(configs_dir() / f"{name}.yaml", list(part.sets)).expand()
