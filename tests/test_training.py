@@ -47,6 +47,30 @@ def test_same_seed_same_numbers():
     assert a.metrics != c.metrics
 
 
+def test_loss_mean_is_the_mean_of_every_steps_loss_since_the_last_evaluation(monkeypatch):
+    from lejepa_id.training.trainer import _Trainer as Trainer
+
+    seen: list[list[float]] = []
+    record = Trainer.record_step
+
+    def spy(self, step, loss, terms):
+        seen.append(loss.tolist())
+        record(self, step, loss, terms)
+
+    monkeypatch.setattr(Trainer, "record_step", spy)
+    cfgs = [RunConfig(**TINY, seed=3), RunConfig(**TINY, seed=4)]  # one group of two
+    results = train(cfgs, progress=False)
+    assert len(seen) == TINY["steps"]
+    for member, result in enumerate(results):
+        curves, start = result.curves, 0
+        assert curves["step"] == [10, 20, 40]
+        for end, mean, last in zip(curves["step"], curves["loss_mean"], curves["loss"]):
+            window = [losses[member] for losses in seen[start:end]]
+            assert mean == pytest.approx(sum(window) / len(window), rel=1e-6)
+            assert last == window[-1]  # ``loss`` stays the last step's minibatch
+            start = end
+
+
 @pytest.mark.parametrize("mode", ["lejepa", "whiten", "infonce"])
 def test_batched_group_equals_runs_trained_one_by_one(mode):
     cfgs = [

@@ -434,6 +434,45 @@ def test_the_loss_plateau_is_the_objectives_own_relative_change():
     assert np.isnan(loss_plateau({"step": steps, "loss": [math.nan] * len(steps)}))
 
 
+def test_the_mean_loss_plateau_weights_every_steps_loss():
+    from lejepa_id.analysis.convergence import mean_loss_plateau
+
+    # Windows (0, 500], (500, 1000] ... (1500, 2000]; the quarters are (1000, 1500] and
+    # (1500, 2000]: third 1.3 (two windows of 250 steps), last 1.1 and 1.0 -> 1.05.
+    curves = {"step": [500, 1000, 1250, 1500, 1750, 2000],
+              "loss_mean": [9.0, 9.0, 1.2, 1.4, 1.1, 1.0]}  # fmt: skip
+    assert mean_loss_plateau(curves) == pytest.approx((1.3 - 1.05) / 1.05)
+    # Unequal windows are weighted by their steps: 100 steps at 2.0, 400 at 1.0 -> 1.2.
+    curves = {"step": [1000, 1500, 1600, 2000], "loss_mean": [5.0, 1.2, 2.0, 1.0]}
+    assert mean_loss_plateau(curves) == pytest.approx(0.0)
+    # The minibatch ``loss`` alone (runs recorded before loss_mean) gives no value.
+    assert math.isnan(mean_loss_plateau({"step": [1000, 2000], "loss": [1.0, 1.0]}))
+    assert math.isnan(mean_loss_plateau({"step": [1000, 2000], "loss_mean": [1.0, math.nan]}))
+    assert math.isnan(mean_loss_plateau({"step": [2000, 1000], "loss_mean": [1.0, 1.0]}))
+    assert math.isnan(mean_loss_plateau(None))
+
+
+def test_v3_judges_convergence_on_the_mean_loss_and_v2_still_on_the_minibatch():
+    from lejepa_id.analysis.claims import spectral
+
+    # The minibatch plateau noisy (0.3), the mean over every step flat (0.001): v3 judges
+    # the R^2 (far off: fail), v2 leaves it not shown; the other way round, the reverse.
+    rows = spectral.grid(spectral.CELLS, 0.0, loss_plateau=0.3, loss_plateau_mean=0.001)
+    assert judged_by("anisotropic_r2", 3)(fab.runs(rows)).verdict == "fail"
+    assert judged_by("anisotropic_r2", 2)(fab.runs(rows)).verdict == "not shown"
+    rows = spectral.grid(spectral.CELLS, 0.0, loss_plateau=0.001, loss_plateau_mean=0.3)
+    v3 = judged_by("anisotropic_r2", 3)(fab.runs(rows))
+    assert v3.verdict == "not shown" and "plateau of the mean loss" in v3.reason
+    assert judged_by("anisotropic_r2", 2)(fab.runs(rows)).verdict == "fail"
+    # One seed recorded without loss_mean leaves its setting unmeasured, not converged.
+    rows = spectral.grid(spectral.CELLS, 0.0, loss_plateau_mean=0.001)
+    rows[0]["loss_plateau_mean"] = math.nan
+    v3 = judged_by("anisotropic_r2", 3)(fab.runs(rows))
+    assert v3.values["settings_premise_met"] == len(spectral.CELLS) - 1
+    for cid in ("anisotropic_boundary", "code_size", "action_lqr"):
+        assert judged_by(cid, 3) is not None
+
+
 def test_report_from_the_table_judges_results_kept_without_weights(tmp_path):
     """`report --from-table`: the committed runs table is judged, the loss plateau read
     from each run's curves when the table predates the column."""

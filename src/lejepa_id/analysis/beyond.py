@@ -71,12 +71,17 @@ def with_predictions(rows: pd.DataFrame) -> pd.DataFrame:
         epsilon=pd.to_numeric(rows.get("epsilon", np.nan), errors="coerce"),
         steps=pd.to_numeric(rows.get("steps", np.nan), errors="coerce"),
         loss_plateau=pd.to_numeric(rows.get("loss_plateau", np.nan), errors="coerce"),
+        loss_plateau_mean=pd.to_numeric(rows.get("loss_plateau_mean", np.nan), errors="coerce"),
     )
     cols = ["r2_hz", "r2_zh", "r2_zh_white", "relative_gap", "epsilon", "steps"]
     grouped = rows.groupby(keys, dropna=False)
     means = grouped[cols].mean().reset_index()
     # The plateau of the slowest seed: a setting has converged when every seed has.
     means["loss_plateau"] = grouped["loss_plateau"].max().to_numpy()
+    # A seed without it (recorded before loss_mean) leaves the setting unmeasured.
+    means["loss_plateau_mean"] = (
+        grouped["loss_plateau_mean"].agg(lambda s: s.max(skipna=False)).to_numpy()
+    )
     means["modes"] = grouped["mode"].agg(lambda s: ",".join(sorted(set(s)))).to_numpy()
     seeds = grouped.size().to_numpy()
     preds = [predicted_r2(_rhos(r), int(r["m"])) for _, r in means.iterrows()]

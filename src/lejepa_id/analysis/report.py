@@ -616,11 +616,11 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
 
 def table_frame(directory: Path) -> pd.DataFrame:
     """The committed runs table of ``directory`` (runs.parquet, else runs.csv), for results
-    kept without their weights; ``loss_plateau`` filled from each run's result.json
-    curves when the table predates the column."""
+    kept without their weights; ``loss_plateau`` and ``loss_plateau_mean`` filled from
+    each run's result.json curves when the table predates the column."""
     import json
 
-    from lejepa_id.analysis.convergence import loss_plateau
+    from lejepa_id.analysis.convergence import loss_plateau, mean_loss_plateau
 
     parquet, csv = directory / "runs.parquet", directory / "runs.csv"
     if parquet.is_file():
@@ -629,7 +629,12 @@ def table_frame(directory: Path) -> pd.DataFrame:
         frame = pd.read_csv(csv)
     else:
         raise UsageError(f"--from-table: {str(directory)!r} holds no runs.parquet or runs.csv")
-    if "loss_plateau" not in frame.columns or frame["loss_plateau"].isna().all():
+    for column, measure in (
+        ("loss_plateau", loss_plateau),
+        ("loss_plateau_mean", mean_loss_plateau),
+    ):
+        if column in frame.columns and not frame[column].isna().all():
+            continue
         values = []
         for rel in frame.get("path", pd.Series([None] * len(frame))):
             path = Path(str(rel)) / "result.json" if rel else None
@@ -639,8 +644,8 @@ def table_frame(directory: Path) -> pd.DataFrame:
                 curves = json.loads(path.read_text()).get("curves") if path else None
             except (OSError, ValueError):
                 curves = None
-            values.append(loss_plateau(curves))
-        frame = frame.assign(loss_plateau=values)
+            values.append(measure(curves))
+        frame = frame.assign(**{column: values})
     return frame
 
 

@@ -244,6 +244,10 @@ class _Trainer:
         self.curves: list[dict[str, list[float]]] = [{} for _ in range(R)]
         self.recent_loss = torch.zeros(R, device=self.device)
         self.recent_count = 0
+        # Sum of every step's loss since the last evaluation: the curves' ``loss_mean``, the
+        # mean over all the steps a window holds (``loss`` is the last step's minibatch).
+        self.window_loss = torch.zeros(R, device=self.device)
+        self.window_count = 0
         self.last_terms: dict[str, torch.Tensor] = {}
         self.last_loss = torch.zeros(R, device=self.device)
 
@@ -364,8 +368,11 @@ class _Trainer:
             hub.log_train(member, done, {**row, "lr": lr})
 
     def record_step(self, step: int, loss: torch.Tensor, terms: dict[str, torch.Tensor]) -> None:
-        """Keep the last step's losses and the mean loss over the last 100 steps."""
+        """Keep the last step's losses, their sum since the last evaluation and the mean
+        loss over the last 100 steps."""
         self.last_loss, self.last_terms = loss, terms
+        self.window_loss += loss
+        self.window_count += 1
         if step >= self.c0.steps - 100:
             self.recent_loss += loss
             self.recent_count += 1
@@ -390,9 +397,13 @@ class _Trainer:
             scores.update(self._objective_scores(h))
         self.encoder.train()
         per_member = []
+        window = (self.window_loss / self.window_count).tolist() if self.window_count else None
+        self.window_loss.zero_()
+        self.window_count = 0
         for i in range(len(self.members)):
             row = {k: float(v[i]) for k, v in scores.items()}
             row["loss"] = float(self.last_loss[i])
+            row["loss_mean"] = math.nan if window is None else float(window[i])
             row.update({k: float(v[i]) for k, v in self.last_terms.items()})
             per_member.append(row)
             if self.alive[i]:
@@ -429,6 +440,8 @@ class _Trainer:
             "curves": self.curves,
             "recent_loss": self.recent_loss.cpu(),
             "recent_count": self.recent_count,
+            "window_loss": self.window_loss.cpu(),
+            "window_count": self.window_count,
             "last_loss": self.last_loss.cpu(),
             "last_terms": {k: v.cpu() for k, v in self.last_terms.items()},
             "last_rows": rows,
@@ -447,6 +460,9 @@ class _Trainer:
         self.curves = state["curves"]
         self.recent_loss = state["recent_loss"].to(self.device)
         self.recent_count = state["recent_count"]
+        if "window_loss" in state:  # checkpoints from before 2026-12-06 start a new window
+            self.window_loss = state["window_loss"].to(self.device)
+            self.window_count = state["window_count"]
         self.last_loss = state["last_loss"].to(self.device)
         self.last_terms = {k: v.to(self.device) for k, v in state["last_terms"].items()}
         return state["done"], state["elapsed_s"], state["last_rows"]

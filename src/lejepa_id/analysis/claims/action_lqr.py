@@ -5,7 +5,9 @@ true cost (Theorem 4).
 v1 judged the cost only on seeds whose code was identified: it filtered on half of what
 the claim states. v2 judges both halves on every seed of a converged setting: the code
 identified, and the cost of planning in it; convergence is the loss plateau
-(:mod:`lejepa_id.analysis.convergence`), which holds no prediction.
+(:mod:`lejepa_id.analysis.convergence`), which holds no prediction. v3 measures that
+plateau from every step's loss (``loss_mean``) instead of one minibatch per evaluation
+(:data:`lejepa_id.analysis.claims.spectral.V3_REASON`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from lejepa_id.analysis.beyond import action_rows
+from lejepa_id.analysis.claims import spectral
 from lejepa_id.analysis.claims.base import Claim, Premise
 from lejepa_id.analysis.claims.fabricate import evidence
 from lejepa_id.analysis.claims.registry import ClaimRule, Evidence, register_claim
@@ -71,6 +74,21 @@ V2 = V1.amend(
     "cost ratio > 1.2; not shown: otherwise, or no setting converged",
     premises=(CONVERGED,),
     thresholds={"plateau": 0.02},
+)
+CONVERGED_MEAN = Premise(
+    "converged",
+    "the objective has plateaued: relative change of the mean training loss over every step "
+    "of the third quarter of training to that over every step of the last quarter ≤ 0.02, "
+    "for every seed of the setting (the curves' loss_mean; a run recorded without it does "
+    "not meet it)",
+    0.02,
+)
+V3 = V2.amend(
+    date=spectral.V3_DATE,
+    reason=spectral.V3_REASON,
+    filter="finished runs with transition linear_action, in settings whose every seed has "
+    "converged (plateau of the mean loss of every step)",
+    premises=(CONVERGED_MEAN,),
 )
 
 
@@ -153,22 +171,29 @@ def judge_v1(rule: ClaimRule, ev: Evidence) -> Claim:
     return claim
 
 
+@register_claim(  # decorators apply bottom up: v2 is registered first
+    V3,
+    counterexample=lambda rule: _fabricated(1.5),
+    premise_unmet={"converged": lambda rule: _fabricated(1.5, loss_plateau_mean=0.5)},
+)
 @register_claim(
     V2,
     counterexample=lambda rule: _fabricated(1.5),
     premise_unmet={"converged": lambda rule: _fabricated(1.5, loss_plateau=0.5)},
 )
 def judge_v2(rule: ClaimRule, ev: Evidence) -> Claim:
+    """v2, and v3 with the plateau of the mean loss (:func:`spectral.plateau_column`)."""
     claim = rule.start()
     rows = action_rows(ev.finished())
     if rows.empty:
         claim.summary = "no action-world runs"
         return claim
     rows = _with_identified(rule, rows)
-    flat = pd.to_numeric(rows.get("loss_plateau", np.nan), errors="coerce")
+    flat = pd.to_numeric(rows.get(spectral.plateau_column(rule), np.nan), errors="coerce")
     rows = rows.assign(plateau=flat)
     per_run: dict[str, dict[str, Any]] = {}
     for run, sel in rows.groupby("run"):
+        # A NaN plateau (not recorded) is never converged.
         converged = bool((sel["plateau"] <= rule.t("plateau")).all())
         per_run[str(run)] = {
             "seeds": len(sel),

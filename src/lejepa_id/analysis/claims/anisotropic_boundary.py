@@ -1,5 +1,6 @@
 """Claim ``anisotropic_boundary``: the boundary min ρ = max ρ² separates the cells where
-the code is linear in z from the others. v2 judges convergence by the loss plateau
+the code is linear in z from the others. v2 judges convergence by the loss plateau, v3
+measures that plateau from every step's loss
 (:mod:`lejepa_id.analysis.claims.spectral`)."""
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ V2 = V1.amend(
     "plateau, which holds no prediction",
     premises=(spectral.SCOPE, spectral.PLATEAU),
     thresholds={"gap": None, "plateau": 0.02},
+)
+V3 = V2.amend(
+    date=spectral.V3_DATE,
+    reason=spectral.V3_REASON,
+    premises=(spectral.SCOPE, spectral.PLATEAU_MEAN),
 )
 
 
@@ -106,11 +112,14 @@ def _out_of_scope(rule: ClaimRule) -> Evidence:
 
 
 def _far_from_optimum(rule: ClaimRule) -> Evidence:
-    # v1 judged convergence by the gap to the predicted optimum, v2 by the loss plateau.
-    return _grid(predicted_alignment_gap=5.0) if rule.version == 1 else _grid(loss_plateau=0.5)
+    # v1 judged convergence by the gap to the predicted optimum, v2 by the loss plateau, v3
+    # by the plateau of the mean loss of every step.
+    if rule.version == 1:
+        return _grid(predicted_alignment_gap=5.0)
+    return _grid(**{spectral.plateau_column(rule): 0.5})
 
 
-for _rule in (V1, V2):
+for _rule in (V1, V2, V3):
     register_claim(
         _rule,
         counterexample=lambda rule: _grid(),

@@ -30,6 +30,7 @@ V2 = V1.amend(
     rule=spectral.V2_RULE,
     **spectral.V2_CHANGES,
 )
+V3 = V2.amend(date=spectral.V3_DATE, reason=spectral.V3_REASON, premises=spectral.V3_PREMISES)
 
 
 def side(row: pd.Series) -> str:
@@ -66,6 +67,15 @@ register_claim(
     premise_unmet={
         "scope": lambda rule: _widths(0.0, mode="infonce"),
         "converged": lambda rule: _widths(0.0, loss_plateau=0.5),
+        "whitened": lambda rule: _widths(0.0, epsilon=5.0),
+    },
+)(_judge)
+register_claim(
+    V3,
+    counterexample=lambda rule: _widths(0.0),
+    premise_unmet={
+        "scope": lambda rule: _widths(0.0, mode="infonce"),
+        "converged": lambda rule: _widths(0.0, loss_plateau_mean=0.5),
         "whitened": lambda rule: _widths(0.0, epsilon=5.0),
     },
 )(_judge)

@@ -48,6 +48,7 @@ BASE: dict[str, Any] = {
     "procrustes_mse": 0.1,
     "predicted_alignment_gap": 0.0,
     "loss_plateau": 0.0,
+    "loss_plateau_mean": 0.0,
 }
 
 
