@@ -104,6 +104,10 @@ def _with_identified(rule: ClaimRule, rows: pd.DataFrame) -> pd.DataFrame:
 KEYS = ["lqr_cost_ratio", "predictor_err", "lqr_value_err"]
 
 
+def _fmt(value: float) -> str:
+    return "not recorded" if np.isnan(value) else f"{value:.3g}"
+
+
 def _fabricated(cost: float, r2: float = 0.99, **row: Any) -> Evidence:
     rows = [
         {"transition": "linear_action", "run": "n2_linear", "seed": s, "r2_hz": r2,
@@ -214,14 +218,16 @@ def judge_v2(rule: ClaimRule, ev: Evidence) -> Claim:
         ", ".join(
             f"{run} {e['seeds_identified']} of {e['seeds']} identified, cost ratio "
             f"{e['mean_cost_ratio']:.4f}"
-            + ("" if e["converged"] else f" (not converged: plateau {e['loss_plateau_max']:.3g})")
+            + ("" if e["converged"] else f" (not converged: plateau {_fmt(e['loss_plateau_max'])})")
             for run, e in per_run.items()
         )
     )
     if not met:
-        worst = max(e["loss_plateau_max"] for e in per_run.values())
+        values = [e["loss_plateau_max"] for e in per_run.values()]
+        worst = "not recorded" if any(np.isnan(values)) else f"up to {max(values):.3g}"
+        what = "loss plateau" if rule.version == 2 else "plateau of the mean loss"
         claim.premise_unmet(
-            f"no setting converged (loss plateau up to {worst:.3g}, needed ≤ {rule.t('plateau'):g})"
+            f"no setting converged ({what} {worst}, needed ≤ {rule.t('plateau'):g})"
         )
         return claim
     enough = {r: e for r, e in met.items() if e["seeds"] >= rule.t("min_seeds")}
