@@ -72,6 +72,7 @@ PLANS = [
     RESULTS / "paper-cpu" / "reacher" / "plan.json",
     RESULTS / "paper-cpu" / "reacher" / "sweep" / "plan.json",
     RESULTS / "reacher_control" / "plan.json",
+    RESULTS / "paper-overnight" / "reacher" / "plan.json",
 ]
 
 
