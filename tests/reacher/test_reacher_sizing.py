@@ -13,6 +13,7 @@ import pytest
 from scipy import stats
 
 from lejepa_id.analysis import plan_statistics as st
+from lejepa_id.errors import UsageError
 from lejepa_id.reacher.sizing import RULE, main, size_stage_one, stage_two
 
 MARGIN = math.log1p(0.05)
@@ -151,6 +152,13 @@ def test_stage_two_is_sized_once_and_trains_each_kinds_added_seeds(tmp_path, mon
         )
         assert f"seeds={json.dumps(list(seeds))}" in sets
         assert f"runs={json.dumps({kind: {'data': str(data / f'{base}_s{{seed}}')}})}" in sets
+    # A damaged sizing stops with one line naming it, and is left as it is.
+    good = (runs / "sizing.json").read_text()
+    (runs / "sizing.json").write_text('{"kinds": 3}')
+    with pytest.raises(UsageError, match="sizing.json: not a sizing written by paper"):
+        cli._stage_two(sizes, data, tmp_path, args)
+    assert (runs / "sizing.json").read_text() == '{"kinds": 3}'
+    (runs / "sizing.json").write_text(good)
     # A later plan (stage two's runs in it) does not rewrite the sizes.
     before = (runs / "sizing.json").read_text()
     (runs / "plan.json").write_text(json.dumps(_plan([0.0, 0.5, -0.5, 0.9], [0.1] * 3, [0.0] * 3)))

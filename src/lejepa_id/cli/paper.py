@@ -375,9 +375,15 @@ def _stage_two(sizes: ReacherSizes, data: Path, out: Path, args: argparse.Namesp
             print(f"stage two: not sized, {plan} lacks runs of seeds {list(sizes.seeds)}")
             return []
         atomic_write_json(path, sizing)
-    for line in lines(read_json(path)):
+    try:
+        text = lines(read_json(path))
+        added = stage_two_seeds(sizes, runs)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise UsageError(
+            f"{path}: not a sizing written by paper ({err}); remove it to size again"
+        ) from None
+    for line in text:
         print(f"stage two: {line.strip()}", flush=True)
-    added = stage_two_seeds(sizes, runs)
     grid = configs_dir() / "reacher_grid.yaml"
     failed = []
     for kind, seeds in added.items():
