@@ -14,6 +14,7 @@ from lejepa_id.objectives import (
     sigreg_knots,
     whitening,
 )
+from lejepa_id.objectives.sigreg import unit_columns
 
 
 def test_losses_match_published_values(reference):
@@ -157,3 +158,42 @@ def test_shift_invariant_terms_give_no_gradient_along_a_common_shift(loss, gen):
     assert grad.sum(dim=(0, 1)).abs().max() < 1e-12 * grad.abs().max() + 1e-15
     (sig,) = torch.autograd.grad(sigreg(H, num_directions=16, generator=gen), H)
     assert sig.sum(dim=(0, 1)).abs().max() > 1e-3 * sig.abs().max()  # SIGReg is not
+
+
+def test_a_zero_draw_becomes_e1_and_every_other_column_is_unchanged():
+    d = torch.tensor([[0.0, 3.0, -2.0, 0.0], [0.0, 4.0, 0.0, 0.0]])
+    got = unit_columns(d)
+    assert torch.equal(got[:, 0], torch.tensor([1.0, 0.0]))
+    assert torch.equal(got[:, 3], torch.tensor([1.0, 0.0]))
+    assert torch.equal(got[:, 1:3], d[:, 1:3] / d[:, 1:3].norm(dim=0, keepdim=True))
+    one_dim = unit_columns(torch.tensor([[0.0, -0.5, 2.0]]))
+    assert torch.equal(one_dim, torch.tensor([[1.0, -1.0, 1.0]]))
+
+
+def test_the_one_dimensional_draw_that_made_a_codedim_run_nan_is_a_unit_direction():
+    """codedim n2_m1 (m = 1, lejepa), seed 2, was recorded as diverged at step 2147: the
+    float32 randn behind that step's SIGReg directions holds an exact 0, which plain
+    division made NaN. The training stream now gives unit directions there, and the
+    steps before it are the divided draws, as before."""
+    from lejepa_id.objectives import build_objective
+    from lejepa_id.runtime import generator
+    from lejepa_id.training.streams import CHUNK, DrawStream
+    from lejepa_id.training.trainer import _DIRECTIONS
+
+    def gen() -> torch.Generator:
+        return generator(torch.device("cpu"), 2, _DIRECTIONS, 0)
+
+    step = 2146  # 0-based
+    raw_gen = gen()
+    for _ in range(step // CHUNK + 1):
+        raw = torch.randn((CHUNK, 1, 256), generator=raw_gen)
+    hit = raw[step % CHUNK]
+    assert int((hit == 0).sum()) >= 1 and int((raw[: step % CHUNK] == 0).sum()) == 0
+    assert not torch.isfinite(hit / hit.norm(dim=-2, keepdim=True)).all()
+
+    stream = DrawStream(build_objective("lejepa"), 1, [gen()])
+    for _ in range(step):
+        assert torch.equal(stream.next().abs(), torch.ones(1, 1, 256))
+    draw = stream.next()[0]
+    assert torch.equal(draw.abs(), torch.ones(1, 256))
+    assert torch.equal(draw[hit != 0], torch.sign(hit[hit != 0]))
