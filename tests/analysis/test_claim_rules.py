@@ -452,6 +452,32 @@ def test_the_mean_loss_plateau_weights_every_steps_loss():
     assert math.isnan(mean_loss_plateau(None))
 
 
+def test_a_run_started_at_the_exact_inverse_meets_the_convergence_premise():
+    """The v3 premise on real training, known answer: a matched encoder loaded with its
+    coupling world's own weights starts at h = z and has nothing left to learn, so under
+    the cosine schedule its mean loss is flat (premise met, <= 0.02), while the same
+    1,000-step run from its random start is still falling (not met). At 20,000 steps and
+    N = 8 both starts meet it (0.0009 and 0.0008, docs/claims.md)."""
+    import torch
+
+    from lejepa_id.analysis.convergence import mean_loss_plateau
+    from lejepa_id.records.loggers import LoggerHub
+    from lejepa_id.training.threads import torch_threads
+    from lejepa_id.training.trainer import _Trainer, _worlds
+
+    base = {"mixing": "coupling", "dim": 2, "encoder": "matched", "mode": "lejepa",
+            "lam": 1e-3, "steps": 1000, "mixing_seed": 7}  # fmt: skip
+    cfgs, worlds = _worlds([RunConfig(**base, seed=s).validate() for s in (0, 1)], None)
+    trainer = _Trainer(cfgs, worlds, ["inverse", "random"], False, None)
+    with torch.no_grad():
+        trainer.encoder.weight[0].copy_(worlds[0].mixing.weights)
+    with torch_threads(1):  # as train() runs a model this small
+        inverse, random = trainer.run(LoggerHub([]), None)
+    assert inverse.metrics["r2_hz"] > 0.9999
+    assert mean_loss_plateau(inverse.curves) < 0.02
+    assert mean_loss_plateau(random.curves) > 0.02
+
+
 def test_v3_judges_convergence_on_the_mean_loss_and_v2_still_on_the_minibatch():
     from lejepa_id.analysis.claims import spectral
 
