@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from lejepa_id.analysis.convergence import mean_loss_plateau
@@ -66,3 +69,17 @@ def test_every_longer_run_committed_is_in_the_table() -> None:
         run = f"{path.parts[-3]}/{path.parts[-2]}"
         assert run in rows, run
         assert rows[run][STEPS.index(steps)] != "—", (run, steps)
+
+
+def test_the_script_would_train_nothing_more_into_the_committed_folder() -> None:
+    # Its sweeps, dry: every run the script names is committed with the config it gives
+    # (a changed default or setting would make a run "to train"), and nothing else is.
+    env = dict(os.environ, LEJEPA_ID=str(Path(sys.executable).parent / "lejepa-id"))
+    proc = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "premise_length.sh"), str(LONGER), "--dry-run"],
+        capture_output=True, text=True, env=env, check=False, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    planned = [line for line in proc.stdout.splitlines() if " run under " in line]
+    assert len(planned) == 5 and all("(1 done, 0 to train)" in line for line in planned)
+    assert len(planned) == len(list(LONGER.glob("s*/*/*/result.json")))
