@@ -81,5 +81,5 @@ def test_the_script_would_train_nothing_more_into_the_committed_folder() -> None
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     planned = [line for line in proc.stdout.splitlines() if " run under " in line]
-    assert len(planned) == 5 and all("(1 done, 0 to train)" in line for line in planned)
+    assert planned and all("(1 done, 0 to train)" in line for line in planned), proc.stdout
     assert len(planned) == len(list(LONGER.glob("s*/*/*/result.json")))
