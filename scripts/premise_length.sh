@@ -26,6 +26,7 @@ sweep 40000 anisotropic spiral --set "$nearest"
 sweep 40000 anisotropic spiral --set 'rho_grid={first: [0.9], rest: [0.96]}'
 sweep 40000 anisotropic spiral --set 'rho_grid={first: [0.95], rest: [0.96]}'
 sweep 80000 anisotropic spiral --set "$nearest"
+sweep 80000 anisotropic spiral --set 'rho_grid={first: [0.9], rest: [0.96]}'
 sweep 80000 anisotropic spiral_whiten --set 'rho_grid={first: [0.9], rest: [0.96]}'
 sweep 80000 action n2_spiral
 sweep 80000 codedim n2_m1_whiten
