@@ -11,10 +11,12 @@ import math
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
+import pytest
+
 from lejepa_id.analysis.convergence import mean_loss_plateau
+from lejepa_id.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "overnight.md"
@@ -71,15 +73,32 @@ def test_every_longer_run_committed_is_in_the_table() -> None:
         assert rows[run][STEPS.index(steps)] != "—", (run, steps)
 
 
-def test_the_script_would_train_nothing_more_into_the_committed_folder() -> None:
-    # Its sweeps, dry: every run the script names is committed with the config it gives
-    # (a changed default or setting would make a run "to train"), and nothing else is.
-    env = dict(os.environ, LEJEPA_ID=str(Path(sys.executable).parent / "lejepa-id"))
+def test_the_script_would_train_nothing_more_into_the_committed_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The script's sweeps, dry: every run it names is committed with the config it gives
+    # (a changed default or setting would make a run "to train"), and nothing else is. A
+    # stand-in for the command line records each call (arguments one per line after
+    # their count), which then runs in this process.
+    log, shim = tmp_path / "calls", tmp_path / "lejepa-id"
+    shim.write_text(f'#!/usr/bin/env bash\nprintf "%s\\n" "$#" "$@" >> "{log}"\n')
+    shim.chmod(0o755)
+    script = ROOT / "scripts" / "premise_length.sh"
+    env = dict(os.environ, LEJEPA_ID=str(shim))
     proc = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "premise_length.sh"), str(LONGER), "--dry-run"],
-        capture_output=True, text=True, env=env, check=False, timeout=300,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    planned = [line for line in proc.stdout.splitlines() if " run under " in line]
-    assert planned and all("(1 done, 0 to train)" in line for line in planned), proc.stdout
+        ["bash", str(script), str(LONGER), "--dry-run"], env=env, check=False, timeout=60
+    )
+    assert proc.returncode == 0
+    lines, calls = log.read_text().splitlines(), []
+    while lines:
+        n = int(lines[0])
+        calls.append(lines[1 : n + 1])
+        lines = lines[n + 1 :]
+    assert calls and all(call[0] == "sweep" and call[-1] == "--dry-run" for call in calls)
+    planned = []
+    for call in calls:
+        assert main(call) == 0
+        planned += [ln for ln in capsys.readouterr().out.splitlines() if " run under " in ln]
+    assert len(planned) == len(calls)
+    assert all("(1 done, 0 to train)" in line for line in planned), planned
     assert len(planned) == len(list(LONGER.glob("s*/*/*/result.json")))
