@@ -3,8 +3,9 @@
 # loss of every step over the last quarter within 2% of the quarter before) holds?
 # At the paper's 20,000 steps the overnight budget's anisotropic, codedim and action
 # settings miss it (plateaus 0.023 to 0.19). This trains one seed of the nearest and of
-# the farthest setting of each family at longer schedules (the whole schedule, constant
-# then a cosine decay over the second half, is stretched), one run at a time on one thread:
+# the farthest setting of each family, and of the other two anisotropic lejepa cells, at
+# longer schedules (the whole schedule, constant then a cosine decay over the second half,
+# is stretched), one run at a time on one thread:
 #   bash scripts/premise_length.sh [OUT [SWEEP_OPTION ...]]   (default results/premise-length)
 # It resumes like any sweep: finished runs are not trained again; options after OUT go to
 # every sweep (--dry-run: check OUT against the script without training). Read the statistic in
