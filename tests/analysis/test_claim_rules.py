@@ -499,6 +499,90 @@ def test_v3_judges_convergence_on_the_mean_loss_and_v2_still_on_the_minibatch():
         assert judged_by(cid, 3) is not None
 
 
+def test_the_end_loss_is_the_step_weighted_mean_of_the_last_tenth():
+    from lejepa_id.analysis.convergence import doubling_change, end_loss
+
+    # Windows end at 1800 (of 2000): the last tenth is (1800, 2000], windows ending at
+    # 1900 (100 steps at 2.0) and 2000 (100 steps at 1.0) -> 1.5.
+    curves = {"step": [500, 1000, 1800, 1900, 2000], "loss_mean": [9.0, 5.0, 3.0, 2.0, 1.0]}
+    assert end_loss(curves) == pytest.approx(1.5)
+    # 50 steps at 4.0 and 150 at 0.0 -> 1.0: weighted by steps, not by windows.
+    curves = {"step": [1800, 1850, 2000], "loss_mean": [7.0, 4.0, 0.0]}
+    assert end_loss(curves) == pytest.approx(1.0)
+    assert math.isnan(end_loss({"step": [1000, 2000], "loss": [1.0, 1.0]}))
+    assert math.isnan(end_loss({"step": [1000, 2000], "loss_mean": [1.0, math.nan]}))
+    assert math.isnan(end_loss(None))
+    # Either way counts: more training lower (unfinished) or higher (left its solution).
+    assert doubling_change(0.050, 0.049) == pytest.approx(0.02)
+    assert doubling_change(0.027, 0.0508) == pytest.approx(0.0238 / 0.027)
+    assert math.isnan(doubling_change(0.0, 1.0)) and math.isnan(doubling_change(1.0, math.nan))
+
+
+def _doubled_cells(r2: float, end: float, long_end: float | None, long_steps: int = 40000):
+    """Fabricated anisotropic cells at 20,000 steps (seeds 0 and 1), and seed 1 of each
+    again in ``beyond_x2`` at ``long_steps`` ending at ``long_end`` (None: not trained)."""
+    from lejepa_id.analysis.claims import spectral
+
+    rows = spectral.grid(spectral.CELLS, r2, loss_end=end, loss_doubling=math.nan)
+    for r in rows:
+        r["run_id"] = f"spiral-rho{r['rho_first']:g}x{r['rho_rest']:g}-seed{r['seed']}"
+    if long_end is None:
+        return rows
+    long = [
+        r | {"experiment": "beyond_x2", "steps": long_steps, "loss_end": long_end}
+        for r in rows
+        if r["seed"] == 1
+    ]
+    return rows + long
+
+
+def test_v4_judges_convergence_on_the_same_run_trained_twice_as_long():
+    from lejepa_id.analysis.beyond import anisotropic_rows, with_predictions
+    from lejepa_id.analysis.claims import spectral
+
+    # End loss 0.050 at 20,000 steps, 0.0505 at 40,000 (1%): converged; far from the
+    # prediction, so v4 judges and fails it, whatever the v3 plateau says (0.5).
+    rows = _doubled_cells(0.0, 0.050, 0.0505)
+    for r in rows:
+        r["loss_plateau_mean"] = 0.5
+    table = with_predictions(anisotropic_rows(fab.runs(rows)))
+    assert len(table) == len(spectral.CELLS)  # the doubled runs are no settings
+    assert (table["doubled_seeds"] == 1).all()
+    assert np.allclose(table["loss_doubling"], 0.01)
+    assert judged_by("anisotropic_r2", 4)(fab.runs(rows)).verdict == "fail"
+    v3 = judged_by("anisotropic_r2", 3)(fab.runs(rows))
+    assert v3.verdict == "not shown" and "plateau of the mean loss" in v3.reason
+    # A runs table as written (no loss_doubling column): the pairing fills it.
+    bare = fab.runs(rows).drop(columns=["loss_doubling"])
+    assert np.allclose(with_predictions(anisotropic_rows(bare))["loss_doubling"], 0.01)
+    # Twice as long ends 10% lower: training had not finished; no setting is judged.
+    v4 = judged_by("anisotropic_r2", 4)(fab.runs(_doubled_cells(0.0, 0.050, 0.045)))
+    assert v4.verdict == "not shown" and "twice the schedule" in v4.reason
+    # No run trained twice as long, or one whose steps are not exactly doubled: unmeasured.
+    for rows in (_doubled_cells(0.0, 0.05, None), _doubled_cells(0.0, 0.05, 0.05, 30000)):
+        v4 = judged_by("anisotropic_r2", 4)(fab.runs(rows))
+        assert v4.verdict == "not shown" and "unmeasured" in v4.reason
+    for cid in ("anisotropic_boundary", "code_size"):
+        assert judged_by(cid, 4) is not None
+
+
+def test_v4_action_needs_a_seed_trained_twice_as_long_in_each_setting():
+    def action(doubling: list[float]) -> pd.DataFrame:
+        rows = [
+            {"transition": "linear_action", "run": "n2_linear", "seed": s, "r2_hz": 0.99,
+             "orth_err_scale_free": 0.01, "lqr_cost_ratio": 1.01, "predictor_err": 0.01,
+             "lqr_value_err": 0.01, "loss_doubling": d}
+            for s, d in enumerate(doubling)
+        ]  # fmt: skip
+        return fab.runs(rows)
+
+    assert judged_by("action_lqr", 4)(action([math.nan, 0.01, math.nan])).verdict == "pass"
+    v4 = judged_by("action_lqr", 4)(action([math.nan, math.nan, math.nan]))
+    assert v4.verdict == "not shown" and "no seed trained twice as long" in v4.reason
+    v4 = judged_by("action_lqr", 4)(action([math.nan, 0.05, math.nan]))
+    assert v4.verdict == "not shown" and "moved by 0.05 at twice the schedule" in v4.summary
+
+
 def test_report_from_the_table_judges_results_kept_without_weights(tmp_path):
     """`report --from-table`: the committed runs table is judged, the loss plateau read
     from each run's curves when the table predates the column."""

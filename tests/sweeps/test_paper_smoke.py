@@ -9,6 +9,7 @@ a missing renderer fails the test instead.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 
@@ -67,6 +68,14 @@ def test_paper_smoke_end_to_end(tmp_path: Path, capsys, rendering_problem) -> No
     }
     assert beyond["action_lqr"]["verdict"] != "not measured"
     assert (out / "beyond" / "figures" / "codedim_r2_vs_m.png").is_file()
+    # Every beyond run trained again twice as long under the same id, and paired with it
+    # (the convergence premise since v4).
+    for family in ("anisotropic", "codedim", "action"):
+        ids = sorted(p.name for p in (out / "beyond" / family).iterdir() if p.is_dir())
+        long = sorted(p.name for p in (out / "beyond" / f"{family}_x2").iterdir() if p.is_dir())
+        assert ids and long == ids, family
+    per_run = beyond["action_lqr"]["values"]["per_run"]
+    assert per_run and all(math.isfinite(e["loss_plateau_max"]) for e in per_run.values())
     assert "lejepa-id paper:" in printed
 
     # Everything is done: a dry run over the folder plans no run (and probes nothing).

@@ -9,6 +9,12 @@
 The claims judged on these families live one per module in lejepa_id.analysis.claims
 (anisotropic_r2, anisotropic_boundary, code_size, whitened_optimum, action_lqr); this
 module holds the rows they read and the per-setting table with the predictions.
+
+An experiment named ``<name>_x2`` holds runs of experiment ``<name>`` trained again with
+the whole schedule twice as long (same config, seed and run id otherwise): no claim
+judges them as settings; each paper-length run gets ``loss_doubling``, the relative
+change of its end loss at twice the schedule (:func:`lejepa_id.analysis.convergence.
+doubling_change`), from the run of the same id in ``<name>_x2`` where there is one.
 """
 
 from __future__ import annotations
@@ -27,6 +33,49 @@ from lejepa_id.theory.spectral import (
 )
 
 GAUSSIAN = ("gaussian",)
+DOUBLED = "_x2"
+"""Suffix of the experiment that trains runs of another twice as long."""
+
+
+def is_doubled(experiment: object) -> bool:
+    """Whether ``experiment`` names runs trained twice as long as another experiment's."""
+    return isinstance(experiment, str) and experiment.endswith(DOUBLED) and len(experiment) > 3
+
+
+def with_doubling(frame: pd.DataFrame) -> pd.DataFrame:
+    """The paper-length runs of ``frame`` (doubled experiments left out), each with
+    ``loss_doubling``: how far its end loss moves when the same run (experiment, run id)
+    is trained with twice the steps, from the doubled experiment's run; NaN where there is
+    none, where either end loss is missing, or where the steps are not exactly doubled. A
+    ``loss_doubling`` already in ``frame`` is kept where no doubled run is found."""
+    from lejepa_id.analysis.convergence import doubling_change
+
+    if frame.empty or "experiment" not in frame.columns:
+        return frame
+    doubled = frame["experiment"].map(is_doubled)
+    rows, long = frame[~doubled], frame[doubled]
+    given = pd.to_numeric(
+        rows["loss_doubling"] if "loss_doubling" in rows.columns else pd.Series(np.nan, rows.index),
+        errors="coerce",
+    )
+    if long.empty or "run_id" not in frame.columns:
+        return rows.assign(loss_doubling=given)
+    ends = {
+        (str(r["experiment"])[: -len(DOUBLED)], r["run_id"]): (r.get("loss_end"), r.get("steps"))
+        for _, r in long.iterrows()
+    }
+    values = []
+    for (_, r), before in zip(rows.iterrows(), given):
+        match = ends.get((r["experiment"], r["run_id"]))
+        if match is None:
+            values.append(before)
+            continue
+        end, steps = (pd.to_numeric(pd.Series(match), errors="coerce")).to_numpy(float)
+        own = pd.to_numeric(pd.Series([r.get("loss_end"), r.get("steps")]), errors="coerce")
+        short, own_steps = own.to_numpy(float)
+        same_schedule = np.isfinite(steps) and np.isfinite(own_steps) and steps == 2 * own_steps
+        values.append(doubling_change(short, end) if same_schedule else np.nan)
+    return rows.assign(loss_doubling=values)
 
 
 def _rhos(row: pd.Series) -> list[float]:
@@ -39,9 +88,11 @@ def _code_size(row: pd.Series) -> int:
 
 
 def anisotropic_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """Gaussian runs of experiments sweeping both rho_first and rho_rest, with m = n."""
+    """Gaussian runs of experiments sweeping both rho_first and rho_rest, with m = n (with
+    :func:`with_doubling`'s column)."""
     if frame.empty or "rho_list" not in frame.columns:
         return frame.iloc[0:0]
+    frame = with_doubling(frame)
     rows = frame[frame["law"].isin(GAUSSIAN) & frame["rho_list"].notna()]
     if "code_dim" in rows.columns:
         rows = rows[rows["code_dim"].isna()]
@@ -51,9 +102,10 @@ def anisotropic_rows(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def codedim_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """Gaussian isotropic runs with code_dim set."""
+    """Gaussian isotropic runs with code_dim set (with :func:`with_doubling`'s column)."""
     if frame.empty or "code_dim" not in frame.columns:
         return frame.iloc[0:0]
+    frame = with_doubling(frame)
     rows = frame[frame["law"].isin(GAUSSIAN) & frame["code_dim"].notna()]
     return rows[np.isfinite(pd.to_numeric(rows["rho"], errors="coerce"))]
 
@@ -72,6 +124,7 @@ def with_predictions(rows: pd.DataFrame) -> pd.DataFrame:
         steps=pd.to_numeric(rows.get("steps", np.nan), errors="coerce"),
         loss_plateau=pd.to_numeric(rows.get("loss_plateau", np.nan), errors="coerce"),
         loss_plateau_mean=pd.to_numeric(rows.get("loss_plateau_mean", np.nan), errors="coerce"),
+        loss_doubling=pd.to_numeric(rows.get("loss_doubling", np.nan), errors="coerce"),
     )
     cols = ["r2_hz", "r2_zh", "r2_zh_white", "relative_gap", "epsilon", "steps"]
     grouped = rows.groupby(keys, dropna=False)
@@ -82,6 +135,10 @@ def with_predictions(rows: pd.DataFrame) -> pd.DataFrame:
     means["loss_plateau_mean"] = (
         grouped["loss_plateau_mean"].agg(lambda s: s.max(skipna=False)).to_numpy()
     )
+    # Of the seeds trained again twice as long, the one whose end moved most; NaN when no
+    # seed of the setting was.
+    means["loss_doubling"] = grouped["loss_doubling"].max().to_numpy()
+    means["doubled_seeds"] = grouped["loss_doubling"].count().to_numpy()
     means["modes"] = grouped["mode"].agg(lambda s: ",".join(sorted(set(s)))).to_numpy()
     seeds = grouped.size().to_numpy()
     preds = [predicted_r2(_rhos(r), int(r["m"])) for _, r in means.iterrows()]
@@ -183,9 +240,11 @@ def r2_zh_whitened(rows: pd.DataFrame) -> pd.Series:
 
 
 def action_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """Finished runs of action-driven worlds that report the LQR comparison."""
+    """Finished runs of action-driven worlds that report the LQR comparison (with
+    :func:`with_doubling`'s column)."""
     if frame.empty or "lqr_cost_ratio" not in frame.columns:
         return frame.iloc[0:0]
+    frame = with_doubling(frame)
     return frame[frame["transition"] == "linear_action"]
 
 

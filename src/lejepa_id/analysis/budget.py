@@ -30,9 +30,9 @@ CLAIM_EXPERIMENTS: dict[str, tuple[str, ...]] = {
     "gaussian_peak": ("gennorm",),
     "scaling": ("scaling",),
     "published_2d": ("2d",),
-    "anisotropic": ("anisotropic",),
-    "code_size": ("codedim",),
-    "action": ("action",),
+    "anisotropic": ("anisotropic", "anisotropic_x2"),
+    "code_size": ("codedim", "codedim_x2"),
+    "action": ("action", "action_x2"),
     "reacher": ("reacher",),
 }
 

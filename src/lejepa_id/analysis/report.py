@@ -616,11 +616,11 @@ def render(directory: Path, figures_dir: Path, frame: pd.DataFrame, report: Repo
 
 def table_frame(directory: Path) -> pd.DataFrame:
     """The committed runs table of ``directory`` (runs.parquet, else runs.csv), for results
-    kept without their weights; ``loss_plateau`` and ``loss_plateau_mean`` filled from
-    each run's result.json curves when the table predates the column."""
+    kept without their weights; ``loss_plateau``, ``loss_plateau_mean`` and ``loss_end``
+    filled from each run's result.json curves when the table predates the column."""
     import json
 
-    from lejepa_id.analysis.convergence import loss_plateau, mean_loss_plateau
+    from lejepa_id.analysis.convergence import end_loss, loss_plateau, mean_loss_plateau
 
     parquet, csv = directory / "runs.parquet", directory / "runs.csv"
     if parquet.is_file():
@@ -632,6 +632,7 @@ def table_frame(directory: Path) -> pd.DataFrame:
     for column, measure in (
         ("loss_plateau", loss_plateau),
         ("loss_plateau_mean", mean_loss_plateau),
+        ("loss_end", end_loss),
     ):
         if column in frame.columns and not frame[column].isna().all():
             continue

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from lejepa_id.analysis.convergence import loss_plateau, mean_loss_plateau
+from lejepa_id.analysis.convergence import end_loss, loss_plateau, mean_loss_plateau
 from lejepa_id.config.experiments import AXES
 from lejepa_id.config.run import run_keys
 from lejepa_id.metrics.registry import metric_infos
@@ -156,6 +156,8 @@ def _row(path: Path, manifests: dict[Path, dict[str, Any]]) -> dict[str, Any] | 
     # The objective's own plateau over the last half of training (analysis.convergence).
     row["loss_plateau"] = loss_plateau(data.get("curves"))
     row["loss_plateau_mean"] = mean_loss_plateau(data.get("curves"))
+    # Where the run ends, to compare with the same run trained twice as long.
+    row["loss_end"] = end_loss(data.get("curves"))
     for key in ("wall_time_s", "steps_per_s", "selected_init", "kept_seed", "device"):
         row[key] = data.get(key)
     row.update(_init_columns(data.get("init_final_metrics")))

@@ -32,16 +32,18 @@ from lejepa_id.sweeps.paper import (
     BEYOND,
     BUDGET_FILE,
     BUDGET_NAMES,
+    DOUBLED,
     EXPERIMENTS,
     SIZING_FILE,
     Budget,
-    Part,
     ReacherPart,
     ReacherSizes,
     budget_record,
     configs_dir,
     format_duration,
     get_budget,
+    in_budget,
+    part_sweep,
     reacher_grid_sets,
     reacher_sizes,
     reacher_stage_two_sets,
@@ -83,7 +85,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         nargs="+",
         metavar="EXPERIMENT",
         default=None,
-        help=f"run only these ({', '.join((*EXPERIMENTS, *BEYOND))})",
+        help=f"run only these ({', '.join((*EXPERIMENTS, *BEYOND, *DOUBLED))}; a doubled "
+        "family where the budget plans it)",
     )
     p.add_argument("--beyond", action="store_true", help="also the beyond-the-paper families")
     p.add_argument(
@@ -105,6 +108,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_paper(args: argparse.Namespace) -> int:
     budget = get_budget(args.budget)
     names = selected(args.only, args.beyond)
+    missing = [n for n in names if n not in budget.parts]
+    if args.only and missing:
+        raise UsageError(
+            f"--only {missing[0]!r}: the {budget.name} budget does not plan it; choose from "
+            f"{', '.join(budget.parts)}"
+        )
+    names = in_budget(budget, names)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs={args.jobs} must be >= 1")
     if args.executor == "local":
@@ -224,7 +234,7 @@ def run_paper(budget: Budget, names: list[str], args: argparse.Namespace, out: P
     from lejepa_id.sweeps.state import sweep_lock
 
     paper = [n for n in names if n in EXPERIMENTS]
-    beyond = [n for n in names if n in BEYOND]
+    beyond = [n for n in names if n not in EXPERIMENTS]
     ensure_writable(out)
     # Two `paper` commands on one folder would race on its budget file and report (each
     # experiment's sweep has its own lock, but the reports are the folder's).
@@ -255,7 +265,8 @@ def _run_parts(
             failed += run_reacher(reacher_sizes(part, configs), out, args)
         else:
             root = out if name in EXPERIMENTS else out / "beyond"
-            failed += _sweep(configs / f"{name}.yaml", [*part.sets, *device], root, args)
+            config, sets = part_sweep(budget, name, configs)
+            failed += _sweep(config, [*sets, *device], root, args)
         measured[name] = time.perf_counter() - t0
         print(f"== {name}: {measured[name]:.0f} s (measured)", flush=True)
     for root, group in ((out, paper), (out / "beyond", beyond)):
@@ -461,6 +472,7 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
     from lejepa_id.runtime import resolve_device
     from lejepa_id.sweeps.runner import counted, default_jobs
 
+    w = name_width(names)
     stated = None
     if getattr(args, "pace_from", None) is not None:
         from lejepa_id.sweeps.stated import load_stated
@@ -489,7 +501,7 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
         )
         where = "pace (measured here)"
     yield (
-        f"{'experiment':12s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s} "
+        f"{'experiment':{w}s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s} "
         f"{'range':>25s}  {where}"
     )
     from lejepa_id.sweeps.pace import PaceStore
@@ -507,22 +519,22 @@ def dry_run(budget: Budget, names: list[str], args: argparse.Namespace, out: Pat
             if reacher is None:
                 left_out.append(exp)
                 what = f"cnn {sizes.size}x{sizes.size} batch {sizes.batch} ({sizes.look} look)"
-                yield f"{exp:12s} {blank}  no Reacher pace stated for {what}"
+                yield f"{exp:{w}s} {blank}  no Reacher pace stated for {what}"
                 continue
             row, seconds, pace = reacher
             low, high = seconds, seconds
         elif stated is not None and not stated.points:
             left_out.append(exp)
-            yield f"{exp:12s} {blank}  no synthetic pace stated"
+            yield f"{exp:{w}s} {blank}  no synthetic pace stated"
             continue
         else:
             row, (low, seconds, high), pace = _synthetic_row(
-                exp, part, device_type, jobs, out, args, store, name, stated
+                exp, budget, device_type, jobs, out, args, store, name, stated
             )
         low_sum, total, high_sum = low_sum + low, total + seconds, high_sum + high
-        yield f"{exp:12s} {row} {format_duration(seconds):>12s} {_range(low, high):>25s}  {pace}"
+        yield f"{exp:{w}s} {row} {format_duration(seconds):>12s} {_range(low, high):>25s}  {pace}"
     yield (
-        f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(total):>12s} "
+        f"{'total':{w}s} {'':>6s} {'':>7s} {'':>9s} {format_duration(total):>12s} "
         f"{_range(low_sum, high_sum):>25s}"
     )
     spent = f"{time.perf_counter() - t_probe:.0f} s of probes this time"
@@ -563,10 +575,11 @@ def committed_dry_run(
 
     table = load_table()
     jobs = args.jobs or 2
+    w = name_width(names)
     yield f"lejepa-id paper --budget {budget.name} --dry-run: {budget.summary}"
     yield f"paces committed for {MACHINE} ({table.source}), {counted(jobs, 'concurrent group')}"
     yield (
-        f"{'experiment':12s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s} "
+        f"{'experiment':{w}s} {'runs':>6s} {'stacks':>7s} {'steps':>9s} {'projected':>12s} "
         f"{'range':>25s}  pace (committed runs)"
     )
     sums = [0.0, 0.0, 0.0]
@@ -580,17 +593,17 @@ def committed_dry_run(
             proj = project_reacher(sizes, todo, frames, table, jobs)
             runs = f"{todo}" if todo == total else f"{todo}/{total}"
         else:
-            specs = load_experiment(configs_dir() / f"{exp}.yaml", list(part.sets)).expand()
+            specs = load_experiment(*part_sweep(budget, exp)).expand()
             root = (out if exp in EXPERIMENTS else out / "beyond") / specs[0].experiment
             done, todo_specs, _ = partition(specs, root) if root.is_dir() else ([], specs, [])
             runs = f"{len(todo_specs)}" if not done else f"{len(todo_specs)}/{len(specs)}"
             if not todo_specs:
                 steps = _steps(sorted({s.config.steps for s in specs}))
                 blank = f"{0:>7d} {steps:>9s} {format_duration(0):>12s}"
-                yield f"{exp:12s} {runs:>6s} {blank} {'':>25s}  nothing to train"
+                yield f"{exp:{w}s} {runs:>6s} {blank} {'':>25s}  nothing to train"
                 continue
             proj = project_synthetic(todo_specs, table, jobs)
-        head = f"{exp:12s} {runs:>6s} {proj.stacks:>7d} {proj.steps:>9s}"
+        head = f"{exp:{w}s} {runs:>6s} {proj.stacks:>7d} {proj.steps:>9s}"
         if proj.mid is None or proj.low is None or proj.high is None:
             unknown.append(exp)
             yield f"{head} {'?':>12s} {'':>25s}  no committed pace for {'; '.join(proj.missing)}"
@@ -602,7 +615,7 @@ def committed_dry_run(
             stage_note = " " + _stage_two_note(sizes, out)
     left = f" ({', '.join(unknown)} not included: no pace)" if unknown else ""
     yield (
-        f"{'total':12s} {'':>6s} {'':>7s} {'':>9s} {format_duration(sums[1]):>12s} "
+        f"{'total':{w}s} {'':>6s} {'':>7s} {'':>9s} {format_duration(sums[1]):>12s} "
         f"{_range(sums[0], sums[2]):>25s}{left}"
     )
     yield (
@@ -616,6 +629,11 @@ def committed_dry_run(
     )
 
 
+def name_width(names: Sequence[str]) -> int:
+    """The dry run's first column: 12 characters, wider for a longer experiment name."""
+    return max(12, *(len(n) for n in names)) if names else 12
+
+
 def _range(low: float, high: float) -> str:
     """``12 min to 19 min``, or one value when the spread is under 5% or both ends
     print alike (``2 s``, not ``2 s to 2 s``)."""
@@ -626,7 +644,7 @@ def _range(low: float, high: float) -> str:
 
 def _synthetic_row(
     exp: str,
-    part: Part,
+    budget: Budget,
     device_type: str,
     jobs: int,
     out: Path,
@@ -650,8 +668,9 @@ def _synthetic_row(
     from lejepa_id.sweeps.state import partition
 
     device = args.device if stated is None else None
-    sets = list(part.sets) + ([f"device={device}"] if device else [])
-    specs = load_experiment(configs_dir() / f"{exp}.yaml", sets).expand()
+    config, sets = part_sweep(budget, exp)
+    sets += [f"device={device}"] if device else []
+    specs = load_experiment(config, sets).expand()
     root = (out if exp in EXPERIMENTS else out / "beyond") / specs[0].experiment
     done, todo, _ = partition(specs, root) if root.is_dir() else ([], specs, [])
     groups = plan_groups(todo, device_type, jobs)

@@ -371,7 +371,7 @@ def project_budget(
     trained (the dry run leaves out what its ``--out`` already holds); with ``out``, the
     Reacher stage two's runs once its sizing is written there."""
     from lejepa_id.config.experiments import load_experiment
-    from lejepa_id.sweeps.paper import ReacherPart, configs_dir, reacher_sizes
+    from lejepa_id.sweeps.paper import ReacherPart, part_sweep, reacher_sizes
 
     result = {}
     for name in names:
@@ -383,7 +383,7 @@ def project_budget(
                 todo, frames = _with_stage_two(sizes, out, todo, frames)
             result[name] = project_reacher(sizes, todo, frames, table, jobs)
             continue
-        specs = load_experiment(configs_dir() / f"{name}.yaml", list(part.sets)).expand()
+        specs = load_experiment(*part_sweep(budget, name)).expand()
         result[name] = project_synthetic(specs, table, jobs)
     return result
 

@@ -37,6 +37,10 @@ from lejepa_id.errors import UsageError
 BUDGET_NAMES = ("smoke", "cpu", "overnight", "full")
 EXPERIMENTS = ("2d", "gennorm", "scaling", "grid", "reacher")
 BEYOND = ("anisotropic", "codedim", "action")
+DOUBLED = tuple(f"{name}_x2" for name in BEYOND)
+"""Each beyond family's runs trained again with the whole schedule twice as long (the
+convergence premise of the claims judged on them since v4,
+:mod:`lejepa_id.analysis.claims.spectral`); a budget plans them where it has a part."""
 BUDGET_FILE = "budget.json"
 SIZING_FILE = "sizing.json"  # lejepa_id.reacher.sizing writes it beside the plan
 
@@ -52,6 +56,11 @@ class Part:
 
     sets: tuple[str, ...] = ()
     why: str = ""
+    doubles: str | None = None
+    """The experiment of the same budget whose runs this part trains again with the whole
+    schedule twice as long: that part's config and overrides, then ``sets`` (which seeds),
+    its steps doubled, under this part's name (:func:`part_sweep`). None: an experiment of
+    its own, ``configs/<name>.yaml``."""
 
 
 @dataclass(frozen=True)
@@ -244,6 +253,10 @@ SMOKE = Budget(
         "action": Part(
             ("steps=30", "runs=[n2_linear, n8_coupling]", "seeds=[0]", *TINY), "code paths only"
         ),
+        **{
+            f"{name}_x2": Part((), "code paths only: the same runs at twice the steps", name)
+            for name in BEYOND
+        },
     },
     "every code path on tiny sizes (about 4 min on 2 shared cores); no number means anything",
     jobs=1,
@@ -397,6 +410,17 @@ OVERNIGHT = Budget(
             ("runs=[n2_linear, n2_spiral]",),
             "full length; n = 2, linear and spiral mixings, 3 seeds; n = 8 left out for time",
         ),
+        **{
+            f"{name}_x2": Part(
+                ("seeds=[1]",),
+                f"seed 1 of every {name} setting trained again with the whole schedule twice "
+                "as long (40,000 steps): the convergence premise of the claims judged on "
+                f"{name} since v4 (2026-12-06); seed 0's longer runs were measured before "
+                "the rule was written, seeds 0 and 2 left out for time",
+                name,
+            )
+            for name in BEYOND
+        },
     },
     "every claim's smallest deciding subset, sized for 2 CPU cores in at most 10 hours "
     "(projected from committed paces)",
@@ -409,6 +433,15 @@ FULL = Budget(
         **{name: Part((), "the paper's sizes") for name in EXPERIMENTS if name != "reacher"},
         "reacher": ReacherPart(why="the paper's sizes (configs/reacher.yaml)"),
         **{name: Part((), "the config's sizes") for name in BEYOND},
+        **{
+            f"{name}_x2": Part(
+                ("seeds=[1]",),
+                f"seed 1 of every {name} run, the whole schedule twice as long (the "
+                "convergence premise since v4)",
+                doubles=name,
+            )
+            for name in BEYOND
+        },
     },
     "the paper's sizes (a GPU job)",
 )
@@ -424,16 +457,41 @@ def get_budget(name: str) -> Budget:
 
 def selected(only: Sequence[str] | None, beyond: bool) -> list[str]:
     """The experiments to run, in order; unknown names are refused."""
-    allowed = (*EXPERIMENTS, *BEYOND)
+    extra = (*BEYOND, *DOUBLED)
+    allowed = (*EXPERIMENTS, *extra)
     if only:
         bad = [x for x in only if x not in allowed]
         if bad:
             raise UsageError(f"--only {bad[0]!r}: choose from {', '.join(allowed)}")
-        if not beyond and any(x in BEYOND for x in only):
-            name = next(x for x in only if x in BEYOND)
+        if not beyond and any(x in extra for x in only):
+            name = next(x for x in only if x in extra)
             raise UsageError(f"--only {name!r} is a beyond-the-paper family; add --beyond")
         return [x for x in allowed if x in only]
-    return list(EXPERIMENTS) + (list(BEYOND) if beyond else [])
+    return list(EXPERIMENTS) + (list(extra) if beyond else [])
+
+
+def part_sweep(budget: Budget, name: str, configs: Path | None = None) -> tuple[Path, list[str]]:
+    """The config and ``--set`` overrides of a synthetic part: its own, or for a part that
+    doubles another, the other's with this part's sets, ``steps`` twice the other's and
+    ``name`` this part's (so its runs keep the other's ids in a folder of their own)."""
+    configs = configs or configs_dir()
+    part = budget.parts[name]
+    if not isinstance(part, Part):
+        raise TypeError(f"{name} is not a synthetic part")
+    if part.doubles is None:
+        return configs / f"{name}.yaml", list(part.sets)
+    config, base = part_sweep(budget, part.doubles, configs)
+    from lejepa_id.config.experiments import load_experiment
+
+    steps = {s.config.steps for s in load_experiment(config, base).expand()}
+    if len(steps) != 1:
+        raise ValueError(f"{name}: {part.doubles} trains {sorted(steps)} steps; one is needed")
+    return config, [*base, *part.sets, f"steps={2 * steps.pop()}", f"name={name}"]
+
+
+def in_budget(budget: Budget, names: Sequence[str]) -> list[str]:
+    """``names`` that ``budget`` plans (a doubled family only where it has a part)."""
+    return [n for n in names if n in budget.parts]
 
 
 # --- the Reacher experiment ------------------------------------------------------------
@@ -615,8 +673,8 @@ def budget_record(
             mine = reacher_summary(reacher_sizes(part, configs))
             paper = reacher_summary(reacher_paper(configs))
         else:
-            mine = synthetic_summary(configs / f"{name}.yaml", part.sets)
-            paper = synthetic_summary(configs / f"{name}.yaml", [])
+            mine = synthetic_summary(*part_sweep(budget, name, configs))
+            paper = synthetic_summary(*part_sweep(FULL, name, configs))
         experiments[name] = {
             "budget": mine,
             "paper": paper,

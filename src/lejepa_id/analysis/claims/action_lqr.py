@@ -7,7 +7,9 @@ the claim states. v2 judges both halves on every seed of a converged setting: th
 identified, and the cost of planning in it; convergence is the loss plateau
 (:mod:`lejepa_id.analysis.convergence`), which holds no prediction. v3 measures that
 plateau from every step's loss (``loss_mean``) instead of one minibatch per evaluation
-(:data:`lejepa_id.analysis.claims.spectral.V3_REASON`).
+(:data:`lejepa_id.analysis.claims.spectral.V3_REASON`). v4 asks instead that a seed of
+the setting trained again with twice the schedule end within 2% of the same seed's loss
+(:data:`lejepa_id.analysis.claims.spectral.V4_REASON`).
 """
 
 from __future__ import annotations
@@ -89,6 +91,24 @@ V3 = V2.amend(
     filter="finished runs with transition linear_action, in settings whose every seed has "
     "converged (plateau of the mean loss of every step)",
     premises=(CONVERGED_MEAN,),
+)
+
+
+CONVERGED_DOUBLED = Premise(
+    "converged",
+    "training twice as long does not move where the run ends: a seed of the setting "
+    "trained again with its whole schedule twice as long (experiment <name>_x2) ends within "
+    "0.02 of the same seed's end loss (mean loss over every step of the last tenth of the "
+    "schedule); every seed so trained must meet it, and a setting with none does not",
+    0.02,
+)
+V4 = V3.amend(
+    date=spectral.V4_DATE,
+    reason=spectral.V4_REASON,
+    filter="finished runs with transition linear_action, in settings whose end loss is "
+    "unmoved at twice the schedule",
+    premises=(CONVERGED_DOUBLED,),
+    thresholds={"plateau": None, "doubling": 0.02},
 )
 
 
@@ -176,6 +196,11 @@ def judge_v1(rule: ClaimRule, ev: Evidence) -> Claim:
 
 
 @register_claim(  # decorators apply bottom up: v2 is registered first
+    V4,
+    counterexample=lambda rule: _fabricated(1.5),
+    premise_unmet={"converged": lambda rule: _fabricated(1.5, loss_doubling=0.5)},
+)
+@register_claim(
     V3,
     counterexample=lambda rule: _fabricated(1.5),
     premise_unmet={"converged": lambda rule: _fabricated(1.5, loss_plateau_mean=0.5)},
@@ -186,7 +211,8 @@ def judge_v1(rule: ClaimRule, ev: Evidence) -> Claim:
     premise_unmet={"converged": lambda rule: _fabricated(1.5, loss_plateau=0.5)},
 )
 def judge_v2(rule: ClaimRule, ev: Evidence) -> Claim:
-    """v2, and v3 with the plateau of the mean loss (:func:`spectral.plateau_column`)."""
+    """v2; v3 with the plateau of the mean loss; v4 with the end loss at twice the
+    schedule (:func:`spectral.plateau_column`)."""
     claim = rule.start()
     rows = action_rows(ev.finished())
     if rows.empty:
@@ -197,8 +223,14 @@ def judge_v2(rule: ClaimRule, ev: Evidence) -> Claim:
     rows = rows.assign(plateau=flat)
     per_run: dict[str, dict[str, Any]] = {}
     for run, sel in rows.groupby("run"):
-        # A NaN plateau (not recorded) is never converged.
-        converged = bool((sel["plateau"] <= rule.t("plateau")).all())
+        bound = spectral.convergence_threshold(rule)
+        if rule.version >= 4:
+            # The seeds trained twice as long; a setting with none is not shown.
+            doubled = sel["plateau"].dropna()
+            converged = bool(len(doubled) and (doubled <= bound).all())
+        else:
+            # A NaN plateau (not recorded) is never converged.
+            converged = bool((sel["plateau"] <= bound).all())
         per_run[str(run)] = {
             "seeds": len(sel),
             "seeds_identified": int(sel["identified"].sum()),
@@ -214,21 +246,30 @@ def judge_v2(rule: ClaimRule, ev: Evidence) -> Claim:
         premise_unmet=sum(e["seeds"] for r, e in per_run.items() if r not in met),
     )
     claim.values = {"per_run": per_run}
+
+    def why(value: float) -> str:
+        if rule.version < 4:
+            return f"plateau {_fmt(value)}"
+        if np.isnan(value):
+            return "no seed trained twice as long"
+        return f"end loss moved by {value:.3g} at twice the schedule"
+
     claim.summary = "per setting, identified seeds and mean LQR cost ratio over all seeds: " + (
         ", ".join(
             f"{run} {e['seeds_identified']} of {e['seeds']} identified, cost ratio "
             f"{e['mean_cost_ratio']:.4f}"
-            + ("" if e["converged"] else f" (not converged: plateau {_fmt(e['loss_plateau_max'])})")
+            + ("" if e["converged"] else f" (not converged: {why(e['loss_plateau_max'])})")
             for run, e in per_run.items()
         )
     )
     if not met:
         values = [e["loss_plateau_max"] for e in per_run.values()]
         worst = "not recorded" if any(np.isnan(values)) else f"up to {max(values):.3g}"
-        what = "loss plateau" if rule.version == 2 else "plateau of the mean loss"
-        claim.premise_unmet(
-            f"no setting converged ({what} {worst}, needed ≤ {rule.t('plateau'):g})"
-        )
+        what = spectral.convergence_words(rule)
+        if rule.version >= 4 and all(np.isnan(values)):
+            worst = "not measured: no seed trained twice as long"
+        bound = spectral.convergence_threshold(rule)
+        claim.premise_unmet(f"no setting converged ({what} {worst}, needed ≤ {bound:g})")
         return claim
     enough = {r: e for r, e in met.items() if e["seeds"] >= rule.t("min_seeds")}
     if any(

@@ -1,7 +1,7 @@
 """Claim ``anisotropic_boundary``: the boundary min ρ = max ρ² separates the cells where
 the code is linear in z from the others. v2 judges convergence by the loss plateau, v3
-measures that plateau from every step's loss
-(:mod:`lejepa_id.analysis.claims.spectral`)."""
+measures that plateau from every step's loss, v4 asks that twice the schedule not move the
+end loss (:mod:`lejepa_id.analysis.claims.spectral`)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,12 @@ V3 = V2.amend(
     date=spectral.V3_DATE,
     reason=spectral.V3_REASON,
     premises=(spectral.SCOPE, spectral.PLATEAU_MEAN),
+)
+V4 = V3.amend(
+    date=spectral.V4_DATE,
+    reason=spectral.V4_REASON,
+    premises=(spectral.SCOPE, spectral.DOUBLED),
+    thresholds={"plateau": None, "doubling": 0.02},
 )
 
 
@@ -113,13 +119,13 @@ def _out_of_scope(rule: ClaimRule) -> Evidence:
 
 def _far_from_optimum(rule: ClaimRule) -> Evidence:
     # v1 judged convergence by the gap to the predicted optimum, v2 by the loss plateau, v3
-    # by the plateau of the mean loss of every step.
+    # by the plateau of the mean loss of every step, v4 by the end loss at twice the schedule.
     if rule.version == 1:
         return _grid(predicted_alignment_gap=5.0)
     return _grid(**{spectral.plateau_column(rule): 0.5})
 
 
-for _rule in (V1, V2, V3):
+for _rule in (V1, V2, V3, V4):
     register_claim(
         _rule,
         counterexample=lambda rule: _grid(),

@@ -31,6 +31,7 @@ V2 = V1.amend(
     **spectral.V2_CHANGES,
 )
 V3 = V2.amend(date=spectral.V3_DATE, reason=spectral.V3_REASON, premises=spectral.V3_PREMISES)
+V4 = V3.amend(date=spectral.V4_DATE, reason=spectral.V4_REASON, **spectral.V4_CHANGES)
 
 
 def side(row: pd.Series) -> str:
@@ -61,7 +62,9 @@ register_claim(
         ),
     },
 )(_judge)
-for _rule in (V2, V3):  # v2 reads the minibatch plateau, v3 the mean over every step
+# v2 reads the minibatch plateau, v3 the mean over every step, v4 the end loss at twice
+# the schedule.
+for _rule in (V2, V3, V4):
     register_claim(
         _rule,
         counterexample=lambda rule: _widths(0.0),

@@ -49,6 +49,8 @@ BASE: dict[str, Any] = {
     "predicted_alignment_gap": 0.0,
     "loss_plateau": 0.0,
     "loss_plateau_mean": 0.0,
+    "loss_end": 0.1,
+    "loss_doubling": 0.0,
 }
 
 
