@@ -94,20 +94,12 @@ V3 = V2.amend(
 )
 
 
-CONVERGED_DOUBLED = Premise(
-    "converged",
-    "training twice as long does not move where the run ends: a seed of the setting "
-    "trained again with its whole schedule twice as long (experiment <name>_x2) ends within "
-    "0.02 of the same seed's end loss (mean loss over every step of the last tenth of the "
-    "schedule); every seed so trained must meet it, and a setting with none does not",
-    0.02,
-)
 V4 = V3.amend(
     date=spectral.V4_DATE,
     reason=spectral.V4_REASON,
     filter="finished runs with transition linear_action, in settings whose end loss is "
     "unmoved at twice the schedule",
-    premises=(CONVERGED_DOUBLED,),
+    premises=(spectral.DOUBLED,),
     thresholds={"plateau": None, "doubling": 0.02},
 )
 
