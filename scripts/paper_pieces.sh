@@ -7,7 +7,8 @@
 # Before each piece it waits while the file named by LEJEPA_ID_HOLD exists (default
 # OUT/.hold): create it to stop after the running piece, or to keep the machine idle for a
 # measurement, and remove it to go on. Beyond-the-paper experiments (anisotropic,
-# codedim, action) are run with --beyond. Stops at the first piece that fails.
+# codedim, action, and their runs twice as long: anisotropic_x2, codedim_x2, action_x2)
+# are run with --beyond. Stops at the first piece that fails.
 set -euo pipefail
 [[ $# -ge 3 ]] || { echo "usage: $0 BUDGET OUT EXPERIMENT [EXPERIMENT ...]" >&2; exit 2; }
 cd "$(dirname "$0")/.."
