@@ -318,6 +318,10 @@ def equivalence_claim(rule, plan: dict) -> Claim:
     tost = st.tost_one_sample(good, margin)
     test = st.t_test_zero(good, "costs more than the reference", "costs less than the reference")
     claim.values |= {"identified_runs": len(good), "p_tost": tost["p_tost"], "p_t": test["p"]}
+    claim.summary += (
+        f"; judged on the {len(good)} identified: mean {_fmt(sum(good) / len(good))}, TOST "
+        f"p={_fmt(tost['p_tost'])}, t-test p={_fmt(test['p'])} ({test['direction']})"
+    )
     claim.verdict = {"equivalent": "pass", "different": "fail"}.get(
         st.verdict(tost["p_tost"], test["p"]), "not shown"
     )
