@@ -60,21 +60,29 @@ def with_doubling(frame: pd.DataFrame) -> pd.DataFrame:
     )
     if long.empty or "run_id" not in frame.columns:
         return rows.assign(loss_doubling=given)
-    ends = {
-        (str(r["experiment"])[: -len(DOUBLED)], r["run_id"]): (r.get("loss_end"), r.get("steps"))
-        for _, r in long.iterrows()
-    }
+
+    def numbers(part: pd.DataFrame, column: str) -> np.ndarray:
+        if column not in part.columns:
+            return np.full(len(part), np.nan)
+        return pd.to_numeric(part[column], errors="coerce").to_numpy(float)
+
+    base = [str(e)[: -len(DOUBLED)] for e in long["experiment"]]
+    ends = dict(
+        zip(zip(base, long["run_id"]), zip(numbers(long, "loss_end"), numbers(long, "steps")))
+    )
     values = []
-    for (_, r), before in zip(rows.iterrows(), given):
-        match = ends.get((r["experiment"], r["run_id"]))
-        if match is None:
+    for key, short, steps, before in zip(
+        zip(rows["experiment"], rows["run_id"]),
+        numbers(rows, "loss_end"),
+        numbers(rows, "steps"),
+        given,
+    ):
+        if key not in ends:
             values.append(before)
             continue
-        end, steps = (pd.to_numeric(pd.Series(match), errors="coerce")).to_numpy(float)
-        own = pd.to_numeric(pd.Series([r.get("loss_end"), r.get("steps")]), errors="coerce")
-        short, own_steps = own.to_numpy(float)
-        same_schedule = np.isfinite(steps) and np.isfinite(own_steps) and steps == 2 * own_steps
-        values.append(doubling_change(short, end) if same_schedule else np.nan)
+        end, long_steps = ends[key]
+        # Only the same run with exactly twice the steps is its doubled run.
+        values.append(doubling_change(short, end) if long_steps == 2 * steps else np.nan)
     return rows.assign(loss_doubling=values)
 
 
