@@ -211,3 +211,25 @@ def test_large_n_benchmark_projects_a_full_run_from_its_two_timings():
     assert row["full_run_evals"] == 10 + 38
     assert row["step_s"] > 0 and row["eval_s"] >= 0
     assert row["full_run_s"] == 20_000 * row["step_s"] + 48 * row["eval_s"]
+
+
+def test_the_projection_check_is_what_the_committed_overnight_folder_gives():
+    """benchmarks/results/projection-check-overnight.json and docs/overnight.md's table
+    are recomputed from the committed runs and budget.json: a run, a time or a cell that
+    changed without the check being run again fails here."""
+    import json
+
+    from lejepa_id.sweeps.paper import format_duration
+
+    committed = json.loads(
+        (ROOT / "benchmarks" / "results" / "projection-check-overnight.json").read_text()
+    )
+    fresh = _module("projection_check").check(ROOT / "results" / "paper-overnight")
+    assert fresh == committed["rows"]
+    assert {r["experiment"] for r in fresh} >= {"2d", "scaling", "reacher", "codedim_x2"}
+    doc = (ROOT / "docs" / "overnight.md").read_text()
+    for r in fresh:
+        proj, own, meas = r["projected_s"], r["own_paces_s"], r["measured_s"]
+        cells = [format_duration(v) for v in (proj, own, meas)]
+        cells += [f"{meas / proj:.2f}", f"{meas / own:.2f}"]
+        assert f"| {r['experiment']} | " + " | ".join(cells) + " |" in doc, r["experiment"]

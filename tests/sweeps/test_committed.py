@@ -77,6 +77,19 @@ def test_collect_keeps_only_groups_trained_together_on_one_thread(tmp_path: Path
     assert rows[0]["source"] == "results/exp/a/result.json"
 
 
+def test_collect_reads_only_the_folders_it_is_given(tmp_path: Path) -> None:
+    """`bases` narrows the table to one results folder (benchmarks/projection_check.py
+    projects a budget again from its own runs' rows)."""
+    for name, wall in (("mine", 100.0), ("other", 300.0)):
+        sweep = tmp_path / "results" / name / "exp"
+        _write(sweep / "sweep.json", {"groups": [["a"]]})
+        _write(sweep / "a" / "result.json", _group("a", wall))
+    everything = collect(tmp_path)["rows"]
+    mine = collect(tmp_path, bases=("results/mine",), bench=False)["rows"]
+    assert sorted(r["wall_s"] for r in everything) == [100.0, 300.0]
+    assert [(r["wall_s"], r["source"]) for r in mine] == [(100.0, "results/mine/exp/a/result.json")]
+
+
 def _table(*rows: dict) -> Table:
     return Table(tuple(rows), "test")
 

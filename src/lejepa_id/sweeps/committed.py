@@ -183,16 +183,21 @@ def _render_rows(root: Path, base: Path) -> Iterable[dict[str, Any]]:
         }
 
 
-def collect(root: Path | None = None) -> dict[str, Any]:
-    """The pace table from the committed results and benchmarks under ``root``."""
+def collect(
+    root: Path | None = None, bases: Sequence[str] = RESULTS, bench: bool = True
+) -> dict[str, Any]:
+    """The pace table from the committed results and benchmarks under ``root``: the runs
+    under the folders ``bases`` (relative to ``root``), and the benchmark rows unless
+    ``bench`` is false (a budget projected again from its own runs alone)."""
     root = root or source_root()
     rows: list[dict[str, Any]] = []
-    for name in RESULTS:
+    for name in bases:
         base = root / name
         rows += _group_rows(root, base)
         rows += _reacher_rows(root, base)
         rows += _render_rows(root, base)
-    rows += _bench_rows(root)
+    if bench:
+        rows += _bench_rows(root)
     return {"schema": SCHEMA, "machine": MACHINE, "rows": rows}
 
 
