@@ -4,7 +4,8 @@ reference file or a run that changed without the report being regenerated is cau
 (the published_2d reference once grew two seeds while results/claims.json kept the old
 one-seed verdict). Regenerate with the commands in scripts/full_results.sh,
 scripts/beyond_results.sh and docs/stall.md (results/stall-lambda with ``--with
-results/stall``); the Reacher ones with
+results/stall``), results/paper-overnight with ``--with results/scaling-gaps --with
+results/scaling-large`` (docs/overnight.md); the Reacher ones with
 ``python -m lejepa_id.reacher.claims PLAN.json [DATASETS_DIR]``."""
 
 from __future__ import annotations
@@ -28,7 +29,13 @@ FOLDERS = [
     ("runs", RESULTS / "claims.json", False, ()),
     ("paper-cpu", RESULTS / "paper-cpu" / "claims.json", True, ()),
     # The overnight folders keep their runs' files (docs/overnight.md): judged from them.
-    ("paper-overnight", RESULTS / "paper-overnight" / "claims.json", False, ()),
+    # Its scaling claims read the runs trained apart at N = 32, 128, 512 and 1024.
+    (
+        "paper-overnight",
+        RESULTS / "paper-overnight" / "claims.json",
+        False,
+        ("scaling-gaps", "scaling-large"),
+    ),
     (
         "paper-overnight/beyond",
         RESULTS / "paper-overnight" / "beyond" / "claims.json",
@@ -40,6 +47,7 @@ FOLDERS = [
     ("stall-cuda", RESULTS / "stall-cuda" / "claims.json", False, ()),
     ("stall-lambda", RESULTS / "stall-lambda" / "claims.json", False, ("stall",)),
     ("scaling-large", RESULTS / "scaling-large" / "claims.json", False, ()),
+    ("scaling-gaps", RESULTS / "scaling-gaps" / "claims.json", False, ()),
 ]
 
 
