@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lejepa_id.sweeps.committed import Table, collect, project_budget
+from lejepa_id.sweeps.committed import Table, collect, load_table, project_budget
 from lejepa_id.sweeps.paper import BUDGET_FILE, format_duration, get_budget
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,11 +37,15 @@ def _times(folder: Path) -> dict[str, dict[str, Any]]:
     return {name: entry.get("time", {}) for name, entry in experiments.items()}
 
 
-def _folders(out: Path, name: str) -> list[Path]:
-    """The folders holding experiment ``name``'s runs (the beyond families one level down;
-    Reacher's rendered datasets beside its runs)."""
+def _own_table(out: Path, name: str) -> Table:
+    """The pace rows of experiment ``name``'s own runs (the beyond families one level
+    down). Reacher's rendering pace stays the committed table's: the rendered datasets
+    (and the records of their rendering) are not committed, so a fresh clone has none."""
     runs = out / name if (out / name).exists() else out / "beyond" / name
-    return [runs, out / "data"] if name == "reacher" else [runs]
+    rows = collect(ROOT, bases=[str(runs.relative_to(ROOT))], bench=False)["rows"]
+    if name == "reacher":
+        rows += [r for r in load_table().rows if r["kind"] == "render"]
+    return Table(tuple(rows), name)
 
 
 def check(out: Path, budget_name: str = "overnight") -> list[dict[str, Any]]:
@@ -57,9 +61,7 @@ def check(out: Path, budget_name: str = "overnight") -> list[dict[str, Any]]:
             continue
         # The experiment's own runs only: another experiment's runs of the same class ran
         # under another load, which is the very difference this check separates out.
-        bases = [str(f.relative_to(ROOT)) for f in _folders(out, name)]
-        table = Table(tuple(collect(ROOT, bases=bases, bench=False)["rows"]), name)
-        again = project_budget(budget, [name], table, jobs=2, out=out)[name].mid
+        again = project_budget(budget, [name], _own_table(out, name), jobs=2, out=out)[name].mid
         rows.append(
             {
                 "experiment": name,
