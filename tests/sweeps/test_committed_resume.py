@@ -1,10 +1,9 @@
 """The folders run in pieces across sessions resume on a fresh clone: every committed run
-of results/paper-overnight, results/scaling-large and results/scaling-gaps passes the
-check a resumed sweep asks of a finished run (its recorded files present with their
-sha256), so a later piece, or the final ``paper`` that reports on every run, trains none
-of them again. Weights left out of
-git made a fresh clone's dry run plan all 48 runs then committed anew (docs/overnight.md,
-"Progress")."""
+of results/paper-overnight, results/scaling-large, results/scaling-gaps and
+results/gennorm-wide passes the check a resumed sweep asks of a finished run (its recorded
+files present with their sha256), so a later piece, or the final ``paper`` that reports on
+every run, trains none of them again. Weights left out of git made a fresh clone's dry run
+plan all 48 runs then committed anew (docs/overnight.md, "Progress")."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ import pytest
 from lejepa_id.sweeps.state import check_result
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
-RESUMED = ("paper-overnight", "scaling-large", "scaling-gaps")
+RESUMED = ("paper-overnight", "scaling-large", "scaling-gaps", "gennorm-wide")
 
 
 @pytest.mark.parametrize("folder", RESUMED)
