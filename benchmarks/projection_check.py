@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from lejepa_id.errors import UsageError
 from lejepa_id.sweeps.committed import Table, collect, load_table, project_budget
 from lejepa_id.sweeps.paper import BUDGET_FILE, format_duration, get_budget
 
@@ -83,7 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", default="overnight", help="the budget it ran (default overnight)")
     p.add_argument("--json", type=Path, help="also write the rows to this JSON file")
     args = p.parse_args(argv)
-    rows = check(args.out, args.budget)
+    if not args.out.resolve().is_relative_to(ROOT):
+        print(f"{args.out}: the budget's folder must lie inside {ROOT}", file=sys.stderr)
+        return 2
+    try:
+        rows = check(args.out, args.budget)
+    except UsageError as err:
+        print(f"projection_check: {err}", file=sys.stderr)
+        return 2
     if not rows:
         print(f"no {BUDGET_FILE} with times under {args.out}", file=sys.stderr)
         return 2
