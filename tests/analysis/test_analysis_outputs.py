@@ -5,13 +5,14 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pandas as pd
 from analysis_fakes import metrics, write_run
 
 from lejepa_id.analysis.figures import make_figures
-from lejepa_id.analysis.report import write_report
+from lejepa_id.analysis.report import with_runs, write_report
 from lejepa_id.analysis.scaling import paper_table, scaling_table
 from lejepa_id.analysis.table import collect, write_table
 from lejepa_id.cli.main import main
@@ -330,3 +331,24 @@ def test_report_with_judges_another_folders_runs_beside_its_own(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--with" in err[0] and "missing" in err[0]
     assert list(fresh.iterdir()) == []
+
+
+def test_report_with_counts_a_repeated_run_once(results: Path, tmp_path: Path) -> None:
+    # The planted cheat: the same folder named again, and a copy of it elsewhere, must
+    # not double the seeds a claim's test sees.
+    frame = collect(results).frame
+    copy = tmp_path / "copy"
+    shutil.copytree(results, copy)
+    combined, notes = with_runs(frame, [results, copy])
+    assert len(combined) == len(frame)
+    assert len(notes) == 2 and all("counted once" in n for n in notes)
+    own = write_report(results, out=tmp_path / "own.html").claims
+    doubled = write_report(results, out=tmp_path / "doubled.html", with_dirs=[copy]).claims
+    assert [c.values for c in doubled] == [c.values for c in own]
+    assert "repeat runs already taken" in (tmp_path / "doubled.html").read_text()
+    # A run of another seed is a new run and is added.
+    extra = tmp_path / "extra"
+    cfg = RunConfig(law="gennorm", alpha=2.0, mode="lejepa", seed=7)
+    write_run(extra, "gennorm", "spiral_lejepa", "spiral_lejepa-alpha2-seed7", cfg, metrics(0.98))
+    combined, notes = with_runs(frame, [extra])
+    assert len(combined) == len(frame) + 1 and notes == []

@@ -54,7 +54,7 @@ FOLDERS = [
 def _rejudged(folder: str, from_table: bool, with_dirs: tuple[str, ...], tmp: Path) -> dict:
     directory = RESULTS / folder
     frame = table_frame(directory) if from_table else collect(directory).frame
-    frame = with_runs(frame, [RESULTS / other for other in with_dirs])
+    frame, _ = with_runs(frame, [RESULTS / other for other in with_dirs])
     claims, _, _ = judge_folder(directory, frame)
     # Written and read back as the report writes them (NaN as null, tuples as lists).
     write_claims(tmp / "claims.json", claims)

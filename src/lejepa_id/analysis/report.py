@@ -49,7 +49,7 @@ from lejepa_id.analysis.plotting import (
 )
 from lejepa_id.analysis.scaling import scaling_table
 from lejepa_id.analysis.stats import fmt_sig
-from lejepa_id.analysis.table import collect, of_kind
+from lejepa_id.analysis.table import CONFIG_COLUMNS, collect, of_kind
 from lejepa_id.config import components
 from lejepa_id.errors import UsageError
 from lejepa_id.metrics.registry import metric_infos
@@ -650,13 +650,41 @@ def table_frame(directory: Path) -> pd.DataFrame:
     return frame
 
 
-def with_runs(frame: pd.DataFrame, with_dirs: Sequence[str | Path]) -> pd.DataFrame:
-    """``frame`` and the runs of every results root in ``with_dirs`` as one table."""
-    frames = [frame] + [collect(other).frame for other in with_dirs]
-    frames = [f for f in frames if not f.empty]
-    if len(frames) < 2:
-        return frames[0] if frames else frame
-    return pd.concat(frames, ignore_index=True, sort=False)
+# What makes two rows the same run: the device aside, the same configuration draws the
+# same worlds and initializations, so a second copy is not a second seed.
+SAME_RUN_COLUMNS = ["experiment", "run_id", "rho_list"] + [
+    c for c in CONFIG_COLUMNS if c != "device"
+]
+
+
+def with_runs(
+    frame: pd.DataFrame, with_dirs: Sequence[str | Path]
+) -> tuple[pd.DataFrame, list[str]]:
+    """``frame`` and the runs of every results root in ``with_dirs`` as one table, and a
+    note for each folder whose runs repeat ones already taken. A run held by more than
+    one folder (same experiment, run id and configuration, the device aside: a folder
+    named twice, or a run copied or retrained into a second folder) is counted once, from
+    the first folder that holds it, so a repeat never passes for more seeds."""
+    notes: list[str] = []
+    combined = frame
+    for other in with_dirs:
+        extra = collect(other).frame
+        if extra.empty:
+            continue
+        if combined.empty:
+            combined = extra
+            continue
+        both = pd.concat([combined, extra], ignore_index=True, sort=False)
+        keys = both.reindex(columns=SAME_RUN_COLUMNS).map(str).agg("|".join, axis=1)
+        repeated = keys.duplicated().to_numpy()[len(combined) :]
+        if repeated.any():
+            notes.append(
+                f"--with {other}: {int(repeated.sum())} of its {len(extra)} runs repeat "
+                "runs already taken (same experiment, run id and configuration) and are "
+                "counted once"
+            )
+        combined = both[~keys.duplicated().to_numpy()].reset_index(drop=True)
+    return combined, notes
 
 
 def judge_folder(
@@ -701,8 +729,9 @@ def write_report(
     else:
         made = make_figures(directory, figures_dir, formats=("png", "pdf"))
         frame = collect(directory).frame
-    frame = with_runs(frame, with_dirs)
+    frame, repeats = with_runs(frame, with_dirs)
     claims, notes, budget = judge_folder(directory, frame)
+    notes = repeats + notes
     report = Report(
         path,
         path.parent / "claims.json",

@@ -317,7 +317,8 @@ def _register_analysis(sub: argparse._SubParsersAction) -> None:
         default=[],
         metavar="OTHER",
         help="judge the claims on OTHER's runs too (repeatable): a sweep whose claim pairs "
-        "its runs with an earlier sweep's, e.g. results/stall-lambda --with results/stall",
+        "its runs with an earlier sweep's, e.g. results/stall-lambda --with results/stall; a "
+        "run two folders hold (same experiment, run id and configuration) counts once",
     )
     _add_plugin(p)
     p.set_defaults(func=cmd_report)
