@@ -346,6 +346,18 @@ def test_report_with_counts_a_repeated_run_once(results: Path, tmp_path: Path) -
     doubled = write_report(results, out=tmp_path / "doubled.html", with_dirs=[copy]).claims
     assert [c.values for c in doubled] == [c.values for c in own]
     assert "repeat runs already taken" in (tmp_path / "doubled.html").read_text()
+    # A repeat is found whatever else its folder holds: beside an InfoNCE run its unset
+    # sigma reads NaN, alone it reads None.
+    lone, mixed = tmp_path / "lone", tmp_path / "mixed"
+    cfg = RunConfig(law="gennorm", alpha=2.0, mode="lejepa", seed=5)
+    for root in (lone, mixed):
+        write_run(
+            root, "gennorm", "spiral_lejepa", "spiral_lejepa-alpha2-seed5", cfg, metrics(0.98)
+        )
+    nce = RunConfig(law="gennorm", alpha=2.0, mode="infonce", seed=5, sigma=0.3)
+    write_run(mixed, "gennorm", "spiral_infonce", "spiral_infonce-alpha2-seed5", nce, metrics(0.9))
+    combined, notes = with_runs(collect(mixed).frame, [lone])
+    assert len(combined) == 2 and len(notes) == 1
     # A run of another seed is a new run and is added.
     extra = tmp_path / "extra"
     cfg = RunConfig(law="gennorm", alpha=2.0, mode="lejepa", seed=7)

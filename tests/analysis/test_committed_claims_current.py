@@ -29,12 +29,13 @@ FOLDERS = [
     ("runs", RESULTS / "claims.json", False, ()),
     ("paper-cpu", RESULTS / "paper-cpu" / "claims.json", True, ()),
     # The overnight folders keep their runs' files (docs/overnight.md): judged from them.
-    # Its scaling claims read the runs trained apart at N = 32, 128, 512 and 1024.
+    # Its scaling claims read the runs trained apart at N = 32, 128, 512 and 1024, its
+    # gennorm claim lejepa at α 0.5 and 8 (gennorm-wide's α 1, 2, 4 repeat its own runs).
     (
         "paper-overnight",
         RESULTS / "paper-overnight" / "claims.json",
         False,
-        ("scaling-gaps", "scaling-large"),
+        ("scaling-gaps", "scaling-large", "gennorm-wide"),
     ),
     (
         "paper-overnight/beyond",
@@ -48,6 +49,7 @@ FOLDERS = [
     ("stall-lambda", RESULTS / "stall-lambda" / "claims.json", False, ("stall",)),
     ("scaling-large", RESULTS / "scaling-large" / "claims.json", False, ()),
     ("scaling-gaps", RESULTS / "scaling-gaps" / "claims.json", False, ()),
+    ("gennorm-wide", RESULTS / "gennorm-wide" / "claims.json", False, ()),
 ]
 
 

@@ -657,6 +657,17 @@ SAME_RUN_COLUMNS = ["experiment", "run_id", "rho_list"] + [
 ]
 
 
+def _key_part(value: Any) -> str:
+    """A config value as text that a folder's column types cannot change: a key one
+    folder leaves unset is None there and NaN beside another folder's numbers, and 2
+    and 2.0 are one value."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+        return repr(float(value))
+    return str(value)
+
+
 def with_runs(
     frame: pd.DataFrame, with_dirs: Sequence[str | Path]
 ) -> tuple[pd.DataFrame, list[str]]:
@@ -675,7 +686,7 @@ def with_runs(
             combined = extra
             continue
         both = pd.concat([combined, extra], ignore_index=True, sort=False)
-        keys = both.reindex(columns=SAME_RUN_COLUMNS).map(str).agg("|".join, axis=1)
+        keys = both.reindex(columns=SAME_RUN_COLUMNS).map(_key_part).agg("|".join, axis=1)
         repeated = keys.duplicated().to_numpy()[len(combined) :]
         if repeated.any():
             notes.append(
