@@ -213,7 +213,8 @@ def fig_distributions(sets: list[tuple[str, np.ndarray, dict]]) -> plt.Figure:
         axes[0, 2].set_xticks(np.arange(2) + 0.4 - width / 2, ["shoulder", "wrist"])
         axes[0, 2].set_ylabel("lag correlation of the pair")
         axes[0, 2].set_ylim(0, 1.35)
-        axes[0, 2].legend(loc="upper center", frameon=False, ncol=2)
+        if pairs:  # datasets of single frames have no pair to correlate, so no legend
+            axes[0, 2].legend(loc="upper center", frameon=False, ncol=2)
         cov = [(n, angle_coverage(a)[0]) for n, a, _ in sets]
         x = np.arange(len(cov))
         axes[1, 2].bar(
